@@ -1,0 +1,3 @@
+from cribstats.cli.app import main
+
+main()
