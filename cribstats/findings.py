@@ -1,6 +1,7 @@
 """Audit findings: the contract of spec findings version 1, one value per thing the audit found.
 
->>> Finding("g1", 3, 5, "missed", "play", "Alice", 0, 2, "5S made fifteen (2) but Alice pegged 0").to_dict()["kind"]
+>>> f = Finding("g1", 3, 5, "missed", "play", "Alice", 0, 2, "Alice pegged 0 for 5S (fifteen 2) but 2 was due")
+>>> f.to_dict()["kind"]
 'missed'
 """
 
@@ -83,3 +84,114 @@ def claim_message(player: str, phase: str, claimed: int, due: int, what: str) ->
     verb = "pegged" if phase == "play" else "claimed"
     gap = f"{due - claimed} missed" if claimed < due else f"{claimed - due} too many"
     return f"{player} {verb} {claimed} for {what} but {due} was due: {gap}"
+
+
+def play_what(card: str, detail: str) -> str:
+    """What a play claim counts: ``'5S (fifteen 2)'``."""
+    return f"{card} ({detail})"
+
+
+def show_what(phase: str, cards: list[str], starter: str) -> str:
+    """What a show claim counts: ``'the hand 5S 4S 2S 6H with starter 5H'``.
+
+    >>> show_what("crib", ["TS", "8D", "KC", "8C"], "5H")
+    'the crib TS 8D KC 8C with starter 5H'
+    """
+    return f"the {phase} {' '.join(cards)} with starter {starter}"
+
+
+def heels_what(starter: str) -> str:
+    return f"his heels (starter {starter})"
+
+
+def pegged_what() -> str:
+    return "the play"
+
+
+def muggins_message(by: str, victim: str, taken: int, missed: int, what: str) -> str:
+    """A muggins call that takes more than was missed.
+
+    >>> muggins_message("Bob", "Alice", 4, 2, "the hand 5S 4S 2S 6H with starter 5H")
+    'Bob took 4 from Alice by muggins on the hand 5S 4S 2S 6H with starter 5H, but only 2 was missed there'
+    """
+    return f"{by} took {taken} from {victim} by muggins on {what}, but only {missed} was missed there"
+
+
+def muggins_heels_message(by: str, victim: str, taken: int) -> str:
+    return f"{by} took {taken} from {victim} by muggins on his heels, but muggins does not apply to his heels"
+
+
+def muggins_off_message(by: str, victim: str, taken: int) -> str:
+    return f"{by} took {taken} from {victim} by muggins, but this game is not played with muggins"
+
+
+def illegal_card_message(player: str, card: str, reason: str) -> str:
+    """``reason``: 'was never dealt to Bob', 'was discarded to the crib', 'was already laid'."""
+    return f"{player} laid {card}, which {reason}"
+
+
+def over_31_message(player: str, card: str, count: int) -> str:
+    return f"{player} laid {card} at {count}, taking the count past 31"
+
+
+def false_go_message(player: str, count: int, card: str, new_count: int) -> str:
+    """A go while holding a card that fits.
+
+    >>> false_go_message("Bob", 24, "7C", 31)
+    'Bob said go at 24 holding 7C (31)'
+    """
+    return f"{player} said go at {count} holding {card} ({new_count})"
+
+
+def out_of_turn_message(player: str, act: str, in_turn: str) -> str:
+    """``act`` is ``'laid 5S'`` or ``'said go holding 7C (31)'``."""
+    return f"{player} {act} out of turn: it was {in_turn}'s turn"
+
+
+def unplayed_message(player: str, cards: list[str]) -> str:
+    return f"the play ended with {player} still holding {' '.join(cards)}, which the rules make {player} play"
+
+
+def dealt_count_message(player: str, dealt: int, expected: int) -> str:
+    return f"{player} was dealt {dealt} cards, not {expected}"
+
+
+def duplicate_card_message(card: str, holder: str) -> str:
+    return f"{card} appears twice in the deal (again {holder})"
+
+
+def dealer_rotation_message(listed: str, expected: str) -> str:
+    return f"{listed} is listed as dealer, but the deal passes to {expected}"
+
+
+def crib_card_message(missing: bool) -> str:
+    if missing:
+        return "no card was dealt to the crib from the deck"
+    return "a crib card from the deck is not part of this variant"
+
+
+def discard_not_dealt_message(player: str, card: str) -> str:
+    return f"{player} discarded {card}, which was not dealt to {player}"
+
+
+def discard_count_message(player: str, count: int, expected: int) -> str:
+    return f"{player} discarded {count} cards, not {expected}"
+
+
+def after_end_message(target: int, what: str) -> str:
+    """``what``: 'Bob laid 5S', 'Alice claimed her hand', 'the whole deal'."""
+    return f"the game had already ended at {target}, but the log goes on: {what}"
+
+
+def board_message(player: str, deal: int, recorded: int, claimed: int) -> str:
+    return f"the board had {player} at {recorded} after deal {deal}, but the claims add up to {claimed}"
+
+
+def result_winner_message(recorded: str, replayed: str | None, target: int) -> str:
+    if replayed is None:
+        return f"the log records {recorded} as the winner, but no side reached {target}"
+    return f"the log records {recorded} as the winner, but {replayed} reached {target} first"
+
+
+def result_score_message(player: str, recorded: int, replayed: int) -> str:
+    return f"the log records {player}'s final score as {recorded}, but the claims add up to {replayed}"

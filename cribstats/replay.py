@@ -11,11 +11,39 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal
 
-from cribstats.cards import Card
-from cribstats.findings import Finding
-from cribstats.gamelog import Deal, GameLog, Result
-from cribstats.scoring import ShowScore
-from cribstats.variants import Variant
+from cribstats.cards import DECK, JACK, Card, format_card, rank, value
+from cribstats.findings import (
+    Finding,
+    after_end_message,
+    board_message,
+    claim_message,
+    crib_card_message,
+    dealer_rotation_message,
+    dealt_count_message,
+    discard_count_message,
+    discard_not_dealt_message,
+    duplicate_card_message,
+    false_go_message,
+    heels_what,
+    illegal_card_message,
+    muggins_heels_message,
+    muggins_message,
+    muggins_off_message,
+    out_of_turn_message,
+    over_31_message,
+    pegged_what,
+    play_detail,
+    play_what,
+    result_score_message,
+    result_winner_message,
+    show_what,
+    unplayed_message,
+)
+from cribstats.gamelog import GO, Deal, GameLog, MugginsCall, Result, game_key
+from cribstats.scoring import THIRTY_ONE, PegScore, ShowScore, peg_points_ranks, score_show
+from cribstats.variants import CRIB_SIZE, Variant
+
+HEELS = 2
 
 Role = Literal["dealer", "pone"]
 
@@ -96,7 +124,8 @@ class GameOutcome:
     scores_due: dict[str, int]
     winners: tuple[str, ...]  # the side that reached the target by claims (a recorded result for result-only)
     winners_due: tuple[str, ...]  # the side that first reached the target by points due, if any
-    skunk_level: int  # 0..3 for the losing side(s), from the claimed scores
+    skunk_level: int  # 0..3: the highest skunk of a losing player, from the claimed scores
+    skunk_levels: dict[str, int]  # per player: 0 for a winner, else the level of that player's loss
     ended_in_deal: int | None  # the deal in which a side reached the target
     recorded: Result | None
 
@@ -120,3 +149,717 @@ class ReplayVisitor:
 
     def result(self) -> object:
         return None
+
+
+# --- the replay ----------------------------------------------------------------------------------------------
+
+_CARD_OF: dict[str, Card] = {format_card(c): c for c in DECK}
+_NEVER = 10**9
+_STAGE = {"deal": 0, "heels": 1, "play": 2, "hand": 3, "crib": 4, "board": 5}
+
+
+def replay(game: GameLog, visitor: ReplayVisitor | None = None, *, key: str | None = None) -> GameOutcome:
+    """Replay every deal of a game; return its facts and findings, telling ``visitor`` as it goes.
+
+    ``key`` names the game in findings (default: its id, else its content hash).
+
+    >>> from cribstats.gamelog import validate_game
+    >>> game = validate_game({"format": "cribstats/game/1", "id": "g", "players": ["Alice", "Bob"],
+    ...     "deals": [{"dealer": "Alice", "starter": "5H",
+    ...         "hands": {"Alice": ["5S","4S","2S","8D","6H","8C"], "Bob": ["TS","6D","JH","4H","KC","7C"]},
+    ...         "discards": {"Alice": ["8D","8C"], "Bob": ["TS","KC"]},
+    ...         "play": [["Bob","JH"], ["Alice","5S",2], ["Bob","7C"], ["Alice","6H",3], ["Bob","go"],
+    ...                  ["Alice","2S",1], ["Bob","6D"], ["Alice","4S"], ["Bob","4H",3]],
+    ...         "show": {"Bob": 9, "Alice": 12, "crib": 6}, "scores": {"Alice": 24, "Bob": 12}}]})
+    >>> outcome = replay(game)
+    >>> outcome.findings, outcome.scores_claimed
+    ([], {'Alice': 24, 'Bob': 12})
+    """
+    return _GameReplay(game, visitor or ReplayVisitor(), key if key is not None else game_key(game)).run()
+
+
+class _GameReplay:
+    """The state of one game's replay: the boards (as claimed and as due), the end, the findings."""
+
+    def __init__(self, game: GameLog, visitor: ReplayVisitor, key: str) -> None:
+        self.game = game
+        self.visitor = visitor
+        self.key = key
+        self.rules = game.variant_rules
+        self.target = game.target_score
+        self.players = list(game.players)
+        self.seat_of = {name: seat for seat, name in enumerate(self.players)}
+        self.sides = self.rules.sides
+        self.board = [0] * self.sides  # as the table had it: claims, muggins takings, bonus
+        self.board_due = [0] * self.sides
+        self.board_known = True
+        self.over = False
+        self.winner_side: int | None = None
+        self.winner_due_side: int | None = None
+        self.ended_in_deal: int | None = None
+        self.findings: list[Finding] = []
+        self.deal_findings: list[tuple[tuple[int, int], Finding]] = []
+        self.deal_number = 0
+        self.after_end_reported = False
+        self.board_offsets: dict[str, int] = {}
+
+    # -- bookkeeping ------------------------------------------------------------------------------------------
+
+    def side(self, player: str) -> int:
+        return self.rules.side_of(self.seat_of[player])
+
+    def find(self, kind: str, phase: str, player: str | None, message: str, *, event: int | None = None,
+             claimed: int | None = None, due: int | None = None, stage: str | None = None) -> None:
+        finding = Finding(self.key, self.deal_number or None, event, kind, phase, player, claimed, due, message)  # type: ignore[arg-type]
+        if self.deal_number:
+            order = event if event is not None else _NEVER
+            self.deal_findings.append(((_STAGE[stage or phase], order), finding))
+        else:
+            self.findings.append(finding)
+
+    def credit(self, player: str, claimed: int, due: int) -> None:
+        """Move a side's pegs (as claimed) and its score due, and see whether the game has ended."""
+        s = self.side(player)
+        self.board[s] += claimed
+        self.board_due[s] += due
+        if self.winner_due_side is None and self.board_due[s] >= self.target:
+            self.winner_due_side = s
+        if not self.over and self.board_known and self.board[s] >= self.target:
+            self.over = True
+            self.winner_side = s
+            self.ended_in_deal = self.deal_number
+
+    def after_end(self, phase: str, player: str | None, what: str, *, event: int | None = None) -> None:
+        """Something in a deal after the end: one finding per deal, for the first such thing."""
+        if not self.after_end_reported:
+            self.after_end_reported = True
+            self.find("after-end", phase, player, after_end_message(self.target, what), event=event)
+
+    def scores_by_player(self, board: list[int]) -> dict[str, int]:
+        return {name: board[self.rules.side_of(seat)] for seat, name in enumerate(self.players)}
+
+    # -- the game ---------------------------------------------------------------------------------------------
+
+    def run(self) -> GameOutcome:
+        self.visitor.begin_game(self.game, self.key)
+        deals: list[DealFacts] = []
+        previous_dealer: str | None = None
+        for number, deal in enumerate(self.game.deals or [], start=1):
+            self.deal_number = number
+            self.after_end_reported = False
+            self.deal_findings = []
+            self.visitor.begin_deal(number, deal)
+            facts = _DealReplay(self, deal, number, previous_dealer).run()
+            previous_dealer = deal.dealer
+            self.deal_findings.sort(key=lambda item: item[0])
+            for _, finding in self.deal_findings:
+                self.findings.append(finding)
+                self.visitor.visit_finding(finding)
+            self.visitor.end_deal(facts)
+            deals.append(facts)
+        self.deal_number = 0
+        before = len(self.findings)
+        outcome = self.outcome(deals)
+        for finding in self.findings[before:]:
+            self.visitor.visit_finding(finding)
+        self.visitor.end_game(outcome)
+        return outcome
+
+    def outcome(self, deals: list[DealFacts]) -> GameOutcome:
+        recorded = self.game.result
+        sides_of = [
+            [p for seat, p in enumerate(self.players) if self.rules.side_of(seat) == s] for s in range(self.sides)
+        ]
+        if deals and self.board_known:
+            scores = self.scores_by_player(self.board)
+            winners = tuple(sides_of[self.winner_side]) if self.winner_side is not None else ()
+            self.judge_result(scores, winners)
+        else:
+            scores = dict(recorded.scores) if recorded and recorded.scores else {}
+            winners = ()
+            if recorded and recorded.winner:
+                winners = tuple(sides_of[self.side(recorded.winner)])
+        winners_due = tuple(sides_of[self.winner_due_side]) if self.winner_due_side is not None else ()
+        levels = {p: 0 for p in self.players}
+        if winners:
+            for p in self.players:
+                if p not in winners and p in scores:
+                    levels[p] = self.rules.skunk_level(scores[p], self.target)
+        return GameOutcome(
+            key=self.key,
+            variant=self.rules,
+            target=self.target,
+            deals=deals,
+            findings=self.findings,
+            scores_claimed=scores,
+            scores_due=self.scores_by_player(self.board_due) if deals else {},
+            winners=winners,
+            winners_due=winners_due,
+            skunk_level=max(levels.values(), default=0),
+            skunk_levels=levels,
+            ended_in_deal=self.ended_in_deal,
+            recorded=recorded,
+        )
+
+    def judge_result(self, scores: dict[str, int], winners: tuple[str, ...]) -> None:
+        recorded = self.game.result
+        if recorded is None:
+            return
+        if recorded.winner is not None and recorded.winner not in winners:
+            replayed = winners[0] if winners else None
+            self.find("result", "result", None, result_winner_message(recorded.winner, replayed, self.target))
+        for player in self.players:
+            if recorded.scores and player in recorded.scores and recorded.scores[player] != scores[player]:
+                self.find(
+                    "result", "result", player,
+                    result_score_message(player, recorded.scores[player], scores[player]),
+                    claimed=recorded.scores[player], due=scores[player],
+                )
+
+
+class _Pending:
+    """A card laid whose claim waits for its series to close (a go or last-card point may be due)."""
+
+    __slots__ = ("base", "claimed", "fact", "peg", "player")
+
+    def __init__(self, fact: PlayFact, player: str, peg: PegScore | None, claimed: int | None) -> None:
+        self.fact = fact
+        self.player = player
+        self.peg = peg
+        self.base = peg.points if peg else 0
+        self.claimed = claimed
+
+
+class _DealReplay:
+    """One deal: deal checks, his heels, the play, the show and the board."""
+
+    def __init__(self, g: _GameReplay, deal: Deal, number: int, previous_dealer: str | None) -> None:
+        self.g = g
+        self.deal = deal
+        self.number = number
+        self.previous_dealer = previous_dealer
+        self.rules = g.rules
+        self.players = g.players
+        self.n = len(self.players)
+        self.dealer_seat = g.seat_of[deal.dealer]
+        self.starter = _CARD_OF[deal.starter]
+        self.dealt = {p: [_CARD_OF[c] for c in deal.hands.get(p, [])] for p in self.players}
+        self.discards = {p: [_CARD_OF[c] for c in deal.discards.get(p, [])] for p in self.players}
+        self.kept = {p: _without(self.dealt[p], self.discards[p]) for p in self.players}
+        self.facts = {
+            p: PlayerDealFacts(
+                player=p, seat=s, role="dealer" if s == self.dealer_seat else "pone",
+                dealt=tuple(self.dealt[p]), discards=tuple(self.discards[p]),
+                pegged_due=None, pegged_claimed=None, hand_due=None, hand_claimed=None,
+                crib_due=None, crib_claimed=None,
+            )
+            for s, p in enumerate(self.players)
+        }
+        self.plays: list[PlayFact] = []
+        self.shows: list[ShowFact] = []
+        self.calls = list(deal.muggins or [])
+        self.missed_left: dict[tuple[str, str, int | None], int] = {}
+
+    def run(self) -> DealFacts:
+        g = self.g
+        after_end = g.over
+        if after_end:
+            g.after_end("deal", None, "a whole deal")
+        else:
+            self.check_deal()
+            if self.number == 1 and self.rules.first_deal_bonus:
+                g.credit(self.players[(self.dealer_seat + 1) % self.n], self.rules.first_deal_bonus,
+                         self.rules.first_deal_bonus)
+            self.heels()
+            self.play()
+            self.show()
+            self.check_board()
+        return DealFacts(
+            number=self.number,
+            dealer=self.deal.dealer,
+            starter=self.starter,
+            completed=not after_end and not g.over,
+            after_end=after_end,
+            players=list(self.facts.values()),
+            plays=self.plays,
+            shows=self.shows,
+            scores_claimed=g.scores_by_player(g.board),
+            scores_due=g.scores_by_player(g.board_due),
+        )
+
+    # -- the deal ---------------------------------------------------------------------------------------------
+
+    def check_deal(self) -> None:
+        g, deal, rules = self.g, self.deal, self.rules
+        if self.previous_dealer is not None:
+            expected = self.players[(g.seat_of[self.previous_dealer] + 1) % self.n]
+            if deal.dealer != expected:
+                g.find("bad-deal", "deal", deal.dealer, dealer_rotation_message(deal.dealer, expected))
+        for p in self.players:
+            if len(self.dealt[p]) != rules.dealt:
+                g.find("bad-deal", "deal", p, dealt_count_message(p, len(self.dealt[p]), rules.dealt))
+        seen: set[Card] = set()
+        for p in deal.hands:
+            for c in self.dealt[p]:
+                if c in seen:
+                    g.find("bad-deal", "deal", p, duplicate_card_message(format_card(c), f"in {p}'s hand"))
+                seen.add(c)
+        if deal.crib_card is not None:
+            c = _CARD_OF[deal.crib_card]
+            if c in seen:
+                g.find("bad-deal", "deal", None, duplicate_card_message(format_card(c), "as the crib card"))
+            seen.add(c)
+        if self.starter in seen:
+            g.find("bad-deal", "deal", None, duplicate_card_message(deal.starter, "as the starter"))
+        if (deal.crib_card is None) != (rules.crib_from_deck == 0):
+            g.find("bad-deal", "deal", None, crib_card_message(missing=deal.crib_card is None))
+        for p in self.players:
+            wrong = [c for c in self.discards[p] if c not in self.dealt[p]]
+            if wrong:
+                g.find("bad-discard", "deal", p, discard_not_dealt_message(p, format_card(wrong[0])))
+            elif len(self.discards[p]) != rules.to_crib:
+                g.find("bad-discard", "deal", p, discard_count_message(p, len(self.discards[p]), rules.to_crib))
+
+    # -- his heels --------------------------------------------------------------------------------------------
+
+    def heels(self) -> None:
+        g, dealer = self.g, self.deal.dealer
+        due = HEELS if rank(self.starter) == JACK else 0
+        claimed = self.deal.heels if self.deal.heels is not None else due
+        facts = self.facts[dealer]
+        if g.over:
+            if self.deal.heels:
+                g.after_end("heels", dealer, f"{dealer} claimed his heels")
+            return
+        facts.heels_due, facts.heels_claimed = due, claimed
+        self.judge_claim(dealer, "heels", claimed, due, heels_what(self.deal.starter))
+        g.credit(dealer, claimed, due)
+        for call in self.calls_for("heels", None):
+            if g.over:
+                g.after_end("heels", call.by, f"{call.by} called muggins")
+                continue
+            g.find("muggins-call", "heels", call.by, muggins_heels_message(call.by, call.from_, call.points),
+                   claimed=call.points, due=0)
+            self.take(call)
+
+    # -- claims and muggins -----------------------------------------------------------------------------------
+
+    def judge_claim(self, player: str, phase: str, claimed: int, due: int, what: str,
+                    event: int | None = None) -> None:
+        if claimed != due:
+            kind = "missed" if claimed < due else "overclaim"
+            self.g.find(kind, phase, player, claim_message(player, phase, claimed, due, what),
+                        event=event, claimed=claimed, due=due)
+        if phase != "heels" and self.g.game.muggins_rule:
+            self.missed_left[(player, phase, event)] = max(0, due - claimed)
+
+    def calls_for(self, phase: str, event: int | None, victim: str | None = None) -> list[MugginsCall]:
+        return [
+            c for c in self.calls
+            if c.phase == phase and c.event == event and (victim is None or c.from_ == victim)
+        ]
+
+    def take(self, call: MugginsCall) -> None:
+        """The board follows a muggins taking, right or wrong."""
+        self.g.credit(call.by, call.points, 0)
+        self.facts[call.by].muggins_gained += call.points
+        self.facts[call.from_].muggins_lost += call.points
+
+    def judge_calls(self, victim: str, phase: str, event: int | None, what: str) -> None:
+        g = self.g
+        for call in self.calls_for(phase, event, victim):
+            if not g.game.muggins_rule:
+                g.find("muggins-call", phase, call.by, muggins_off_message(call.by, victim, call.points),
+                       event=event, claimed=call.points, due=0)
+                continue
+            left = self.missed_left.get((victim, phase, event), 0)
+            if call.points > left:
+                g.find("muggins-call", phase, call.by, muggins_message(call.by, victim, call.points, left, what),
+                       event=event, claimed=call.points, due=left)
+            self.missed_left[(victim, phase, event)] = max(0, left - call.points)
+
+    def credit_calls(self, victim: str, phase: str, event: int | None) -> None:
+        for call in self.calls_for(phase, event, victim):
+            if self.g.over:
+                self.g.after_end(phase, call.by, f"{call.by} called muggins", event=event)
+            else:
+                self.take(call)
+
+    # -- the play ---------------------------------------------------------------------------------------------
+
+    def play(self) -> None:
+        deal = self.deal
+        if deal.play is None:
+            self.play_totals_only()
+            return
+        _PlayReplay(self).run()
+
+    def play_totals_only(self) -> None:
+        """A deal without ``play``: pegging totals are credited but cannot be judged; without them, nothing."""
+        g, deal = self.g, self.deal
+        if deal.pegged is None:
+            g.board_known = False
+            return
+        for p in self.seat_order_from_pone():
+            claimed = deal.pegged.get(p)
+            if claimed is None:
+                continue
+            self.facts[p].pegged_claimed = claimed
+            if g.over:
+                g.after_end("play", p, f"{p} pegged {claimed}")
+                continue
+            g.credit(p, claimed, 0)
+
+    def seat_order_from_pone(self) -> list[str]:
+        return [self.players[(self.dealer_seat + i) % self.n] for i in range(1, self.n + 1)]
+
+    # -- the show ---------------------------------------------------------------------------------------------
+
+    def show(self) -> None:
+        claims = self.deal.show or {}
+        for p in self.seat_order_from_pone():
+            self.count_show(p, "hand", self.kept[p], claims.get(p))
+        crib = [c for p in self.players for c in self.discards[p]]
+        if self.deal.crib_card is not None:
+            crib.append(_CARD_OF[self.deal.crib_card])
+        self.count_show(self.deal.dealer, "crib", crib, claims.get("crib"))
+
+    def count_show(self, player: str, phase: str, cards: list[Card], claimed: int | None) -> None:
+        g = self.g
+        if g.over:
+            if claimed is not None:
+                g.after_end(phase, player, f"{player} claimed {claimed} for the {phase}")
+            return
+        if not g.board_known and claimed is None:
+            return
+        size = CRIB_SIZE if phase == "crib" else self.rules.hand_size
+        if len(cards) != size:  # a bad deal makes this claim impossible to judge: credit it as claimed
+            if claimed is not None:
+                g.credit(player, claimed, 0)
+            return
+        score = score_show(cards, self.starter, crib=phase == "crib")
+        due = score.total
+        claim = due if claimed is None else claimed
+        what = show_what(phase, [format_card(c) for c in cards], self.deal.starter)
+        facts = self.facts[player]
+        if phase == "hand":
+            facts.hand_due, facts.hand_claimed = due, claim
+        else:
+            facts.crib_due, facts.crib_claimed = due, claim
+        fact = ShowFact(player, phase, tuple(cards), due, claim, score)  # type: ignore[arg-type]
+        self.shows.append(fact)
+        g.visitor.visit_show(fact)
+        self.judge_claim(player, phase, claim, due, what)
+        g.credit(player, claim, due)
+        self.judge_calls(player, phase, None, what)
+        self.credit_calls(player, phase, None)
+
+    # -- the board --------------------------------------------------------------------------------------------
+
+    def check_board(self) -> None:
+        g, recorded = self.g, self.deal.scores
+        if recorded is None:
+            return
+        if not g.board_known:
+            for p, score in recorded.items():
+                g.board[g.side(p)] = score
+            g.board_known = True
+            if not g.over and max(g.board) >= g.target:
+                g.over = True
+                g.winner_side = g.board.index(max(g.board))
+                g.ended_in_deal = self.number
+            return
+        position = g.scores_by_player(g.board)
+        for p in self.players:
+            if p not in recorded:
+                continue
+            offset = recorded[p] - position[p]
+            carried = g.board_offsets.get(p, 0)
+            if offset != 0 and offset != carried:
+                g.find("board", "deal", p, board_message(p, self.number, recorded[p], position[p]),
+                       claimed=recorded[p], due=position[p], stage="board")
+            g.board_offsets[p] = offset
+
+
+class _PlayReplay:
+    """The play of one deal: who holds what, the count, the series, whose turn, and what each card earned.
+
+    Claims come card by card (any event carries points), as totals (``pegged``), or not at all (taken as due).
+    """
+
+    def __init__(self, d: _DealReplay) -> None:
+        self.d = d
+        self.g = d.g
+        self.n = d.n
+        self.names = d.players
+        self.single_series = d.rules.single_series
+        self.held = [list(d.kept[p]) for p in self.names]
+        self.events = d.deal.play or []
+        self.card_claims = any(len(event) == 3 for event in self.events)
+        self.totals = not self.card_claims and d.deal.pegged is not None
+        self.count = 0
+        self.series: list[int] = []
+        self.last_layer: int | None = None
+        self.gone: set[int] = set()
+        self.leader = self.next_holding(d.dealer_seat)
+        self.play_over = self.leader is None
+        self.pending: _Pending | None = None
+        self.kept_back = [0] * self.n
+        self.facts: list[PlayFact] = []
+
+    # -- who can play -----------------------------------------------------------------------------------------
+
+    def fitting(self, seat: int) -> list[Card]:
+        room = THIRTY_ONE - self.count
+        return [c for c in self.held[seat] if value(c) <= room]
+
+    def next_in_turn(self, after: int) -> int | None:
+        """The next player after ``after`` who has not said go and holds a card that fits."""
+        for i in range(1, self.n + 1):
+            seat = (after + i) % self.n
+            if seat not in self.gone and self.fitting(seat):
+                return seat
+        return None
+
+    def next_holding(self, after: int) -> int | None:
+        for i in range(1, self.n + 1):
+            seat = (after + i) % self.n
+            if self.held[seat]:
+                return seat
+        return None
+
+    def in_turn(self) -> int | None:
+        if self.play_over:
+            return None
+        if not self.series:
+            return self.leader
+        assert self.last_layer is not None
+        return self.next_in_turn(self.last_layer)
+
+    # -- the walk ---------------------------------------------------------------------------------------------
+
+    def run(self) -> None:
+        g = self.g
+        for index, event in enumerate(self.events):
+            player = event[0]
+            if event[1] == GO:
+                self.go(index, player)
+                continue
+            card = _CARD_OF[event[1]]
+            claimed = event[2] if len(event) == 3 else (0 if self.card_claims else None)
+            if not g.over and self.series and self.in_turn() is None:
+                self.close_series(go_point=True)
+            if g.over:
+                self.facts.append(PlayFact(index, player, card, self.count, 0, claimed, after_end=True))
+                g.after_end("play", player, f"{player} laid {event[1]}", event=index)
+                continue
+            self.lay(index, player, card, claimed)
+        if not g.over and not self.play_over:
+            self.check_unplayed()
+        if self.pending is not None:
+            own_end = g.over and self.pending.fact.index == self.ended_at
+            self.close_series(go_point=not own_end)
+        self.facts.sort(key=lambda f: f.index)
+        for fact in self.facts:
+            g.visitor.visit_play(fact)
+        self.d.plays.extend(self.facts)
+        self.totals_and_facts()
+
+    ended_at: int | None = None  # the event on whose own points the game ended
+
+    def go(self, index: int, player: str) -> None:
+        seat = self.g.seat_of[player]
+        fact = PlayFact(index, player, None, self.count, 0, None)
+        self.facts.append(fact)
+        if self.g.over or self.play_over:
+            return  # a go after the play or after the end changes nothing
+        in_turn = self.in_turn()
+        fits = self.fitting(seat)
+        if fits and seat not in self.gone:
+            card = format_card(fits[0])
+            new_count = self.count + value(fits[0])
+            if in_turn is None or seat == in_turn:
+                self.g.find("false-go", "play", player, false_go_message(player, self.count, card, new_count),
+                            event=index)
+            else:
+                act = f"said go holding {card} ({new_count})"
+                self.g.find("out-of-turn", "play", player, out_of_turn_message(player, act, self.names[in_turn]),
+                            event=index)
+            self.kept_back[seat] += 1
+        self.gone.add(seat)
+
+    def lay(self, index: int, player: str, card: Card, claimed: int | None) -> None:
+        g, d = self.g, self.d
+        seat = g.seat_of[player]
+        text = format_card(card)
+        in_turn = self.in_turn()
+        held = card in self.held[seat]
+        if not held:
+            reason = self.why_not_held(seat, card)
+            g.find("illegal-card", "play", player, illegal_card_message(player, text, reason), event=index)
+            self.kept_back[seat] += 1
+        elif self.play_over:
+            g.find("out-of-turn", "play", player, f"{player} laid {text} after the play had ended", event=index)
+        if in_turn is not None and seat != in_turn:
+            g.find("out-of-turn", "play", player, out_of_turn_message(player, f"laid {text}", self.names[in_turn]),
+                   event=index)
+        if held:
+            self.held[seat].remove(card)
+        if self.play_over:
+            fact = PlayFact(index, player, card, self.count, 0, claimed)
+            self.facts.append(fact)
+            self.claim_now(fact, player, claimed, 0)
+            return
+        self.finish_pending(go=0)
+        new_count = self.count + value(card)
+        if new_count > THIRTY_ONE:
+            g.find("over-31", "play", player, over_31_message(player, text, self.count), event=index)
+            fact = PlayFact(index, player, card, new_count, 0, claimed)
+            self.facts.append(fact)
+            self.claim_now(fact, player, claimed, 0)
+            self.last_layer = seat
+            self.close_series(go_point=False)
+            return
+        self.count = new_count
+        self.series.append(rank(card))
+        self.last_layer = seat
+        peg = peg_points_ranks(self.series, new_count)
+        fact = PlayFact(index, player, card, new_count, peg.points, claimed)
+        self.facts.append(fact)
+        pending = _Pending(fact, player, peg, claimed)
+        self.pending = pending
+        side = g.side(player)
+        before = g.board[side]
+        was_over = g.over
+        if self.card_claims:
+            assert claimed is not None
+            g.credit(player, claimed, pending.base)
+            if not was_over and g.over and before + min(claimed, pending.base) >= g.target:
+                self.ended_at = index
+        elif self.totals:
+            g.credit(player, 0, pending.base)
+        else:
+            g.credit(player, pending.base, pending.base)
+            if not was_over and g.over:
+                self.ended_at = index
+        d.credit_calls(player, "play", index)
+        if new_count == THIRTY_ONE:
+            self.close_series(go_point=True)
+
+    def why_not_held(self, seat: int, card: Card) -> str:
+        name = self.names[seat]
+        if card in self.d.discards[name] and card in self.d.dealt[name]:
+            return "was discarded to the crib"
+        if card in self.d.dealt[name]:
+            return "was already laid"
+        return f"was never dealt to {name}"
+
+    # -- claims -----------------------------------------------------------------------------------------------
+
+    def claim_now(self, fact: PlayFact, player: str, claimed: int | None, due: int) -> None:
+        """A card that earns nothing (over 31, or after the play): judged and credited at once."""
+        if claimed is not None:
+            self.judge(fact, player, claimed, due, "nothing")
+            if not self.totals:
+                self.g.credit(player, claimed, 0)
+        self.d.credit_calls(player, "play", fact.index)
+        self.d.judge_calls(player, "play", fact.index, play_what(format_card(fact.card or 0), "nothing"))
+
+    def judge(self, fact: PlayFact, player: str, claimed: int, due: int, detail: str) -> None:
+        if self.totals:
+            return
+        what = play_what(format_card(fact.card or 0), detail)
+        self.d.judge_claim(player, "play", claimed, due, what, event=fact.index)
+
+    def finish_pending(self, go: int) -> None:
+        """The pending card's series went on (go 0) or closed on it (a go or last-card point)."""
+        pending = self.pending
+        if pending is None:
+            return
+        self.pending = None
+        fact, player, peg = pending.fact, pending.player, pending.peg
+        fact.due = pending.base + go
+        if go:
+            if self.card_claims or self.totals:
+                self.g.credit(player, 0, go)
+            else:
+                self.g.credit(player, go, go)
+        if self.card_claims or not self.totals:
+            claimed = fact.claimed if fact.claimed is not None else fact.due
+            assert peg is not None
+            last = go if not self.play_over and self.next_holding_after_close(fact) else 0
+            detail = play_detail(peg.fifteen, peg.thirty_one, peg.pairs, peg.run, last, go - last)
+            if fact.claimed is not None:
+                self.judge(fact, player, claimed, fact.due, detail)
+            self.d.judge_calls(player, "play", fact.index, play_what(format_card(fact.card or 0), detail))
+
+    def next_holding_after_close(self, fact: PlayFact) -> bool:
+        """Whether anyone still holds a card once this series closes (a go, not the last card)."""
+        return any(self.held[s] for s in range(self.n))
+
+    def close_series(self, *, go_point: bool) -> None:
+        go = 0
+        if go_point and self.pending is not None and self.count != THIRTY_ONE:
+            go = 1
+        self.finish_pending(go)
+        self.count = 0
+        self.series = []
+        self.gone = set()
+        assert self.last_layer is not None or not go_point
+        after = self.last_layer if self.last_layer is not None else self.d.dealer_seat
+        self.leader = self.next_holding(after)
+        if self.leader is None or self.single_series:
+            self.play_over = True
+
+    def check_unplayed(self) -> None:
+        """The log's play ends: anyone still holding a card the rules make them play?"""
+        for seat, name in enumerate(self.names):
+            if self.single_series:
+                must = self.fitting(seat) if self.series and seat not in self.gone else []
+            else:
+                must = self.held[seat]
+            if len(must) > self.kept_back[seat]:
+                self.g.find("unplayed", "play", name, unplayed_message(name, [format_card(c) for c in must]))
+
+    def totals_and_facts(self) -> None:
+        d, g = self.d, self.g
+        dues = dict.fromkeys(self.names, 0)
+        claims = dict.fromkeys(self.names, 0)
+        for fact in self.facts:
+            if fact.card is None or fact.after_end:
+                continue
+            dues[fact.player] += fact.due
+            claims[fact.player] += fact.claimed if fact.claimed is not None else fact.due
+        pegged = d.deal.pegged or {}
+        for name in d.seat_order_from_pone():
+            facts = d.facts[name]
+            facts.pegged_due = dues[name]
+            if not self.totals:
+                facts.pegged_claimed = claims[name]
+                if g.game.muggins_rule:
+                    d.missed_left[(name, "play", None)] = sum(
+                        max(0, f.due - f.claimed) for f in self.facts
+                        if f.player == name and f.card is not None and f.claimed is not None and not f.after_end
+                    )
+                d.judge_calls(name, "play", None, pegged_what())
+                d.credit_calls(name, "play", None)
+                continue
+            claimed = pegged.get(name, dues[name])
+            facts.pegged_claimed = claimed
+            if g.over:
+                if name in pegged:
+                    g.after_end("play", name, f"{name} pegged {claimed}")
+                continue
+            d.judge_claim(name, "play", claimed, dues[name], pegged_what())
+            g.credit(name, claimed, 0)
+            d.judge_calls(name, "play", None, pegged_what())
+            d.credit_calls(name, "play", None)
+
+
+def _without(cards: list[Card], removed: list[Card]) -> list[Card]:
+    """``cards`` less one copy of each of ``removed`` that it holds, in order."""
+    out = list(cards)
+    for c in removed:
+        if c in out:
+            out.remove(c)
+    return out
