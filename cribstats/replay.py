@@ -8,6 +8,7 @@ view share one walk.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -40,7 +41,7 @@ from cribstats.findings import (
     unplayed_message,
 )
 from cribstats.gamelog import GO, Deal, GameLog, MugginsCall, Result, game_key
-from cribstats.scoring import THIRTY_ONE, PegScore, ShowScore, peg_points_ranks, score_show
+from cribstats.scoring import THIRTY_ONE, PegScore, ShowScore, peg_points_ranks, score_show, score_show_total
 from cribstats.variants import CRIB_SIZE, Variant
 
 HEELS = 2
@@ -68,10 +69,15 @@ class ShowFact:
     player: str  # whose hand; the dealer for the crib
     phase: Literal["hand", "crib"]
     cards: tuple[Card, ...]
+    starter: Card
     due: int
     claimed: int
-    score: ShowScore
     after_end: bool = False
+
+    @property
+    def score(self) -> ShowScore:
+        """The breakdown: every fifteen, pair, run, flush and nobs."""
+        return score_show(self.cards, self.starter, crib=self.phase == "crib")
 
 
 @dataclass(slots=True)
@@ -154,6 +160,7 @@ class ReplayVisitor:
 # --- the replay ----------------------------------------------------------------------------------------------
 
 _CARD_OF: dict[str, Card] = {format_card(c): c for c in DECK}
+_VALUE: tuple[int, ...] = tuple(value(c) for c in DECK)
 _NEVER = 10**9
 _STAGE = {"deal": 0, "heels": 1, "play": 2, "hand": 3, "crib": 4, "board": 5}
 
@@ -189,6 +196,7 @@ class _GameReplay:
         self.target = game.target_score
         self.players = list(game.players)
         self.seat_of = {name: seat for seat, name in enumerate(self.players)}
+        self.side_of = {name: self.rules.side_of(seat) for seat, name in enumerate(self.players)}
         self.sides = self.rules.sides
         self.board = [0] * self.sides  # as the table had it: claims, muggins takings, bonus
         self.board_due = [0] * self.sides
@@ -206,7 +214,7 @@ class _GameReplay:
     # -- bookkeeping ------------------------------------------------------------------------------------------
 
     def side(self, player: str) -> int:
-        return self.rules.side_of(self.seat_of[player])
+        return self.side_of[player]
 
     def find(self, kind: str, phase: str, player: str | None, message: str, *, event: int | None = None,
              claimed: int | None = None, due: int | None = None, stage: str | None = None) -> None:
@@ -219,7 +227,7 @@ class _GameReplay:
 
     def credit(self, player: str, claimed: int, due: int) -> None:
         """Move a side's pegs (as claimed) and its score due, and see whether the game has ended."""
-        s = self.side(player)
+        s = self.side_of[player]
         self.board[s] += claimed
         self.board_due[s] += due
         if self.winner_due_side is None and self.board_due[s] >= self.target:
@@ -432,7 +440,7 @@ class _DealReplay:
                 g.after_end("heels", dealer, f"{dealer} claimed his heels")
             return
         facts.heels_due, facts.heels_claimed = due, claimed
-        self.judge_claim(dealer, "heels", claimed, due, heels_what(self.deal.starter))
+        self.judge_claim(dealer, "heels", claimed, due, lambda: heels_what(self.deal.starter))
         g.credit(dealer, claimed, due)
         for call in self.calls_for("heels", None):
             if g.over:
@@ -444,13 +452,14 @@ class _DealReplay:
 
     # -- claims and muggins -----------------------------------------------------------------------------------
 
-    def judge_claim(self, player: str, phase: str, claimed: int, due: int, what: str,
+    def judge_claim(self, player: str, phase: str, claimed: int, due: int, what: Callable[[], str],
                     event: int | None = None) -> None:
+        """A claim against the points due; ``what`` names the thing counted, built only for a finding."""
         if claimed != due:
             kind = "missed" if claimed < due else "overclaim"
-            self.g.find(kind, phase, player, claim_message(player, phase, claimed, due, what),
+            self.g.find(kind, phase, player, claim_message(player, phase, claimed, due, what()),
                         event=event, claimed=claimed, due=due)
-        if phase != "heels" and self.g.game.muggins_rule:
+        if self.calls and phase != "heels" and self.g.game.muggins_rule:
             self.missed_left[(player, phase, event)] = max(0, due - claimed)
 
     def calls_for(self, phase: str, event: int | None, victim: str | None = None) -> list[MugginsCall]:
@@ -465,7 +474,7 @@ class _DealReplay:
         self.facts[call.by].muggins_gained += call.points
         self.facts[call.from_].muggins_lost += call.points
 
-    def judge_calls(self, victim: str, phase: str, event: int | None, what: str) -> None:
+    def judge_calls(self, victim: str, phase: str, event: int | None, what: Callable[[], str]) -> None:
         g = self.g
         for call in self.calls_for(phase, event, victim):
             if not g.game.muggins_rule:
@@ -474,11 +483,13 @@ class _DealReplay:
                 continue
             left = self.missed_left.get((victim, phase, event), 0)
             if call.points > left:
-                g.find("muggins-call", phase, call.by, muggins_message(call.by, victim, call.points, left, what),
+                g.find("muggins-call", phase, call.by, muggins_message(call.by, victim, call.points, left, what()),
                        event=event, claimed=call.points, due=left)
             self.missed_left[(victim, phase, event)] = max(0, left - call.points)
 
     def credit_calls(self, victim: str, phase: str, event: int | None) -> None:
+        if not self.calls:
+            return
         for call in self.calls_for(phase, event, victim):
             if self.g.over:
                 self.g.after_end(phase, call.by, f"{call.by} called muggins", event=event)
@@ -537,22 +548,25 @@ class _DealReplay:
             if claimed is not None:
                 g.credit(player, claimed, 0)
             return
-        score = score_show(cards, self.starter, crib=phase == "crib")
-        due = score.total
+        due = score_show_total(cards, self.starter, crib=phase == "crib")
         claim = due if claimed is None else claimed
-        what = show_what(phase, [format_card(c) for c in cards], self.deal.starter)
         facts = self.facts[player]
         if phase == "hand":
             facts.hand_due, facts.hand_claimed = due, claim
         else:
             facts.crib_due, facts.crib_claimed = due, claim
-        fact = ShowFact(player, phase, tuple(cards), due, claim, score)  # type: ignore[arg-type]
+        fact = ShowFact(player, phase, tuple(cards), self.starter, due, claim)  # type: ignore[arg-type]
         self.shows.append(fact)
         g.visitor.visit_show(fact)
+
+        def what() -> str:
+            return show_what(phase, [format_card(c) for c in cards], self.deal.starter)
+
         self.judge_claim(player, phase, claim, due, what)
         g.credit(player, claim, due)
-        self.judge_calls(player, phase, None, what)
-        self.credit_calls(player, phase, None)
+        if self.calls:
+            self.judge_calls(player, phase, None, what)
+            self.credit_calls(player, phase, None)
 
     # -- the board --------------------------------------------------------------------------------------------
 
@@ -611,13 +625,14 @@ class _PlayReplay:
 
     def fitting(self, seat: int) -> list[Card]:
         room = THIRTY_ONE - self.count
-        return [c for c in self.held[seat] if value(c) <= room]
+        return [c for c in self.held[seat] if _VALUE[c] <= room]
 
     def next_in_turn(self, after: int) -> int | None:
         """The next player after ``after`` who has not said go and holds a card that fits."""
+        room = THIRTY_ONE - self.count
         for i in range(1, self.n + 1):
             seat = (after + i) % self.n
-            if seat not in self.gone and self.fitting(seat):
+            if seat not in self.gone and any(_VALUE[c] <= room for c in self.held[seat]):
                 return seat
         return None
 
@@ -677,7 +692,7 @@ class _PlayReplay:
         fits = self.fitting(seat)
         if fits and seat not in self.gone:
             card = format_card(fits[0])
-            new_count = self.count + value(fits[0])
+            new_count = self.count + _VALUE[fits[0]]
             if in_turn is None or seat == in_turn:
                 self.g.find("false-go", "play", player, false_go_message(player, self.count, card, new_count),
                             event=index)
@@ -691,18 +706,18 @@ class _PlayReplay:
     def lay(self, index: int, player: str, card: Card, claimed: int | None) -> None:
         g, d = self.g, self.d
         seat = g.seat_of[player]
-        text = format_card(card)
         in_turn = self.in_turn()
         held = card in self.held[seat]
         if not held:
-            reason = self.why_not_held(seat, card)
-            g.find("illegal-card", "play", player, illegal_card_message(player, text, reason), event=index)
+            message = illegal_card_message(player, format_card(card), self.why_not_held(seat, card))
+            g.find("illegal-card", "play", player, message, event=index)
             self.kept_back[seat] += 1
         elif self.play_over:
-            g.find("out-of-turn", "play", player, f"{player} laid {text} after the play had ended", event=index)
+            message = f"{player} laid {format_card(card)} after the play had ended"
+            g.find("out-of-turn", "play", player, message, event=index)
         if in_turn is not None and seat != in_turn:
-            g.find("out-of-turn", "play", player, out_of_turn_message(player, f"laid {text}", self.names[in_turn]),
-                   event=index)
+            message = out_of_turn_message(player, f"laid {format_card(card)}", self.names[in_turn])
+            g.find("out-of-turn", "play", player, message, event=index)
         if held:
             self.held[seat].remove(card)
         if self.play_over:
@@ -711,9 +726,9 @@ class _PlayReplay:
             self.claim_now(fact, player, claimed, 0)
             return
         self.finish_pending(go=0)
-        new_count = self.count + value(card)
+        new_count = self.count + _VALUE[card]
         if new_count > THIRTY_ONE:
-            g.find("over-31", "play", player, over_31_message(player, text, self.count), event=index)
+            g.find("over-31", "play", player, over_31_message(player, format_card(card), self.count), event=index)
             fact = PlayFact(index, player, card, new_count, 0, claimed)
             self.facts.append(fact)
             self.claim_now(fact, player, claimed, 0)
@@ -728,7 +743,7 @@ class _PlayReplay:
         self.facts.append(fact)
         pending = _Pending(fact, player, peg, claimed)
         self.pending = pending
-        side = g.side(player)
+        side = g.side_of[player]
         before = g.board[side]
         was_over = g.over
         if self.card_claims:
@@ -759,17 +774,23 @@ class _PlayReplay:
     def claim_now(self, fact: PlayFact, player: str, claimed: int | None, due: int) -> None:
         """A card that earns nothing (over 31, or after the play): judged and credited at once."""
         if claimed is not None:
-            self.judge(fact, player, claimed, due, "nothing")
+            self.judge(fact, player, claimed, due, lambda: "nothing")
             if not self.totals:
                 self.g.credit(player, claimed, 0)
-        self.d.credit_calls(player, "play", fact.index)
-        self.d.judge_calls(player, "play", fact.index, play_what(format_card(fact.card or 0), "nothing"))
+        if self.d.calls:
+            self.d.credit_calls(player, "play", fact.index)
+            self.d.judge_calls(player, "play", fact.index, lambda: self.what(fact, lambda: "nothing"))
 
-    def judge(self, fact: PlayFact, player: str, claimed: int, due: int, detail: str) -> None:
+    def judge(self, fact: PlayFact, player: str, claimed: int, due: int, detail: Callable[[], str]) -> None:
         if self.totals:
             return
-        what = play_what(format_card(fact.card or 0), detail)
-        self.d.judge_claim(player, "play", claimed, due, what, event=fact.index)
+        self.d.judge_claim(
+            player, "play", claimed, due, lambda: self.what(fact, detail), event=fact.index
+        )
+
+    @staticmethod
+    def what(fact: PlayFact, detail: Callable[[], str]) -> str:
+        return play_what(format_card(fact.card or 0), detail())
 
     def finish_pending(self, go: int) -> None:
         """The pending card's series went on (go 0) or closed on it (a go or last-card point)."""
@@ -784,18 +805,19 @@ class _PlayReplay:
                 self.g.credit(player, 0, go)
             else:
                 self.g.credit(player, go, go)
-        if self.card_claims or not self.totals:
-            claimed = fact.claimed if fact.claimed is not None else fact.due
-            assert peg is not None
-            last = go if not self.play_over and self.next_holding_after_close(fact) else 0
-            detail = play_detail(peg.fifteen, peg.thirty_one, peg.pairs, peg.run, last, go - last)
-            if fact.claimed is not None:
-                self.judge(fact, player, claimed, fact.due, detail)
-            self.d.judge_calls(player, "play", fact.index, play_what(format_card(fact.card or 0), detail))
+        if self.totals:
+            return
+        assert peg is not None
+        is_go = go and any(self.held)  # someone still holds a card: a go, else the last card
 
-    def next_holding_after_close(self, fact: PlayFact) -> bool:
-        """Whether anyone still holds a card once this series closes (a go, not the last card)."""
-        return any(self.held[s] for s in range(self.n))
+        def detail() -> str:
+            return play_detail(peg.fifteen, peg.thirty_one, peg.pairs, peg.run, go if is_go else 0,
+                               0 if is_go else go)
+
+        if fact.claimed is not None:
+            self.judge(fact, player, fact.claimed, fact.due, detail)
+        if self.d.calls:
+            self.d.judge_calls(player, "play", fact.index, lambda: self.what(fact, detail))
 
     def close_series(self, *, go_point: bool) -> None:
         go = 0
@@ -841,7 +863,7 @@ class _PlayReplay:
                         max(0, f.due - f.claimed) for f in self.facts
                         if f.player == name and f.card is not None and f.claimed is not None and not f.after_end
                     )
-                d.judge_calls(name, "play", None, pegged_what())
+                d.judge_calls(name, "play", None, pegged_what)
                 d.credit_calls(name, "play", None)
                 continue
             claimed = pegged.get(name, dues[name])
@@ -850,9 +872,9 @@ class _PlayReplay:
                 if name in pegged:
                     g.after_end("play", name, f"{name} pegged {claimed}")
                 continue
-            d.judge_claim(name, "play", claimed, dues[name], pegged_what())
+            d.judge_claim(name, "play", claimed, dues[name], pegged_what)
             g.credit(name, claimed, 0)
-            d.judge_calls(name, "play", None, pegged_what())
+            d.judge_calls(name, "play", None, pegged_what)
             d.credit_calls(name, "play", None)
 
 

@@ -4,6 +4,9 @@ Two paths score the show. :func:`score_show` explains itself: every fifteen, pai
 cards that make it. :func:`score_show_many` scores arrays of hands at once for bulk work, through a table of the
 rank part (fifteens, pairs, runs) keyed by the five ranks. Both agree; the tests hold them to it.
 
+The scorers trust their input (a replay of a broken log may show a card twice and still wants points);
+:func:`check_show` and :func:`check_series` say what is wrong with cards typed by a person.
+
 >>> from cribstats.cards import parse_cards
 >>> score_show(parse_cards("5C 5D 5H JS"), parse_cards("5S")[0]).total
 29
@@ -26,10 +29,17 @@ from cribstats.errors import CribstatsError
 FIFTEEN = 15
 THIRTY_ONE = 31
 PAIR_POINTS = {1: 0, 2: 2, 3: 6, 4: 12}
+HAND_SIZES = (3, 4, 5)
+CRIB_HAND_SIZE = 4
+KINDS = ("fifteen", "pair", "run", "flush", "nobs")
 
 
 class CountError(CribstatsError, ValueError):
     """A series whose count goes past 31."""
+
+
+class HandError(CribstatsError, ValueError):
+    """Cards that cannot be shown or played together: a card twice, or a wrong number of cards."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,7 +51,11 @@ class ScoreItem:
     points: int
 
     def describe(self) -> str:
-        """``'fifteen 5H JS: 2'``"""
+        """``'fifteen 5H JS: 2'``
+
+        >>> ScoreItem("pair", (17, 19), 2).describe()
+        'pair 5D 5S: 2'
+        """
         return f"{self.kind} {' '.join(format_card(c) for c in self.cards)}: {self.points}"
 
 
@@ -52,6 +66,7 @@ class ShowScore:
     items: tuple[ScoreItem, ...]
 
     def points_of(self, kind: str) -> int:
+        """Points of one kind: ``fifteen``, ``pair``, ``run``, ``flush`` or ``nobs``."""
         return sum(item.points for item in self.items if item.kind == kind)
 
     @property
@@ -94,35 +109,96 @@ class ShowScore:
         }
 
 
+def check_show(hand: Sequence[Card], starter: Card, *, crib: bool = False) -> None:
+    """Refuse cards that cannot be a hand (3, 4 or 5 cards) or a crib (4 cards) shown with a starter.
+
+    >>> from cribstats.cards import parse_cards
+    >>> check_show(parse_cards("5H 5C 5S"), parse_cards("5H")[0])
+    Traceback (most recent call last):
+    ...
+    cribstats.scoring.HandError: 5H is there twice: every card exists once
+
+    :raises HandError: for a wrong number of cards or a card given twice.
+    """
+    sizes = (CRIB_HAND_SIZE,) if crib else HAND_SIZES
+    if len(hand) not in sizes:
+        what = "a crib has 4 cards" if crib else "a hand has 3, 4 or 5 cards"
+        raise HandError(f"{len(hand)} cards and a starter: {what}, then the starter")
+    _check_distinct((*hand, starter))
+
+
+def check_series(series: Sequence[Card]) -> None:
+    """Refuse a series that cannot have been laid: empty, a card twice, or a count past 31.
+
+    >>> from cribstats.cards import parse_cards
+    >>> check_series(parse_cards("KH QH JH 2C"))
+    Traceback (most recent call last):
+    ...
+    cribstats.scoring.CountError: KH QH JH 2C count 32: a series stops at 31
+
+    :raises HandError: for no cards or a card given twice.
+    :raises CountError: when the count goes past 31.
+    """
+    if not series:
+        raise HandError("no cards: give the cards of the series in the order they were laid")
+    _check_distinct(series)
+    count = sum(value(c) for c in series)
+    if count > THIRTY_ONE:
+        cards = " ".join(format_card(c) for c in series)
+        raise CountError(f"{cards} count {count}: a series stops at 31")
+
+
+def _check_distinct(cards: Sequence[Card]) -> None:
+    seen: set[Card] = set()
+    for c in cards:
+        if c in seen:
+            raise HandError(f"{format_card(c)} is there twice: every card exists once")
+        seen.add(c)
+
+
 def score_show(hand: Sequence[Card], starter: Card, *, crib: bool = False) -> ShowScore:
     """Score a hand (3, 4 or 5 cards) or a crib with the starter, with the breakdown.
+
+    Items come in the order fifteens, pairs, runs, flush, nobs; the cards of a combination in rank order.
 
     >>> from cribstats.cards import parse_cards
     >>> s = score_show(parse_cards("2H 2S 3D 4C"), parse_cards("KS")[0])
     >>> s.fifteens, s.pairs, s.runs, s.total
     (4, 2, 6, 12)
+    >>> [i.describe() for i in s.items][:2]
+    ['fifteen 2H 3D KS: 2', 'fifteen 2S 3D KS: 2']
     """
-    cards = (*hand, starter)
-    items: list[ScoreItem] = []
-    for size in range(2, len(cards) + 1):
-        for combo in combinations(cards, size):
-            if sum(value(c) for c in combo) == FIFTEEN:
-                items.append(ScoreItem("fifteen", combo, 2))
-    for a, b in combinations(cards, 2):
-        if rank(a) == rank(b):
-            items.append(ScoreItem("pair", (a, b), 2))
-    items.extend(_run_items(cards))
+    cards = sorted((*hand, starter))
+    items = [
+        ScoreItem(kind, tuple(cards[p] for p in positions), points)
+        for kind, positions, points in _rank_combinations(tuple(c >> 2 for c in cards))
+    ]
     items.extend(_flush_items(hand, starter, crib=crib))
     items.extend(ScoreItem("nobs", (c,), 1) for c in hand if rank(c) == JACK and suit(c) == suit(starter))
     return ShowScore(tuple(items))
 
 
-def _run_items(cards: Sequence[Card]) -> list[ScoreItem]:
-    """Every distinct maximal run of 3+ ranks, once per combination of cards making it."""
-    by_rank: dict[int, list[Card]] = {}
-    for c in cards:
-        by_rank.setdefault(rank(c), []).append(c)
-    items: list[ScoreItem] = []
+@cache
+def _rank_combinations(ranks: tuple[int, ...]) -> tuple[tuple[str, tuple[int, ...], int], ...]:
+    """Fifteens, pairs and runs of ranks in ascending order, as (kind, positions, points).
+
+    Cached: at most one entry per multiset of ranks (6,188 for five cards).
+
+    >>> _rank_combinations((3, 4, 4))
+    (('pair', (1, 2), 2),)
+    """
+    n = len(ranks)
+    values = [min(r + 1, 10) for r in ranks]
+    found: list[tuple[str, tuple[int, ...], int]] = [
+        ("fifteen", positions, 2)
+        for size in range(2, n + 1)
+        for positions in combinations(range(n), size)
+        if sum(values[p] for p in positions) == FIFTEEN
+    ]
+    found.extend(("pair", (a, b), 2) for a, b in combinations(range(n), 2) if ranks[a] == ranks[b])
+    by_rank: dict[int, list[int]] = {}
+    for p, r in enumerate(ranks):
+        by_rank.setdefault(r, []).append(p)
     r = 0
     while r < 13:
         if r not in by_rank:
@@ -132,16 +208,18 @@ def _run_items(cards: Sequence[Card]) -> list[ScoreItem]:
         while end + 1 in by_rank:
             end += 1
         length = end - r + 1
-        if length >= 3:
-            combos: list[tuple[Card, ...]] = [()]
+        if length >= 3:  # a maximal run: once per way of taking one card of each of its ranks
+            ways: list[tuple[int, ...]] = [()]
             for k in range(r, end + 1):
-                combos = [(*combo, c) for combo in combos for c in by_rank[k]]
-            items.extend(ScoreItem("run", combo, length) for combo in combos)
+                ways = [(*way, p) for way in ways for p in by_rank[k]]
+            found.extend(("run", way, length) for way in ways)
         r = end + 1
-    return items
+    return tuple(found)
 
 
 def _flush_items(hand: Sequence[Card], starter: Card, *, crib: bool) -> list[ScoreItem]:
+    if not hand:
+        return []
     first = suit(hand[0])
     if any(suit(c) != first for c in hand):
         return []
@@ -156,43 +234,62 @@ def _flush_items(hand: Sequence[Card], starter: Card, *, crib: bool) -> list[Sco
 def rank_points_many(ranks: np.ndarray) -> np.ndarray:
     """Fifteens, pairs and runs for each row of ranks (shape ``(n, k)``, values 0..12), vectorised.
 
+    Fifteens come from the sums of every subset (each built from a smaller one), runs from one sweep over the
+    thirteen ranks that closes each maximal stretch of present ranks: its length times the product of the counts.
+
     >>> int(rank_points_many(np.array([[4, 4, 4, 10, 4]]))[0])
     28
+    >>> rank_points_many(np.array([[1, 1, 2, 3, 12], [0, 1, 2, 11, 12]])).tolist()
+    [12, 7]
     """
-    ranks = np.asarray(ranks, dtype=np.int16)
+    ranks = np.asarray(ranks).astype(np.int8)
     n, k = ranks.shape
-    values = np.minimum(ranks + 1, 10)
-    points = np.zeros(n, dtype=np.int16)
-    # fifteens: every subset of two or more cards
-    subset_sums = np.zeros((n, 1), dtype=np.int16)
-    for j in range(k):
-        subset_sums = np.concatenate([subset_sums, subset_sums + values[:, j : j + 1]], axis=1)
-    points += 2 * (subset_sums == FIFTEEN).sum(axis=1, dtype=np.int16)
-    # pairs
+    values = np.minimum(ranks + 1, 10).astype(np.int8)
+    fifteens = np.zeros(n, dtype=np.int16)
+    sums = [np.zeros(n, dtype=np.int8)]
+    for mask in range(1, 1 << k):
+        low = mask & -mask
+        subset_sum = sums[mask ^ low] + values[:, low.bit_length() - 1]
+        sums.append(subset_sum)
+        if mask != low:
+            fifteens += subset_sum == FIFTEEN
+    points = 2 * fifteens
     for a, b in combinations(range(k), 2):
         points += 2 * (ranks[:, a] == ranks[:, b])
-    # runs: each maximal stretch of 3+ present ranks scores its length times the product of the counts
-    counts = np.zeros((n, 15), dtype=np.int16)  # padded with an empty rank on each side
-    rows = np.arange(n)
-    for j in range(k):
-        np.add.at(counts, (rows, ranks[:, j] + 1), 1)
-    for length in range(3, k + 1):
-        for start in range(1, 15 - length):
-            window = counts[:, start : start + length]
-            maximal = (window > 0).all(axis=1) & (counts[:, start - 1] == 0) & (counts[:, start + length] == 0)
-            if maximal.any():
-                points += np.where(maximal, length * window.prod(axis=1), 0).astype(np.int16)
+    length = np.zeros(n, dtype=np.int16)
+    product = np.ones(n, dtype=np.int16)
+    no_cards = np.zeros(n, dtype=np.int16)
+    for r in range(14):  # rank 13 does not exist: it closes a stretch that reaches the king
+        count = (ranks == r).sum(axis=1, dtype=np.int16) if r < 13 else no_cards
+        present = count > 0
+        points += np.where(~present & (length >= 3), length * product, 0).astype(np.int16)
+        length = np.where(present, length + 1, 0).astype(np.int16)
+        product = np.where(present, product * count, 1).astype(np.int16)
     return points
 
 
 @cache
 def rank_table() -> np.ndarray:
-    """Rank points of every five ranks, indexed by ``r0 + 13*r1 + 169*r2 + 2197*r3 + 28561*r4``."""
+    """Rank points of every five ranks, indexed by ``r0 + 13*r1 + 169*r2 + 2197*r3 + 28561*r4``.
+
+    >>> from cribstats.cards import parse_cards
+    >>> int(rank_table()[rank_key(np.array([parse_cards("5C 5D 5H JS 5S")]) >> 2)[0]])
+    28
+    """
     grid = np.indices((13,) * 5).reshape(5, -1).T  # row i holds the base-13 digits of i, r0 last
-    return rank_points_many(grid[:, ::-1]).astype(np.int8)
+    table = rank_points_many(grid[:, ::-1]).astype(np.int8)
+    table.flags.writeable = False
+    return table
 
 
-_RANK_KEY_WEIGHTS = np.array([1, 13, 169, 2197, 28561], dtype=np.int32)
+def rank_key(ranks: np.ndarray) -> np.ndarray:
+    """The :func:`rank_table` index of each row of five ranks (shape ``(n, 5)``).
+
+    >>> rank_key(np.array([[1, 0, 0, 0, 2]])).tolist()
+    [57123]
+    """
+    r = np.asarray(ranks).astype(np.int32)
+    return r[:, 0] + 13 * (r[:, 1] + 13 * (r[:, 2] + 13 * (r[:, 3] + 13 * r[:, 4])))
 
 
 def score_show_many(hands: np.ndarray, starters: np.ndarray, *, crib: bool = False) -> np.ndarray:
@@ -206,24 +303,31 @@ def score_show_many(hands: np.ndarray, starters: np.ndarray, *, crib: bool = Fal
     """
     hands = np.asarray(hands, dtype=np.int16)
     starters = np.asarray(starters, dtype=np.int16)
-    cards = np.concatenate([hands, starters[:, None]], axis=1)
-    ranks = cards >> 2
-    if cards.shape[1] == 5:
-        total = rank_table()[ranks.astype(np.int32) @ _RANK_KEY_WEIGHTS].astype(np.int16)
-    else:
-        total = rank_points_many(ranks)
+    ranks = np.concatenate([hands, starters[:, None]], axis=1) >> 2
+    by_table = ranks.shape[1] == 5
+    total = rank_table()[rank_key(ranks)].astype(np.int16) if by_table else rank_points_many(ranks)
     return total + flush_and_nobs_many(hands, starters, crib=crib)
 
 
 def flush_and_nobs_many(hands: np.ndarray, starters: np.ndarray, *, crib: bool = False) -> np.ndarray:
-    """Flush and nobs points for many hands at once."""
+    """Flush and nobs points for many hands at once.
+
+    >>> from cribstats.cards import parse_cards
+    >>> hands = np.array([parse_cards("2H 4H 6H 8H"), parse_cards("JH 2C 4D 9S")])
+    >>> flush_and_nobs_many(hands, np.array(parse_cards("KC 5H"))).tolist()
+    [4, 1]
+    >>> flush_and_nobs_many(hands, np.array(parse_cards("KC 5H")), crib=True).tolist()
+    [0, 1]
+    """
+    hands = np.asarray(hands, dtype=np.int16)
+    starters = np.asarray(starters, dtype=np.int16)
     suits = hands & 3
     starter_suit = starters & 3
     hand_flush = (suits == suits[:, :1]).all(axis=1)
     with_starter = hand_flush & (starter_suit == suits[:, 0])
     k = hands.shape[1]
     flush = np.where(with_starter, k + 1, 0 if crib else np.where(hand_flush, k, 0))
-    nobs = ((hands == (JACK * 4 + starter_suit)[:, None])).any(axis=1)
+    nobs = (hands == (JACK * 4 + starter_suit)[:, None]).any(axis=1)
     return (flush + nobs).astype(np.int16)
 
 
@@ -273,7 +377,11 @@ def score_peg(series: Sequence[Card]) -> PegScore:
 
 
 def peg_points_ranks(ranks: Sequence[int], count: int) -> PegScore:
-    """:func:`score_peg` for a series given as ranks and its count (the replay's hot path)."""
+    """:func:`score_peg` for a series given as ranks and its count (the replay's hot path).
+
+    >>> peg_points_ranks([4, 4, 4, 4], 20).pairs
+    12
+    """
     if not ranks:
         return PegScore(count, 0, 0, 0, 0)
     last = ranks[-1]
@@ -293,3 +401,34 @@ def peg_points_ranks(ranks: Sequence[int], count: int) -> PegScore:
         pairs=PAIR_POINTS[same],
         run=run,
     )
+
+
+@cache
+def _rank_points_by_key() -> bytes:
+    """The rank table as bytes, for scalar lookups without numpy overhead."""
+    return rank_table().astype(np.uint8).tobytes()
+
+
+def score_show_total(hand: Sequence[Card], starter: Card, *, crib: bool = False) -> int:
+    """The show total alone, fast: four-card hands through the rank table (the replay's hot path).
+
+    >>> from cribstats.cards import parse_cards
+    >>> score_show_total(parse_cards("2H 4H 6H 8H"), parse_cards("KH")[0], crib=True)
+    5
+    """
+    if len(hand) != 4:
+        return score_show(hand, starter, crib=crib).total
+    a, b, c, d = hand
+    points = _rank_points_by_key()[
+        (a >> 2) * 28561 + (b >> 2) * 2197 + (c >> 2) * 169 + (d >> 2) * 13 + (starter >> 2)
+    ]
+    s = a & 3
+    if s == b & 3 == c & 3 == d & 3:
+        if s == starter & 3:
+            points += 5
+        elif not crib:
+            points += 4
+    nobs = JACK * 4 + (starter & 3)
+    if a == nobs or b == nobs or c == nobs or d == nobs:
+        points += 1
+    return points
