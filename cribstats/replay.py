@@ -651,6 +651,27 @@ class _PlayReplay:
         assert self.last_layer is not None
         return self.next_in_turn(self.last_layer)
 
+    def whose_turn_instead(self, seat: int) -> int | None:
+        """Whose turn it was when ``seat`` acted, or None when it was ``seat``'s own.
+
+        Players before ``seat`` who hold no card that fits have said go, whether or not the log says so.
+        """
+        if self.play_over:
+            return None
+        if not self.series:
+            return None if self.leader in (None, seat) else self.leader
+        assert self.last_layer is not None
+        room = THIRTY_ONE - self.count
+        for i in range(1, self.n + 1):
+            s = (self.last_layer + i) % self.n
+            if s in self.gone:
+                continue
+            if s == seat:
+                return None
+            if any(_VALUE[c] <= room for c in self.held[s]):
+                return s
+        return None
+
     # -- the walk ---------------------------------------------------------------------------------------------
 
     def run(self) -> None:
@@ -688,25 +709,25 @@ class _PlayReplay:
         self.facts.append(fact)
         if self.g.over or self.play_over:
             return  # a go after the play or after the end changes nothing
-        in_turn = self.in_turn()
         fits = self.fitting(seat)
         if fits and seat not in self.gone:
             card = format_card(fits[0])
             new_count = self.count + _VALUE[fits[0]]
-            if in_turn is None or seat == in_turn:
-                self.g.find("false-go", "play", player, false_go_message(player, self.count, card, new_count),
-                            event=index)
-            else:
+            instead = self.whose_turn_instead(seat)
+            if instead is not None:  # said out of turn: a finding, but not a go
                 act = f"said go holding {card} ({new_count})"
-                self.g.find("out-of-turn", "play", player, out_of_turn_message(player, act, self.names[in_turn]),
-                            event=index)
+                message = out_of_turn_message(player, act, self.names[instead])
+                self.g.find("out-of-turn", "play", player, message, event=index)
+                return
+            message = false_go_message(player, self.count, card, new_count)
+            self.g.find("false-go", "play", player, message, event=index)
             self.kept_back[seat] += 1
         self.gone.add(seat)
 
     def lay(self, index: int, player: str, card: Card, claimed: int | None) -> None:
         g, d = self.g, self.d
         seat = g.seat_of[player]
-        in_turn = self.in_turn()
+        instead = self.whose_turn_instead(seat)
         held = card in self.held[seat]
         if not held:
             message = illegal_card_message(player, format_card(card), self.why_not_held(seat, card))
@@ -715,8 +736,8 @@ class _PlayReplay:
         elif self.play_over:
             message = f"{player} laid {format_card(card)} after the play had ended"
             g.find("out-of-turn", "play", player, message, event=index)
-        if in_turn is not None and seat != in_turn:
-            message = out_of_turn_message(player, f"laid {format_card(card)}", self.names[in_turn])
+        if instead is not None:
+            message = out_of_turn_message(player, f"laid {format_card(card)}", self.names[instead])
             g.find("out-of-turn", "play", player, message, event=index)
         if held:
             self.held[seat].remove(card)
