@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Literal
 
 from cribstats.cards import DECK, JACK, Card, format_card, rank, value
@@ -161,6 +162,15 @@ class ReplayVisitor:
 
 _CARD_OF: dict[str, Card] = {format_card(c): c for c in DECK}
 _VALUE: tuple[int, ...] = tuple(value(c) for c in DECK)
+_value_of = _VALUE.__getitem__
+
+
+_peg_points = lru_cache(maxsize=1 << 16)(peg_points_ranks)  # series of ranks recur a great deal
+
+
+def _fits(cards: list[Card], room: int) -> bool:
+    """Whether any of ``cards`` can be laid with ``room`` left below 31."""
+    return bool(cards) and min(map(_value_of, cards)) <= room
 _NEVER = 10**9
 _STAGE = {"deal": 0, "heels": 1, "play": 2, "hand": 3, "crib": 4, "board": 5}
 
@@ -612,7 +622,7 @@ class _PlayReplay:
         self.card_claims = any(len(event) == 3 for event in self.events)
         self.totals = not self.card_claims and d.deal.pegged is not None
         self.count = 0
-        self.series: list[int] = []
+        self.series: tuple[int, ...] = ()  # ranks laid since the count was last 0
         self.last_layer: int | None = None
         self.gone: set[int] = set()
         self.leader = self.next_holding(d.dealer_seat)
@@ -632,7 +642,7 @@ class _PlayReplay:
         room = THIRTY_ONE - self.count
         for i in range(1, self.n + 1):
             seat = (after + i) % self.n
-            if seat not in self.gone and any(_VALUE[c] <= room for c in self.held[seat]):
+            if seat not in self.gone and _fits(self.held[seat], room):
                 return seat
         return None
 
@@ -668,7 +678,7 @@ class _PlayReplay:
                 continue
             if s == seat:
                 return None
-            if any(_VALUE[c] <= room for c in self.held[s]):
+            if _fits(self.held[s], room):
                 return s
         return None
 
@@ -757,9 +767,9 @@ class _PlayReplay:
             self.close_series(go_point=False)
             return
         self.count = new_count
-        self.series.append(rank(card))
+        self.series += (card >> 2,)
         self.last_layer = seat
-        peg = peg_points_ranks(self.series, new_count)
+        peg = _peg_points(self.series, new_count)
         fact = PlayFact(index, player, card, new_count, peg.points, claimed)
         self.facts.append(fact)
         pending = _Pending(fact, player, peg, claimed)
@@ -778,7 +788,8 @@ class _PlayReplay:
             g.credit(player, pending.base, pending.base)
             if not was_over and g.over:
                 self.ended_at = index
-        d.credit_calls(player, "play", index)
+        if d.calls:
+            d.credit_calls(player, "play", index)
         if new_count == THIRTY_ONE:
             self.close_series(go_point=True)
 
@@ -820,6 +831,8 @@ class _PlayReplay:
             return
         self.pending = None
         fact, player, peg = pending.fact, pending.player, pending.peg
+        if not go and not self.d.calls and (fact.claimed is None or fact.claimed == fact.due):
+            return  # the common case: nothing more earned, nothing to judge
         fact.due = pending.base + go
         if go:
             if self.card_claims or self.totals:
@@ -846,7 +859,7 @@ class _PlayReplay:
             go = 1
         self.finish_pending(go)
         self.count = 0
-        self.series = []
+        self.series = ()
         self.gone = set()
         assert self.last_layer is not None or not go_point
         after = self.last_layer if self.last_layer is not None else self.d.dealer_seat
