@@ -1,0 +1,63 @@
+"""Imports point down the data flow: rules core, then formats and the simulator, the store, statistics, output,
+and the command line on top. The rules core uses no storage, analytics, plotting or terminal library."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+PACKAGE = Path(__file__).resolve().parent.parent / "cribstats"
+
+LAYERS: dict[str, int] = {
+    "errors": 0, "cards": 0, "variants": 0, "scoring": 0, "findings": 0, "gamelog": 0, "replay": 0,
+    "audit": 0, "textview": 0, "enumerate": 0, "data": 0,
+    "formats": 1, "simulate": 1, "schemas": 1,
+    "store": 2,
+    "stats": 3,
+    "charts": 4, "report": 4, "exports": 4,
+    "cli": 5,
+}
+CORE_FORBIDDEN = {"sqlalchemy", "sqlmodel", "alembic", "psycopg", "polars", "matplotlib", "typer", "rich", "jinja2"}
+
+
+def top_module(path: Path) -> str:
+    parts = path.relative_to(PACKAGE).with_suffix("").parts
+    return parts[0]
+
+
+def imports_of(path: Path) -> list[str]:
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    names: list[str] = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names.extend(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            names.append(node.module)
+    return names
+
+
+MODULES = sorted(p for p in PACKAGE.rglob("*.py") if "migrations" not in p.parts)
+
+
+def test_every_module_has_a_layer() -> None:
+    unknown = {top_module(p) for p in MODULES} - set(LAYERS) - {"__init__", "__main__"}
+    assert not unknown, f"modules with no layer in this test: {sorted(unknown)}"
+
+
+@pytest.mark.parametrize("path", MODULES, ids=lambda p: str(p.relative_to(PACKAGE)))
+def test_imports_point_down(path: Path) -> None:
+    here = top_module(path)
+    level = LAYERS.get(here, 0)
+    for name in imports_of(path):
+        root = name.split(".")[0]
+        if root == "cribstats":
+            parts = name.split(".")
+            if len(parts) == 1:
+                target = 0 if here != "cli" else 5
+            else:
+                target = LAYERS[parts[1]]
+            assert target <= level, f"{path.name} ({here}) imports {name}, which sits above it"
+        elif level == 0:
+            assert root not in CORE_FORBIDDEN, f"the rules core module {path.name} imports {name}"
