@@ -11,8 +11,19 @@ statistics or the command line, so it can be used as a library::
 from cribstats.cards import Card, format_card, parse_card, parse_cards
 from cribstats.errors import CardError, ConflictError, CribstatsError, LogError, VariantError
 from cribstats.findings import Finding
+from cribstats.formats import SourceGame, read_games, read_paths
 from cribstats.gamelog import GameLog, GameLogError, dump_game, validate_game
-from cribstats.scoring import CountError, PegScore, ShowScore, score_peg, score_show, score_show_many
+from cribstats.replay import GameOutcome, ReplayVisitor, replay
+from cribstats.scoring import (
+    CountError,
+    HandError,
+    PegScore,
+    ShowScore,
+    score_peg,
+    score_show,
+    score_show_many,
+    score_show_total,
+)
 from cribstats.variants import VARIANTS, Variant, find_variant
 
 __all__ = [
@@ -25,9 +36,13 @@ __all__ = [
     "Finding",
     "GameLog",
     "GameLogError",
+    "GameOutcome",
+    "HandError",
     "LogError",
     "PegScore",
+    "ReplayVisitor",
     "ShowScore",
+    "SourceGame",
     "Variant",
     "VariantError",
     "dump_game",
@@ -35,8 +50,12 @@ __all__ = [
     "format_card",
     "parse_card",
     "parse_cards",
+    "read_games",
+    "read_paths",
+    "replay",
     "score_peg",
     "score_show",
     "score_show_many",
+    "score_show_total",
     "validate_game",
 ]

@@ -122,8 +122,9 @@ def check_show(hand: Sequence[Card], starter: Card, *, crib: bool = False) -> No
     """
     sizes = (CRIB_HAND_SIZE,) if crib else HAND_SIZES
     if len(hand) not in sizes:
-        what = "a crib has 4 cards" if crib else "a hand has 3, 4 or 5 cards"
-        raise HandError(f"{len(hand)} cards and a starter: {what}, then the starter")
+        given = len(hand) + 1
+        what = "a crib of 4 cards" if crib else "a hand of 3, 4 or 5 cards"
+        raise HandError(f"{given} card{'' if given == 1 else 's'} given: give {what}, then the starter")
     _check_distinct((*hand, starter))
 
 

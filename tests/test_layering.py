@@ -49,7 +49,7 @@ def test_every_module_has_a_layer() -> None:
 @pytest.mark.parametrize("path", MODULES, ids=lambda p: str(p.relative_to(PACKAGE)))
 def test_imports_point_down(path: Path) -> None:
     here = top_module(path)
-    level = LAYERS.get(here, 0)
+    level = LAYERS.get(here, 1)  # the package's __init__ is a facade over the core and the readers
     for name in imports_of(path):
         root = name.split(".")[0]
         if root == "cribstats":
