@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from functools import lru_cache
 from typing import Literal
 
 from cribstats.cards import DECK, JACK, Card, format_card, rank, value
@@ -165,7 +164,19 @@ _VALUE: tuple[int, ...] = tuple(value(c) for c in DECK)
 _value_of = _VALUE.__getitem__
 
 
-_peg_points = lru_cache(maxsize=1 << 16)(peg_points_ranks)  # series of ranks recur a great deal
+_NO_POINTS = PegScore(0, 0, 0, 0, 0)
+_PEG_MEMO: dict[tuple[int, ...], PegScore] = {}  # series of ranks recur a great deal; a pure function's memo
+_PEG_MEMO_SIZE = 1 << 17
+
+
+def _peg_points(series: tuple[int, ...], count: int) -> PegScore:
+    """:func:`~cribstats.scoring.peg_points_ranks`, remembered (the count follows from the ranks)."""
+    peg = _PEG_MEMO.get(series)
+    if peg is None:
+        if len(_PEG_MEMO) >= _PEG_MEMO_SIZE:
+            _PEG_MEMO.clear()
+        peg = _PEG_MEMO[series] = peg_points_ranks(series, count)
+    return peg
 
 
 def _fits(cards: list[Card], room: int) -> bool:
@@ -333,19 +344,6 @@ class _GameReplay:
                     result_score_message(player, recorded.scores[player], scores[player]),
                     claimed=recorded.scores[player], due=scores[player],
                 )
-
-
-class _Pending:
-    """A card laid whose claim waits for its series to close (a go or last-card point may be due)."""
-
-    __slots__ = ("base", "claimed", "fact", "peg", "player")
-
-    def __init__(self, fact: PlayFact, player: str, peg: PegScore | None, claimed: int | None) -> None:
-        self.fact = fact
-        self.player = player
-        self.peg = peg
-        self.base = peg.points if peg else 0
-        self.claimed = claimed
 
 
 class _DealReplay:
@@ -627,7 +625,8 @@ class _PlayReplay:
         self.gone: set[int] = set()
         self.leader = self.next_holding(d.dealer_seat)
         self.play_over = self.leader is None
-        self.pending: _Pending | None = None
+        self.pending: PlayFact | None = None  # the last card laid, while its series may still give it a go
+        self.pending_peg = _NO_POINTS
         self.kept_back = [0] * self.n
         self.facts: list[PlayFact] = []
 
@@ -682,6 +681,17 @@ class _PlayReplay:
                 return s
         return None
 
+    def series_is_over(self) -> bool:
+        """No one who has not said go holds a card that fits: the series closes."""
+        room = THIRTY_ONE - self.count
+        gone = self.gone
+        for s, cards in enumerate(self.held):
+            if s not in gone:
+                for c in cards:
+                    if _VALUE[c] <= room:
+                        return False
+        return True
+
     # -- the walk ---------------------------------------------------------------------------------------------
 
     def run(self) -> None:
@@ -693,7 +703,7 @@ class _PlayReplay:
                 continue
             card = _CARD_OF[event[1]]
             claimed = event[2] if len(event) == 3 else (0 if self.card_claims else None)
-            if not g.over and self.series and self.in_turn() is None:
+            if self.series and not g.over and self.series_is_over():
                 self.close_series(go_point=True)
             if g.over:
                 self.facts.append(PlayFact(index, player, card, self.count, 0, claimed, after_end=True))
@@ -703,7 +713,7 @@ class _PlayReplay:
         if not g.over and not self.play_over:
             self.check_unplayed()
         if self.pending is not None:
-            own_end = g.over and self.pending.fact.index == self.ended_at
+            own_end = g.over and self.pending.index == self.ended_at
             self.close_series(go_point=not own_end)
         self.facts.sort(key=lambda f: f.index)
         for fact in self.facts:
@@ -772,20 +782,21 @@ class _PlayReplay:
         peg = _peg_points(self.series, new_count)
         fact = PlayFact(index, player, card, new_count, peg.points, claimed)
         self.facts.append(fact)
-        pending = _Pending(fact, player, peg, claimed)
-        self.pending = pending
+        self.pending = fact
+        self.pending_peg = peg
+        base = peg.points
         side = g.side_of[player]
         before = g.board[side]
         was_over = g.over
         if self.card_claims:
             assert claimed is not None
-            g.credit(player, claimed, pending.base)
-            if not was_over and g.over and before + min(claimed, pending.base) >= g.target:
+            g.credit(player, claimed, base)
+            if not was_over and g.over and before + min(claimed, base) >= g.target:
                 self.ended_at = index
         elif self.totals:
-            g.credit(player, 0, pending.base)
+            g.credit(player, 0, base)
         else:
-            g.credit(player, pending.base, pending.base)
+            g.credit(player, base, base)
             if not was_over and g.over:
                 self.ended_at = index
         if d.calls:
@@ -826,14 +837,14 @@ class _PlayReplay:
 
     def finish_pending(self, go: int) -> None:
         """The pending card's series went on (go 0) or closed on it (a go or last-card point)."""
-        pending = self.pending
-        if pending is None:
+        fact = self.pending
+        if fact is None:
             return
         self.pending = None
-        fact, player, peg = pending.fact, pending.player, pending.peg
         if not go and not self.d.calls and (fact.claimed is None or fact.claimed == fact.due):
             return  # the common case: nothing more earned, nothing to judge
-        fact.due = pending.base + go
+        player, peg = fact.player, self.pending_peg
+        fact.due += go
         if go:
             if self.card_claims or self.totals:
                 self.g.credit(player, 0, go)
