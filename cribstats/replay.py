@@ -45,6 +45,7 @@ from cribstats.scoring import THIRTY_ONE, PegScore, ShowScore, peg_points_ranks,
 from cribstats.variants import CRIB_SIZE, Variant
 
 HEELS = 2
+ANY_EVENT = -1
 
 Role = Literal["dealer", "pone"]
 
@@ -471,9 +472,10 @@ class _DealReplay:
             self.missed_left[(player, phase, event)] = max(0, due - claimed)
 
     def calls_for(self, phase: str, event: int | None, victim: str | None = None) -> list[MugginsCall]:
+        """The muggins calls on one claim (``event`` ANY_EVENT: on any play event)."""
         return [
             c for c in self.calls
-            if c.phase == phase and c.event == event and (victim is None or c.from_ == victim)
+            if c.phase == phase and event in (ANY_EVENT, c.event) and (victim is None or c.from_ == victim)
         ]
 
     def take(self, call: MugginsCall) -> None:
@@ -483,17 +485,19 @@ class _DealReplay:
         self.facts[call.from_].muggins_lost += call.points
 
     def judge_calls(self, victim: str, phase: str, event: int | None, what: Callable[[], str]) -> None:
+        """Judge the calls on one claim against what it missed (ANY_EVENT: calls on a ``pegged`` total)."""
         g = self.g
+        pool = None if event == ANY_EVENT else event
         for call in self.calls_for(phase, event, victim):
             if not g.game.muggins_rule:
                 g.find("muggins-call", phase, call.by, muggins_off_message(call.by, victim, call.points),
-                       event=event, claimed=call.points, due=0)
+                       event=call.event, claimed=call.points, due=0)
                 continue
-            left = self.missed_left.get((victim, phase, event), 0)
+            left = self.missed_left.get((victim, phase, pool), 0)
             if call.points > left:
                 g.find("muggins-call", phase, call.by, muggins_message(call.by, victim, call.points, left, what()),
-                       event=event, claimed=call.points, due=left)
-            self.missed_left[(victim, phase, event)] = max(0, left - call.points)
+                       event=call.event, claimed=call.points, due=left)
+            self.missed_left[(victim, phase, pool)] = max(0, left - call.points)
 
     def credit_calls(self, victim: str, phase: str, event: int | None) -> None:
         if not self.calls:
@@ -903,13 +907,6 @@ class _PlayReplay:
             facts.pegged_due = dues[name]
             if not self.totals:
                 facts.pegged_claimed = claims[name]
-                if g.game.muggins_rule:
-                    d.missed_left[(name, "play", None)] = sum(
-                        max(0, f.due - f.claimed) for f in self.facts
-                        if f.player == name and f.card is not None and f.claimed is not None and not f.after_end
-                    )
-                d.judge_calls(name, "play", None, pegged_what)
-                d.credit_calls(name, "play", None)
                 continue
             claimed = pegged.get(name, dues[name])
             facts.pegged_claimed = claimed
@@ -919,8 +916,8 @@ class _PlayReplay:
                 continue
             d.judge_claim(name, "play", claimed, dues[name], pegged_what)
             g.credit(name, claimed, 0)
-            d.judge_calls(name, "play", None, pegged_what)
-            d.credit_calls(name, "play", None)
+            if d.calls:  # calls on a total were taken as its cards were laid; they share what the total missed
+                d.judge_calls(name, "play", ANY_EVENT, pegged_what)
 
 
 def _without(cards: list[Card], removed: list[Card]) -> list[Card]:

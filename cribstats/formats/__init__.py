@@ -1,0 +1,180 @@
+"""Reading game logs: ``read_games(path)`` picks the reader by the file's suffix and yields games one at a time.
+
+=========== ==========================================================================
+suffix      what the file holds
+=========== ==========================================================================
+``.json``   one game, or a JSON array of games (read whole)
+``.jsonl``  one game per line, JSON Lines (streamed: any size, bounded memory); also ``.ndjson``
+``.csv``    a club tally sheet, one result a row (:mod:`cribstats.formats.tally`)
+``.pgn``    cribbage-zero engine records (:mod:`cribstats.formats.cribzero`)
+=========== ==========================================================================
+
+``-`` reads standard input and tells the kind from the content. Input that cannot be read raises
+:class:`~cribstats.errors.LogError` naming the file, the place and the problem; with ``on_error`` the error is
+handed over instead and reading goes on with the next game (line, array element, row, record or file).
+
+>>> import pathlib, tempfile
+>>> folder = pathlib.Path(tempfile.mkdtemp())
+>>> _ = (folder / "night.jsonl").write_text('{"format": "cribstats/game/1", "players": ["Ann", "Bo"]}\\n'
+...                                         '{"format": "cribstats/game/1", "players": ["Ann"]}\\n')
+>>> errors = []
+>>> [g.place for g in read_paths([str(folder)], on_error=errors.append)]
+['line 1']
+>>> errors[0].place, errors[0].message
+('line 2: players', 'a game has 2 to 4 players, not 1')
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import re
+import sys
+from collections.abc import Iterable, Iterator
+from typing import BinaryIO
+
+import orjson
+
+from cribstats.errors import LogError
+from cribstats.formats.cribzero import read_cribzero
+from cribstats.formats.jsonlog import read_json_document, read_json_lines
+from cribstats.formats.sources import (
+    BOM,
+    STDIN,
+    STDIN_NAME,
+    SUFFIXES,
+    OnError,
+    SourceGame,
+    is_binary,
+    kind_of,
+    open_log,
+    report,
+    walk_paths,
+)
+from cribstats.formats.tally import COLUMNS, read_tally
+
+_PGN_TAG = re.compile(rb'^\[\s*[A-Za-z0-9_]+\s+"')
+
+__all__ = ["SUFFIXES", "OnError", "SourceGame", "read_games", "read_paths", "read_stream"]
+
+
+def read_games(path: str | os.PathLike[str], *, on_error: OnError | None = None) -> Iterator[SourceGame]:
+    """The games in one file (by its suffix), in one folder (walked as :func:`read_paths` does), or on
+    standard input (``-``).
+
+    :raises LogError: for input that cannot be read, unless ``on_error`` takes the error.
+    """
+    path = os.fspath(path)
+    if path == STDIN:
+        yield from read_stream(sys.stdin.buffer, STDIN_NAME, on_error=on_error)
+        return
+    if os.path.isdir(path):
+        yield from read_paths([path], on_error=on_error)
+        return
+    kind = kind_of(path)
+    if kind is None:
+        if not os.path.lexists(path):
+            report(LogError(path, None, "no such file"), on_error)
+        else:
+            known = ", ".join(SUFFIXES)
+            report(LogError(path, None, f"not a kind of file cribstats reads: use one of {known}"), on_error)
+        return
+    try:
+        handle = open_log(path)
+    except LogError as err:
+        report(err, on_error)
+        return
+    with handle:
+        try:
+            yield from _read(kind, handle, path, on_error)
+        except (OSError, UnicodeDecodeError) as err:
+            report(LogError(path, None, _read_problem(err)), on_error)
+
+
+def read_paths(
+    paths: Iterable[str | os.PathLike[str]], *, on_error: OnError | None = None
+) -> Iterator[SourceGame]:
+    """The games in each path in turn: files as given, folders searched recursively (sorted, only files with a
+    suffix cribstats reads, hidden ones left out), ``-`` for standard input.
+
+    :raises LogError: for input that cannot be read, unless ``on_error`` takes the error.
+    """
+    for path in walk_paths(os.fspath(p) for p in paths):
+        yield from read_games(path, on_error=on_error)
+
+
+def read_stream(
+    handle: BinaryIO, name: str = STDIN_NAME, *, on_error: OnError | None = None
+) -> Iterator[SourceGame]:
+    """The games in an open binary stream of unknown kind (standard input), told by the content: a tally
+    sheet header, cribbage-zero tags, JSON Lines (a first line that is a whole JSON object), or else one JSON
+    document (a game or an array of games).
+
+    :raises LogError: for input that cannot be read, unless ``on_error`` takes the error.
+    """
+    lines = iter(handle)
+    skipped: list[bytes] = []
+    first = b""
+    for line in lines:
+        skipped.append(line)
+        if line.strip() and line.strip() != BOM:
+            first = line
+            break
+    if is_binary(first):
+        report(LogError(name, None, "not a text input: it holds binary data"), on_error)
+        return
+    head = b"".join(skipped)
+    start = first.lstrip(BOM).strip()
+    try:
+        if _looks_like_tally(start):
+            yield from read_tally(_text_lines(skipped, lines), name, on_error=on_error)
+        elif _PGN_TAG.match(start):
+            yield from read_cribzero(_text_lines(skipped, lines), name, on_error=on_error)
+        elif start.startswith(b"{") and _is_json(start):
+            yield from read_json_lines(_chain(skipped, lines), name, on_error=on_error)
+        else:
+            yield from read_json_document(head + b"".join(lines), name, on_error=on_error)
+    except (OSError, UnicodeDecodeError) as err:
+        report(LogError(name, None, _read_problem(err)), on_error)
+
+
+def _read(kind: str, handle: BinaryIO, path: str, on_error: OnError | None) -> Iterator[SourceGame]:
+    if kind == "jsonl":
+        return read_json_lines(handle, path, on_error=on_error)
+    if kind == "json":
+        return read_json_document(handle.read(), path, on_error=on_error)
+    text = io.TextIOWrapper(handle, encoding="utf-8-sig", newline="")
+    if kind == "tally":
+        return read_tally(text, path, on_error=on_error)
+    return read_cribzero(text, path, on_error=on_error)
+
+
+def _read_problem(err: Exception) -> str:
+    if isinstance(err, UnicodeDecodeError):
+        return f"not UTF-8 text (byte {err.object[err.start:err.start + 1]!r} at offset {err.start})"
+    return f"cannot be read: {getattr(err, 'strerror', None) or err}"
+
+
+def _looks_like_tally(line: bytes) -> bool:
+    """A first line naming at least three of the tally sheet's columns (the reader says what else is wrong)."""
+    cells = {cell.strip().strip('"').lower() for cell in line.decode("utf-8", "replace").split(",")}
+    return len(cells & set(COLUMNS)) >= 3
+
+
+def _is_json(line: bytes) -> bool:
+    try:
+        orjson.loads(line)
+    except orjson.JSONDecodeError:
+        return False
+    return True
+
+
+def _chain(head: list[bytes], rest: Iterator[bytes]) -> Iterator[bytes]:
+    yield from head
+    yield from rest
+
+
+def _text_lines(head: list[bytes], rest: Iterator[bytes]) -> Iterator[str]:
+    """Decoded lines (UTF-8, BOM dropped), keeping line ends for the csv module."""
+    for number, line in enumerate(_chain(head, rest)):
+        yield (line.removeprefix(BOM) if number == 0 else line).decode("utf-8")

@@ -1,0 +1,111 @@
+"""How fast game logs are read: JSON Lines of six-card games, parsed and validated into GameLog models.
+
+Run: ``.venv/bin/python benchmarks/bench_parse.py [GAMES]`` (default 10,000). It prints games per second for
+each stage, measured in the same run, and each stage's time as a ratio of ``orjson.loads`` alone (the floor):
+
+- ``orjson.loads``: decoding the JSON only;
+- ``model_validate``: decoding, then ``GameLog.model_validate`` (no cross-field checks);
+- ``validate_game``: decoding, the model and the player checks of the contract;
+- ``read_games``: the whole reader on the file (lines, errors, places).
+
+The games are random but shaped like real ones: nine deals, six cards each, the play laid out card by card
+within 31 with points on about a third of the cards, a show and the board after every deal.
+"""
+
+from __future__ import annotations
+
+import random
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import orjson
+
+from cribstats.cards import DECK, format_card, value
+from cribstats.formats import read_games
+from cribstats.gamelog import GameLog, validate_game
+
+REPEATS = 5
+
+
+def make_game(rng: random.Random, number: int) -> dict[str, object]:
+    """One six-card game log of nine deals (the points are not the true ones: speed only)."""
+    players = ["Alice", "Bob"]
+    deals = []
+    scores = {"Alice": 0, "Bob": 0}
+    for d in range(9):
+        dealer, pone = players[d % 2], players[1 - d % 2]
+        cards = rng.sample(DECK, 13)
+        hands = {dealer: cards[:6], pone: cards[6:12]}
+        discards = {p: rng.sample(hands[p], 2) for p in players}
+        held = {p: [c for c in hands[p] if c not in discards[p]] for p in players}
+        play: list[list[object]] = []
+        count, turn = 0, pone
+        while held[dealer] or held[pone]:
+            fits = [c for c in held[turn] if count + value(c) <= 31]
+            if fits:
+                card = fits[0]
+                held[turn].remove(card)
+                count += value(card)
+                event: list[object] = [turn, format_card(card)]
+                if rng.random() < 0.35:
+                    event.append(rng.randint(0, 3))
+                play.append(event)
+            elif not any(count + value(c) <= 31 for p in players for c in held[p]):
+                count = 0
+            turn = dealer if turn == pone else pone
+        show = {pone: rng.randint(0, 16), dealer: rng.randint(0, 16), "crib": rng.randint(0, 12)}
+        for p in players:
+            scores[p] += show[p]
+        deals.append({
+            "dealer": dealer,
+            "hands": {p: [format_card(c) for c in hands[p]] for p in players},
+            "discards": {p: [format_card(c) for c in discards[p]] for p in players},
+            "starter": format_card(cards[12]),
+            "play": play,
+            "show": show,
+            "scores": dict(scores),
+        })
+    return {
+        "format": "cribstats/game/1", "id": f"bench-{number}", "event": "Benchmark", "date": "2026-11-03",
+        "variant": "six-card", "players": players, "deals": deals,
+        "result": {"winner": "Alice", "scores": dict(scores)},
+    }
+
+
+def each(items: object, work: object) -> None:
+    """Run ``work`` on every item, keeping nothing (as a streaming reader's consumer does)."""
+    for item in items:  # type: ignore[attr-defined]
+        work(item)  # type: ignore[operator]
+
+
+def timed(label: str, games: int, run: object, floor: float | None) -> float:
+    seconds = float("inf")
+    for _ in range(REPEATS):  # the best of a few runs: the machine may be busy with other work
+        start = time.process_time()
+        run()  # type: ignore[operator]
+        seconds = min(seconds, time.process_time() - start)
+    ratio = f"{seconds / floor:5.2f}x floor" if floor else "floor"
+    print(f"{label:>16}: {games / seconds:10,.0f} games/s  {ratio}")
+    return seconds
+
+
+def main(argv: list[str]) -> None:
+    count = int(argv[1]) if len(argv) > 1 else 10_000
+    rng = random.Random(7)
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "games.jsonl"
+        lines = [orjson.dumps(make_game(rng, n)) for n in range(count)]
+        path.write_bytes(b"\n".join(lines) + b"\n")
+        print(f"{count:,} six-card games, {path.stat().st_size / 1e6:.1f} MB of JSON Lines")
+
+        floor = timed("orjson.loads", count, lambda: each(lines, orjson.loads), None)
+        model = GameLog.model_validate
+        timed("model_validate", count, lambda: each(lines, lambda b: model(orjson.loads(b))), floor)
+        timed("validate_game", count, lambda: each(lines, lambda b: validate_game(orjson.loads(b))), floor)
+        timed("read_games", count, lambda: each(read_games(str(path)), lambda g: g), floor)
+
+
+if __name__ == "__main__":
+    main(sys.argv)

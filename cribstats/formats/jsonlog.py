@@ -1,0 +1,106 @@
+"""Game logs in JSON: one game or an array of games (``.json``), or one game per line (``.jsonl``).
+
+JSON Lines stream line by line, so a file of any size is read in bounded memory; a ``.json`` file is read whole.
+
+>>> import io
+>>> lines = io.BytesIO(b'{"format": "cribstats/game/1", "players": ["A", "B"]}\\n\\n'
+...                    b'{"format": "cribstats/game/1", "players": ["A", "A"]}\\n')
+>>> errors = []
+>>> [(g.place, g.game.players) for g in read_json_lines(lines, "club.jsonl", on_error=errors.append)]
+[('line 1', ['A', 'B'])]
+>>> str(errors[0])
+"club.jsonl:line 3: players: 'A' is named twice: player names must be distinct"
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+
+import orjson
+
+from cribstats.errors import LogError
+from cribstats.formats.sources import BOM, OnError, SourceGame, line_place, report
+from cribstats.gamelog import GameLogError, describe, join_place, validate_game
+
+EMPTY = "the file is empty"
+
+
+def json_error(file: str, err: orjson.JSONDecodeError, line: int | None = None) -> LogError:
+    """A decoding error with its line and column (``line`` overrides the line, for JSON Lines)."""
+    return LogError(file, f"line {line or err.lineno}, column {err.colno}", f"not valid JSON: {err.msg}")
+
+
+def read_json_lines(
+    lines: Iterable[bytes], file: str, *, on_error: OnError | None = None, first_line: int = 1
+) -> Iterator[SourceGame]:
+    """Games from JSON Lines: one game per line, blank lines skipped; places are ``line N``.
+
+    :raises LogError: for a line that is not JSON or not a game (unless ``on_error`` takes it), and for a
+        file with no line at all.
+    """
+    seen = False
+    number = first_line - 1
+    for number, line in enumerate(lines, first_line):
+        if number == 1 and line.startswith(BOM):
+            line = line[len(BOM):]
+        if not line or line.isspace():
+            continue
+        seen = True
+        try:
+            data = orjson.loads(line)
+        except orjson.JSONDecodeError:
+            # decode the line without its end again, so that the column of an unfinished line is on this line
+            try:
+                orjson.loads(line.rstrip(b"\r\n"))
+            except orjson.JSONDecodeError as again:
+                err = again
+            report(json_error(file, err, number), on_error)
+            continue
+        if not isinstance(data, dict):
+            report(LogError(file, line_place(number), f"a line holds one game, a JSON object, not "
+                            f"{describe(data)}"), on_error)
+            continue
+        try:
+            game = validate_game(data)
+        except GameLogError as err:
+            report(LogError(file, line_place(number, err.place), err.message), on_error)
+            continue
+        yield SourceGame(file, f"line {number}", game)
+    if not seen:
+        report(LogError(file, None, EMPTY), on_error)
+
+
+def read_json_document(data: bytes, file: str, *, on_error: OnError | None = None) -> Iterator[SourceGame]:
+    """Games from one JSON document: a game (place ``''``) or an array of games (places ``[0]``, ``[1]``, ...).
+
+    :raises LogError: for text that is not JSON (one error for the file), or an element that is not a game
+        (one error each, unless ``on_error`` takes them).
+    """
+    if data.startswith(BOM):
+        data = data[len(BOM):]
+    if not data.strip():
+        report(LogError(file, None, EMPTY), on_error)
+        return
+    try:
+        value = orjson.loads(data)
+    except orjson.JSONDecodeError as err:
+        report(json_error(file, err), on_error)
+        return
+    if isinstance(value, dict):
+        try:
+            yield SourceGame(file, "", validate_game(value))
+        except GameLogError as err:
+            report(LogError(file, err.place or None, err.message), on_error)
+        return
+    if not isinstance(value, list):
+        report(LogError(file, None, f"a log holds a game (a JSON object) or an array of games, not "
+                        f"{describe(value)}"), on_error)
+        return
+    for index, item in enumerate(value):
+        place = f"[{index}]"
+        try:
+            game = validate_game(item)
+        except GameLogError as err:
+            report(LogError(file, join_place(place, err.place), err.message), on_error)
+            continue
+        yield SourceGame(file, place, game)

@@ -1,0 +1,108 @@
+"""Where games come from: a file, a folder walked recursively, or standard input; and what every reader yields.
+
+A reader yields :class:`SourceGame` values (the game and where it was found) and, for input it cannot read,
+raises :class:`~cribstats.errors.LogError`, or hands the error to ``on_error`` and moves on when one is given.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import BinaryIO
+
+from cribstats.errors import LogError
+from cribstats.gamelog import GameLog
+
+#: what a reader does with input it cannot read: the caller's hook; without one the error is raised
+OnError = Callable[[LogError], None]
+
+STDIN = "-"
+STDIN_NAME = "<stdin>"
+BOM = b"\xef\xbb\xbf"
+#: bytes looked at to tell a text file from a binary one
+HEAD_SIZE = 8192
+#: the file suffixes cribstats reads, and the kind of log each holds
+SUFFIXES = {".json": "json", ".jsonl": "jsonl", ".ndjson": "jsonl", ".csv": "tally", ".pgn": "cribzero"}
+
+
+@dataclass(frozen=True, slots=True)
+class SourceGame:
+    """One game read, with where it was found: ``place`` is ``line 12``, ``[3]``, ``game 1``, or ``''`` for
+    a file that holds one game."""
+
+    file: str
+    place: str
+    game: GameLog
+
+
+def report(error: LogError, on_error: OnError | None) -> None:
+    """Raise ``error``, or hand it to ``on_error`` so that the reader can move on."""
+    if on_error is None:
+        raise error
+    on_error(error)
+
+
+def line_place(line: int, place: str = "") -> str:
+    """``line 7`` alone, or with a JSON path after it: ``line 7: deals[3].play[5]``."""
+    return f"line {line}: {place}" if place else f"line {line}"
+
+
+def kind_of(path: str) -> str | None:
+    """The kind of log a file name says it holds (``json``, ``jsonl``, ``tally``, ``cribzero``), or None.
+
+    >>> kind_of("club/Night.JSONL"), kind_of("notes.txt")
+    ('jsonl', None)
+    """
+    return SUFFIXES.get(os.path.splitext(path)[1].lower())
+
+
+def is_binary(head: bytes) -> bool:
+    """True for data no text log holds (a NUL byte, as in images, archives and databases)."""
+    return b"\x00" in head
+
+
+def open_log(path: str) -> BinaryIO:
+    """Open a file for reading in binary mode, checking that it holds text.
+
+    :raises LogError: for a missing, unreadable or binary file.
+    """
+    try:
+        handle = open(path, "rb")  # noqa: SIM115 - the caller closes it
+    except FileNotFoundError:
+        raise LogError(path, None, "no such file") from None
+    except IsADirectoryError:
+        raise LogError(path, None, "is a folder, not a file") from None
+    except PermissionError:
+        raise LogError(path, None, "cannot be read: permission denied") from None
+    except OSError as err:
+        raise LogError(path, None, f"cannot be read: {err.strerror or err}") from None
+    try:
+        head = handle.read(HEAD_SIZE)
+        handle.seek(0)
+    except OSError as err:
+        handle.close()
+        raise LogError(path, None, f"cannot be read: {err.strerror or err}") from None
+    if is_binary(head):
+        handle.close()
+        raise LogError(path, None, "not a text file: it holds binary data")
+    return handle
+
+
+def walk_paths(paths: Iterable[str]) -> Iterator[str]:
+    """The files to read, in order: each path as given, and for a folder every file under it with a known
+    suffix, sorted, hidden files and folders left out. ``-`` (standard input) passes through."""
+    for path in paths:
+        if path != STDIN and os.path.isdir(path):
+            found = []
+            for folder, subfolders, files in os.walk(path):
+                subfolders[:] = sorted(s for s in subfolders if not s.startswith("."))
+                found.extend(
+                    os.path.join(folder, name)
+                    for name in files
+                    if not name.startswith(".") and kind_of(name) is not None
+                )
+            yield from sorted(found, key=lambda f: Path(f).parts)
+        else:
+            yield path

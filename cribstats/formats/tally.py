@@ -1,0 +1,152 @@
+"""Club tally sheets: a CSV file of results, one game a row, each row read as a result-only game log.
+
+The header names the columns ``date,event,round,player1,player2,score1,score2`` in any order, and may add
+``first_dealer``, ``variant`` and ``target``; no other column is read, so any other is refused rather than lost.
+Empty ``date``, ``event``, ``round``, ``first_dealer``, ``variant`` or ``target`` cells are left out of the log.
+
+A row becomes ``{"format", "date", "event", "round", "variant", "target", "players", "result"}`` with the
+winner being the player with the higher score, and ``scores`` both final scores. With ``first_dealer`` given,
+``players`` lists the first dealer first (the convention cribbage-zero records follow too); without it,
+player1 then player2. A row is refused, with its line, when a score is not a whole number, when both scores are
+the same (a game of cribbage has a winner: a tie is not a result), when a name is empty or named twice, when
+``first_dealer`` is neither player, or when the variant is not a two-player one.
+
+>>> sheet = ["date,event,round,player1,player2,score1,score2", "2026-11-03,Tuesday League,2,Alice,Bob,88,121"]
+>>> [(g.place, g.game.players, g.game.result.winner) for g in read_tally(sheet, "club.csv")]
+[('line 2', ['Alice', 'Bob'], 'Bob')]
+"""
+
+from __future__ import annotations
+
+import csv
+import re
+from collections.abc import Iterable, Iterator
+from typing import Any
+
+from cribstats.errors import CribstatsError, LogError, VariantError
+from cribstats.formats.sources import OnError, SourceGame, line_place, report
+from cribstats.gamelog import FORMAT, GameLogError, validate_game
+from cribstats.variants import VARIANT_NAMES, find_variant
+
+COLUMNS = ("date", "event", "round", "player1", "player2", "score1", "score2")
+OPTIONAL_COLUMNS = ("first_dealer", "variant", "target")
+HEADER = ",".join(COLUMNS)
+_WHOLE = re.compile(r"\d+")
+# where a contract break found by the model sits in a row
+_COLUMN_OF = {"date": "date", "event": "event", "round": "round", "variant": "variant", "target": "target",
+              "players": "player1, player2"}
+
+
+class RowError(CribstatsError, ValueError):
+    """A row that cannot be read; ``column`` names the cell when one is to blame."""
+
+    def __init__(self, message: str, column: str = "") -> None:
+        super().__init__(message)
+        self.column = column
+
+
+def read_tally(lines: Iterable[str], file: str, *, on_error: OnError | None = None) -> Iterator[SourceGame]:
+    """Games from the lines of a tally sheet (text, as ``csv.reader`` takes them); places are ``line N``.
+
+    :raises LogError: for a missing or wrong header (one error for the file) and for each row that cannot be
+        read (unless ``on_error`` takes them).
+    """
+    reader = csv.reader(lines)
+    header: list[str] | None = None
+    for row in reader:
+        line = reader.line_num
+        if not any(cell.strip() for cell in row):
+            continue
+        if header is None:
+            if line == 1 and row and row[0].startswith("\ufeff"):
+                row[0] = row[0][1:]
+            header = [cell.strip().lower() for cell in row]
+            problem = header_problem(header)
+            if problem:
+                report(LogError(file, line_place(line), problem), on_error)
+                return
+            continue
+        try:
+            game = validate_game(row_to_log(header, row))
+        except RowError as err:
+            report(LogError(file, line_place(line, err.column), str(err)), on_error)
+            continue
+        except GameLogError as err:
+            report(LogError(file, line_place(line, _COLUMN_OF.get(err.place, err.place)), err.message), on_error)
+            continue
+        yield SourceGame(file, f"line {line}", game)
+    if header is None:
+        report(LogError(file, None, "the file is empty"), on_error)
+
+
+def header_problem(header: list[str]) -> str | None:
+    """What is wrong with a tally sheet's header, or None.
+
+    >>> header_problem(["date", "event", "round", "player1", "player2", "score1"])
+    "missing column 'score2': a tally sheet has the columns date,event,round,player1,player2,score1,score2"
+    """
+    for name in COLUMNS:
+        if name not in header:
+            return f"missing column {name!r}: a tally sheet has the columns {HEADER}"
+    for name in header:
+        if name not in COLUMNS and name not in OPTIONAL_COLUMNS:
+            return (f"unknown column {name!r}: a tally sheet has the columns {HEADER}, and may add "
+                    + ", ".join(OPTIONAL_COLUMNS))
+        if header.count(name) > 1:
+            return f"column {name!r} is named twice"
+    return None
+
+
+def row_to_log(header: list[str], row: list[str]) -> dict[str, Any]:
+    """One row as a result-only game log (a dict for :func:`~cribstats.gamelog.validate_game`).
+
+    :raises RowError: for a row that is not a result.
+    """
+    if len(row) != len(header):
+        raise RowError(f"expected {len(header)} values, as the header has, found {len(row)}")
+    cells = {name: cell.strip() for name, cell in zip(header, row, strict=True)}
+    names = [cells["player1"], cells["player2"]]
+    for column, name in zip(("player1", "player2"), names, strict=True):
+        if not name:
+            raise RowError("no name", column)
+    if names[0] == names[1]:
+        raise RowError(f"player1 and player2 are both {names[0]!r}")
+    scores = [_points(cells, "score1"), _points(cells, "score2")]
+    if scores[0] == scores[1]:
+        raise RowError(f"a tie ({scores[0]}-{scores[1]}) is not a result: a game of cribbage has a winner")
+    log: dict[str, Any] = {"format": FORMAT}
+    for field in ("date", "event", "round"):
+        if cells[field]:
+            log[field] = cells[field]
+    if cells.get("variant"):
+        log["variant"] = _variant(cells["variant"])
+    if cells.get("target"):
+        log["target"] = _points(cells, "target")
+    players = list(names)
+    first = cells.get("first_dealer", "")
+    if first:
+        if first not in names:
+            raise RowError(f"{first!r} is neither player1 nor player2", "first_dealer")
+        players = [first, names[1 - names.index(first)]]
+    log["players"] = players
+    winner = names[0] if scores[0] > scores[1] else names[1]
+    log["result"] = {"winner": winner, "scores": dict(zip(names, scores, strict=True))}
+    return log
+
+
+def _points(cells: dict[str, str], column: str) -> int:
+    text = cells[column]
+    if not _WHOLE.fullmatch(text):
+        raise RowError(f"{text!r} is not a whole number", column)
+    return int(text)
+
+
+def _variant(text: str) -> str:
+    try:
+        variant = find_variant(text)
+    except VariantError:
+        raise RowError(f"{text!r} is not a variant: use one of {', '.join(VARIANT_NAMES)}", "variant") from None
+    if variant.players != 2:
+        raise RowError(f"{variant.name} is played by {variant.players}: a tally sheet row has 2 players",
+                       "variant")
+    return variant.name

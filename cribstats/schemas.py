@@ -1,0 +1,79 @@
+"""The JSON Schemas of the two contracts, generated from the models: ``python -m cribstats.schemas [FOLDER]``
+(re)writes ``game-log-1.schema.json`` (from :class:`~cribstats.gamelog.GameLog`) and
+``findings-1.schema.json`` (from :class:`~cribstats.findings.Finding`) in FOLDER (default ``schemas``).
+
+The game-log schema accepts every spelling of a card the contract allows (any case, ``10``, suit symbols). What
+a schema cannot say (the names in a deal are the game's players, the player count of the variant, a muggins
+call's event is in the play) is checked by :func:`~cribstats.gamelog.validate_game`.
+
+>>> game_log_schema()["properties"]["format"]["const"]
+'cribstats/game/1'
+>>> findings_schema()["required"][:3]
+['game', 'deal', 'event']
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from pydantic import TypeAdapter
+
+from cribstats.findings import Finding
+from cribstats.gamelog import GameLog
+
+DRAFT = "https://json-schema.org/draft/2020-12/schema"
+GAME_LOG_FILE = "game-log-1.schema.json"
+FINDINGS_FILE = "findings-1.schema.json"
+
+
+def game_log_schema() -> dict[str, Any]:
+    """The JSON Schema of one game log (spec game-log version 1)."""
+    schema = GameLog.model_json_schema(by_alias=True, mode="validation")
+    return {"$schema": DRAFT, **schema,
+            "description": "One cribbage game log, version 1 (cribstats spec/game-log.md)."}
+
+
+def findings_schema() -> dict[str, Any]:
+    """The JSON Schema of one line of ``cribstats audit --json`` (spec findings version 1)."""
+    schema = TypeAdapter(Finding).json_schema(mode="serialization")
+    schema["title"] = "cribstats finding, version 1"
+    schema["description"] = "One finding of the audit, one JSON object a line (cribstats spec/findings.md)."
+    schema["additionalProperties"] = False
+    schema["required"] = list(schema["properties"])
+    return {"$schema": DRAFT, **schema}
+
+
+def schema_text(schema: dict[str, Any]) -> str:
+    """A schema as the checked-in file holds it: two-space indent, UTF-8 as is, a final newline."""
+    return json.dumps(schema, indent=2, ensure_ascii=False) + "\n"
+
+
+def schema_files() -> dict[str, str]:
+    """File name -> text of every schema."""
+    return {GAME_LOG_FILE: schema_text(game_log_schema()), FINDINGS_FILE: schema_text(findings_schema())}
+
+
+def write_schemas(folder: str | Path = "schemas") -> list[Path]:
+    """Write every schema into ``folder``; return the paths written."""
+    out = Path(folder)
+    out.mkdir(parents=True, exist_ok=True)
+    written = []
+    for name, text in schema_files().items():
+        path = out / name
+        path.write_text(text, encoding="utf-8")
+        written.append(path)
+    return written
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -m cribstats.schemas [FOLDER]``."""
+    args = sys.argv[1:] if argv is None else argv
+    write_schemas(args[0] if args else "schemas")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

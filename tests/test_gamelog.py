@@ -1,0 +1,369 @@
+"""The game log model: what the contract (spec game-log version 1) accepts, and how it refuses the rest."""
+
+from __future__ import annotations
+
+import copy
+import hashlib
+from typing import Any
+
+import pytest
+
+from cribstats.gamelog import (
+    Deal,
+    GameLog,
+    GameLogError,
+    MugginsCall,
+    Result,
+    content_hash,
+    dump_game,
+    format_place,
+    game_key,
+    validate_game,
+)
+
+
+def spec_deal() -> dict[str, Any]:
+    """The deal of the spec's example, as written there."""
+    return {
+        "dealer": "Alice",
+        "hands": {"Alice": ["5S", "4S", "2S", "8D", "6H", "8C"], "Bob": ["TS", "6D", "JH", "4H", "KC", "7C"]},
+        "discards": {"Alice": ["8D", "8C"], "Bob": ["TS", "KC"]},
+        "starter": "5H",
+        "heels": 0,
+        "play": [["Bob", "JH"], ["Alice", "5S", 2], ["Bob", "7C"], ["Alice", "6H", 3], ["Bob", "go"],
+                 ["Alice", "2S", 1], ["Bob", "6D"], ["Alice", "4S"], ["Bob", "4H", 3]],
+        "show": {"Bob": 9, "Alice": 12, "crib": 6},
+        "muggins": [],
+        "scores": {"Alice": 24, "Bob": 12},
+    }
+
+
+def spec_game() -> dict[str, Any]:
+    return {
+        "format": "cribstats/game/1",
+        "id": "tuesday-2026-11-03-r2-t4",
+        "event": "Tuesday League", "date": "2026-11-03", "site": "Elks Lodge", "round": "2",
+        "variant": "six-card",
+        "target": 121,
+        "muggins": True,
+        "players": ["Alice", "Bob"],
+        "deals": [spec_deal()],
+        "result": {"winner": "Alice", "scores": {"Alice": 121, "Bob": 88}},
+    }
+
+
+def minimal(**fields: Any) -> dict[str, Any]:
+    return {"format": "cribstats/game/1", "players": ["Alice", "Bob"]} | fields
+
+
+def refusal(data: object) -> str:
+    with pytest.raises(GameLogError) as caught:
+        validate_game(data)
+    return str(caught.value)
+
+
+# --- what is accepted --------------------------------------------------------------------------------------------
+
+
+def test_spec_example_reads_field_for_field() -> None:
+    game = validate_game(spec_game())
+    assert isinstance(game, GameLog)
+    assert (game.id, game.event, game.date, game.site, game.round) == (
+        "tuesday-2026-11-03-r2-t4", "Tuesday League", "2026-11-03", "Elks Lodge", "2")
+    assert (game.variant, game.target, game.muggins, game.players) == ("six-card", 121, True, ["Alice", "Bob"])
+    deal = game.deals[0]
+    assert isinstance(deal, Deal)
+    assert deal.dealer == "Alice"
+    assert deal.hands["Bob"] == ["TS", "6D", "JH", "4H", "KC", "7C"]
+    assert deal.discards == {"Alice": ["8D", "8C"], "Bob": ["TS", "KC"]}
+    assert (deal.starter, deal.heels) == ("5H", 0)
+    assert deal.play[0] == ("Bob", "JH")
+    assert deal.play[1] == ("Alice", "5S", 2)
+    assert deal.play[4] == ("Bob", "go")
+    assert deal.play[8] == ("Bob", "4H", 3)
+    assert deal.show == {"Bob": 9, "Alice": 12, "crib": 6}
+    assert deal.muggins == []
+    assert deal.scores == {"Alice": 24, "Bob": 12}
+    assert isinstance(game.result, Result)
+    assert (game.result.winner, game.result.scores) == ("Alice", {"Alice": 121, "Bob": 88})
+
+
+def test_defaults_come_from_the_variant() -> None:
+    game = validate_game(minimal())
+    assert (game.variant, game.target, game.muggins, game.deals, game.result) == (None, None, None, None, None)
+    assert (game.variant_rules.name, game.target_score, game.muggins_rule) == ("six-card", 121, False)
+    five = validate_game(minimal(variant="five-card"))
+    assert five.target_score == 61
+    assert validate_game(minimal(variant="five-card", target=121)).target_score == 121
+
+
+@pytest.mark.parametrize(
+    ("spelling", "canonical"),
+    [("5H", "5H"), ("5h", "5H"), ("10s", "TS"), ("10S", "TS"), ("t♠", "TS"), ("J♦", "JD"), ("q♣", "QC"),
+     ("Ah", "AH"), ("10♥", "TH"), ("kd", "KD"), ("9♠", "9S")],
+)
+def test_card_spellings_become_canonical(spelling: str, canonical: str) -> None:
+    deal = spec_deal() | {"starter": spelling, "crib_card": spelling}
+    deal["hands"]["Alice"][0] = spelling
+    deal["play"][1] = ["Alice", spelling, 2]
+    deal["play"][0] = ["Bob", spelling]
+    game = validate_game(minimal(deals=[deal]))
+    d = game.deals[0]
+    assert (d.starter, d.crib_card, d.hands["Alice"][0]) == (canonical, canonical, canonical)
+    assert d.play[1] == ("Alice", canonical, 2)
+    assert d.play[0] == ("Bob", canonical)
+
+
+@pytest.mark.parametrize("spelling", ["go", "GO", "Go"])
+def test_go_in_any_case(spelling: str) -> None:
+    deal = spec_deal()
+    deal["play"][4] = ["Bob", spelling]
+    assert validate_game(minimal(deals=[deal])).deals[0].play[4] == ("Bob", "go")
+
+
+def test_three_player_crib_card_pegged_and_muggins_calls() -> None:
+    deal = {
+        "dealer": "Cy",
+        "hands": {"Cy": ["AC", "2C", "3C", "4C", "5C"], "Di": ["6D", "7D", "8D", "9D", "TD"],
+                  "Ed": ["JH", "QH", "KH", "AH", "2H"]},
+        "crib_card": "3S",
+        "discards": {"Cy": ["AC"], "Di": ["TD"], "Ed": ["2H"]},
+        "starter": "4S",
+        "pegged": {"Cy": 2, "Di": 3, "Ed": 1},
+        "play": [["Di", "6D"], ["Ed", "JH", 0]],
+        "show": {"Di": 10, "Ed": 4, "Cy": 14, "crib": 2},
+        "muggins": [{"by": "Ed", "from": "Di", "phase": "play", "points": 2, "event": 0},
+                    {"by": "Cy", "from": "Ed", "phase": "heels", "points": 2}],
+    }
+    game = validate_game({"format": "cribstats/game/1", "variant": "three-player", "muggins": True,
+                          "players": ["Cy", "Di", "Ed"], "deals": [deal]})
+    d = game.deals[0]
+    assert d.crib_card == "3S"
+    assert d.pegged == {"Cy": 2, "Di": 3, "Ed": 1}
+    call = d.muggins[0]
+    assert isinstance(call, MugginsCall)
+    assert (call.by, call.from_, call.phase, call.points, call.event) == ("Ed", "Di", "play", 2, 0)
+    assert (d.muggins[1].phase, d.muggins[1].event) == ("heels", None)
+    assert dump_game(game)["deals"][0]["muggins"][0] == {"by": "Ed", "from": "Di", "phase": "play", "points": 2,
+                                                         "event": 0}
+
+
+def test_result_only_record() -> None:
+    game = validate_game({"format": "cribstats/game/1", "event": "Club night", "date": "2026-10-27",
+                          "players": ["Hal", "Ida"],
+                          "result": {"winner": "Ida", "scores": {"Hal": 87, "Ida": 121}}})
+    assert game.deals is None
+    assert game.result.winner == "Ida"
+    assert validate_game(minimal(deals=[])).deals == []
+
+
+def test_four_player_game() -> None:
+    deal = {"dealer": "N", "hands": {p: [] for p in "NESW"}, "discards": {p: [] for p in "NESW"}, "starter": "8S"}
+    game = validate_game({"format": "cribstats/game/1", "variant": "four-player", "players": list("NESW"),
+                          "deals": [deal], "result": {"winner": "S", "scores": {"N": 121, "E": 97, "S": 121,
+                                                                                "W": 97}}})
+    assert game.variant_rules.partnerships
+    assert game.result.scores["S"] == 121
+
+
+def test_rule_breaks_are_accepted() -> None:
+    """A card played twice, a card not held, wrong claims, wrong card counts, a wrong dealer, a missing crib
+    card in three-player, a muggins call in a game without muggins: the replay's business, not the contract's."""
+    deal = spec_deal()
+    deal["hands"]["Alice"].append("KS")  # seven cards dealt
+    deal["discards"]["Bob"] = ["TS", "KC", "7C"]  # three discarded
+    deal["play"].append(["Alice", "5S", 9])  # played twice, and a wild claim
+    deal["play"].append(["Bob", "QD"])  # never dealt
+    deal["play"].append(["Bob", "go"])  # a go after the end
+    deal["show"] = {"Bob": 29, "Alice": 0, "crib": 19}  # impossible totals
+    deal["heels"] = 2  # heels for a five
+    deal["muggins"] = [{"by": "Bob", "from": "Alice", "phase": "heels", "points": 2}]
+    second = spec_deal() | {"dealer": "Alice"}  # out of rotation
+    game = validate_game(minimal(deals=[deal, second], muggins=False,
+                                 result={"winner": "Bob", "scores": {"Alice": 3, "Bob": 4}}))
+    assert game.deals[0].play[-3] == ("Alice", "5S", 9)
+    assert len(game.deals[0].hands["Alice"]) == 7
+    three = {"dealer": "Cy", "hands": {"Cy": [], "Di": [], "Ed": []}, "discards": {"Cy": [], "Di": [], "Ed": []},
+             "starter": "4S"}
+    assert validate_game({"format": "cribstats/game/1", "variant": "three-player", "players": ["Cy", "Di", "Ed"],
+                          "deals": [three]}).deals[0].crib_card is None
+
+
+def test_null_for_an_optional_field_is_absent_but_kept() -> None:
+    game = validate_game(minimal(id=None, result=None))
+    assert game.id is None
+    assert dump_game(game) == {"format": "cribstats/game/1", "id": None, "players": ["Alice", "Bob"],
+                               "result": None}
+
+
+# --- what is refused, and how it is said -------------------------------------------------------------------------
+
+CARD_RULE = "ranks are A 2-9 T J Q K, suits C D H S"
+SHAPE = 'a play event is [player, card], [player, card, points] or [player, "go"]'
+
+
+def _set(path: tuple[Any, ...], value: Any) -> Any:
+    def change(data: dict[str, Any]) -> None:
+        target = data
+        for part in path[:-1]:
+            target = target[part]
+        target[path[-1]] = value
+    return change
+
+
+def _drop(path: tuple[Any, ...]) -> Any:
+    def change(data: dict[str, Any]) -> None:
+        target = data
+        for part in path[:-1]:
+            target = target[part]
+        del target[path[-1]]
+    return change
+
+
+CONTRACT_BREAKS = [
+    (_set(("deals", 0, "play", 5), ["Alice", "1H"]), f"deals[0].play[5]: '1H' is not a card: {CARD_RULE}"),
+    (_set(("deals", 0, "play", 5), ["Alice", "11H", 1]), f"deals[0].play[5]: '11H' is not a card: {CARD_RULE}"),
+    (_set(("deals", 0, "play", 4), ["Bob", "go", 1]),
+     'deals[0].play[4]: a go carries no points: write [player, "go"]'),
+    (_set(("deals", 0, "play", 5), ["Alice", "2S", -1]), "deals[0].play[5]: points cannot be negative (-1)"),
+    (_set(("deals", 0, "play", 5), ["Alice", "2S", "1"]),
+     "deals[0].play[5]: points must be a whole number, not '1'"),
+    (_set(("deals", 0, "play", 5), ["Alice", "2S", 1.5]),
+     "deals[0].play[5]: points must be a whole number, not the number 1.5"),
+    (_set(("deals", 0, "play", 5), ["Alice"]), f"deals[0].play[5]: a play event has 2 or 3 items, not 1: {SHAPE}"),
+    (_set(("deals", 0, "play", 5), ["Alice", "2S", 1, 0]),
+     f"deals[0].play[5]: a play event has 2 or 3 items, not 4: {SHAPE}"),
+    (_set(("deals", 0, "play", 5), "2S"), f"deals[0].play[5]: '2S' is not a play event: {SHAPE}"),
+    (_set(("deals", 0, "play", 5), [7, "2S"]), f"deals[0].play[5]: the number 7 is not a player's name: {SHAPE}"),
+    (_set(("deals", 0, "play", 5), ["Carol", "2S"]), "deals[0].play[5]: 'Carol' is not a player of this game"),
+    (_set(("deals", 0, "hands", "Carol"), []), "deals[0].hands: 'Carol' is not a player of this game"),
+    (_drop(("deals", 0, "hands", "Bob")), "deals[0].hands: no hand for 'Bob'"),
+    (_drop(("deals", 0, "discards", "Alice")), "deals[0].discards: no discards for 'Alice'"),
+    (_set(("deals", 0, "discards", "Zed"), []), "deals[0].discards: 'Zed' is not a player of this game"),
+    (_set(("deals", 0, "hands", "Alice", 2), "ZZ"), f"deals[0].hands.Alice[2]: 'ZZ' is not a card: {CARD_RULE}"),
+    (_set(("deals", 0, "hands", "Alice", 2), 5),
+     "deals[0].hands.Alice[2]: the number 5 is not a card: a card is a string such as '5H'"),
+    (_set(("deals", 0, "hands", "Alice"), "5S 4S"), "deals[0].hands.Alice: expected an array, found '5S 4S'"),
+    (_set(("deals", 0, "starter"), " 5H"), f"deals[0].starter: ' 5H' is not a card: {CARD_RULE}"),
+    (_set(("deals", 0, "crib_card"), "5X"), f"deals[0].crib_card: '5X' is not a card: {CARD_RULE}"),
+    (_set(("deals", 0, "dealer"), "Carol"), "deals[0].dealer: 'Carol' is not a player of this game"),
+    (_drop(("deals", 0, "starter")), "deals[0]: missing required field 'starter'"),
+    (_drop(("deals", 0, "discards")), "deals[0]: missing required field 'discards'"),
+    (_set(("deals", 0, "cut"), "5H"), "deals[0]: unknown field 'cut'"),
+    (_set(("deals", 0, "heels"), -2), "deals[0].heels: must be 0 or more, not -2"),
+    (_set(("deals", 0, "heels"), True), "deals[0].heels: expected a whole number, found true"),
+    (_set(("deals", 0, "heels"), "2"), "deals[0].heels: expected a whole number, found '2'"),
+    (_set(("deals", 0, "show", "Dan"), 2), "deals[0].show: 'Dan' is not a player of this game"),
+    (_set(("deals", 0, "show", "crib"), None), "deals[0].show.crib: expected a whole number, found null"),
+    (_set(("deals", 0, "pegged"), {"Alice": 2, "Eve": 1}), "deals[0].pegged: 'Eve' is not a player of this game"),
+    (_set(("deals", 0, "scores"), {"Alice": 24, "Eve": 1}), "deals[0].scores: 'Eve' is not a player of this game"),
+    (_set(("deals", 0, "muggins"), [{"by": "Bob", "from": "Alice", "phase": "play", "points": 2}]),
+     "deals[0].muggins[0]: a play call needs 'event', the index of the play event whose claim it corrects"),
+    (_set(("deals", 0, "muggins"), [{"by": "Bob", "from": "Alice", "phase": "hand", "points": 2, "event": 1}]),
+     "deals[0].muggins[0]: only a play call has 'event'; this call is on the hand"),
+    (_set(("deals", 0, "muggins"), [{"by": "Bob", "from": "Alice", "phase": "show", "points": 2}]),
+     "deals[0].muggins[0].phase: 'show' is not a phase: use one of play, heels, hand, crib"),
+    (_set(("deals", 0, "muggins"), [{"by": "Bob", "from": "Alice", "phase": "play", "points": 2, "event": 9}]),
+     "deals[0].muggins[0].event: there is no play event 9 in this deal (its play has 9)"),
+    (_set(("deals", 0, "muggins"), [{"by": "Bob", "from": "Bob", "phase": "hand", "points": 2}]),
+     "deals[0].muggins[0]: 'Bob' cannot call muggins on themself"),
+    (_set(("deals", 0, "muggins"), [{"by": "Eve", "from": "Bob", "phase": "hand", "points": 2}]),
+     "deals[0].muggins[0]: 'Eve' is not a player of this game"),
+    (_set(("deals", 0, "muggins"), [{"by": "Bob", "phase": "hand", "points": 2}]),
+     "deals[0].muggins[0]: missing required field 'from'"),
+    (_drop(("players",)), "missing required field 'players'"),
+    (_drop(("format",)), "missing required field 'format'"),
+    (_set(("format",), "cribstats/game/2"),
+     "format: 'cribstats/game/2' is not a format cribstats reads: expected 'cribstats/game/1'"),
+    (_set(("variant",), "nine-card"),
+     "variant: 'nine-card' is not a variant: use one of six-card, five-card, seven-card, three-player, "
+     "four-player"),
+    (_set(("variant",), "three-player"), "players: three-player is played by 3 players, not 2"),
+    (_set(("muggins",), 1), "muggins: expected true or false, found the number 1"),
+    (_set(("muggins",), "yes"), "muggins: expected true or false, found 'yes'"),
+    (_set(("target",), "121"), "target: expected a whole number, found '121'"),
+    (_set(("target",), 0), "target: must be more than 0, not 0"),
+    (_set(("date",), "2026-13-01"), "date: '2026-13-01' is not a date of the calendar"),
+    (_set(("date",), "3 Nov 2026"), "date: '3 Nov 2026' is not a date: write YYYY-MM-DD"),
+    (_set(("round",), 2), "round: expected a string, found the number 2"),
+    (_set(("id",), ""), "id: must not be empty"),
+    (_set(("players",), ["Alice"]), "players: a game has 2 to 4 players, not 1"),
+    (_set(("players",), ["A", "B", "C", "D", "E"]), "players: a game has 2 to 4 players, not 5"),
+    (_set(("players",), ["Alice", "Alice"]), "players: 'Alice' is named twice: player names must be distinct"),
+    (_set(("players",), ["Alice", "crib"]),
+     "players: 'crib' cannot be a player's name: show uses it for the crib"),
+    (_set(("players",), ["Alice", ""]), "players[1]: must not be empty"),
+    (_set(("deals", 0, "scores", ""), 3), "deals[0].scores: a player's name must not be empty"),
+    (_set(("deals",), {}), "deals: expected an array, found an object"),
+    (_set(("deals", 0), []), "deals[0]: expected an object, found an array"),
+    (_set(("result",), {"winner": "Carol"}), "result.winner: 'Carol' is not a player of this game"),
+    (_set(("result",), {"scores": {"Alice": 121, "Carol": 3}}),
+     "result.scores: 'Carol' is not a player of this game"),
+    (_set(("result",), {"winner": "Alice", "margin": 3}), "result: unknown field 'margin'"),
+    (_set(("result", "scores", "Bob"), -5), "result.scores.Bob: must be 0 or more, not -5"),
+]
+
+
+@pytest.mark.parametrize(("change", "message"), CONTRACT_BREAKS, ids=[m for _, m in CONTRACT_BREAKS])
+def test_contract_breaks_name_the_place_and_the_problem(change: Any, message: str) -> None:
+    data = spec_game()
+    change(data)
+    assert refusal(data) == message
+
+
+def test_refusal_carries_place_and_message() -> None:
+    data = spec_game()
+    data["deals"][0]["play"][5] = ["Alice", "1H"]
+    with pytest.raises(GameLogError) as caught:
+        validate_game(data)
+    assert (caught.value.place, caught.value.message) == ("deals[0].play[5]", f"'1H' is not a card: {CARD_RULE}")
+    assert isinstance(caught.value, ValueError)
+
+
+def test_a_game_is_an_object() -> None:
+    assert refusal([spec_game()]) == "a game is a JSON object, not an array"
+    assert refusal("game") == "a game is a JSON object, not 'game'"
+
+
+def test_names_that_are_not_identifiers_are_quoted_in_places() -> None:
+    data = minimal(players=["Mary Ann", "Bob"], deals=[{
+        "dealer": "Bob", "hands": {"Mary Ann": ["5S", "QQ"], "Bob": []}, "discards": {"Mary Ann": [], "Bob": []},
+        "starter": "5H"}])
+    assert refusal(data) == f"deals[0].hands[\"Mary Ann\"][1]: 'QQ' is not a card: {CARD_RULE}"
+    assert format_place(("deals", 3, "play", 5)) == "deals[3].play[5]"
+    assert format_place(()) == ""
+
+
+# --- writing and identity ----------------------------------------------------------------------------------------
+
+
+def test_dump_keeps_only_given_fields_in_spec_order_with_canonical_cards() -> None:
+    data = {"players": ["Alice", "Bob"], "deals": [{"starter": "10h", "discards": {"Alice": [], "Bob": []},
+                                                    "hands": {"Bob": ["j♣"], "Alice": []}, "dealer": "Bob"}],
+            "format": "cribstats/game/1", "event": "Night"}
+    dumped = dump_game(validate_game(data))
+    assert list(dumped) == ["format", "event", "players", "deals"]
+    assert list(dumped["deals"][0]) == ["dealer", "hands", "discards", "starter"]
+    assert dumped["deals"][0]["hands"] == {"Bob": ["JC"], "Alice": []}
+    assert dumped["deals"][0]["starter"] == "TH"
+
+
+def test_content_hash_is_sha256_of_sorted_compact_json() -> None:
+    game = validate_game({"players": ["A", "B"], "format": "cribstats/game/1", "result": {"winner": "B"}})
+    text = b'{"format":"cribstats/game/1","players":["A","B"],"result":{"winner":"B"}}'
+    assert content_hash(game) == hashlib.sha256(text).hexdigest()
+    assert game_key(game) == hashlib.sha256(text).hexdigest()[:16]
+
+
+def test_content_hash_ignores_spelling_and_key_order_but_not_content() -> None:
+    one = copy.deepcopy(spec_game())
+    two = copy.deepcopy(spec_game())
+    two["deals"][0]["starter"] = "5h"
+    two["deals"][0]["hands"]["Bob"][0] = "10S"
+    assert content_hash(validate_game(one)) == content_hash(validate_game(dict(reversed(list(two.items())))))
+    two["deals"][0]["show"]["crib"] = 4
+    assert content_hash(validate_game(one)) != content_hash(validate_game(two))
+
+
+def test_game_key_is_the_id_when_there_is_one() -> None:
+    assert game_key(validate_game(spec_game())) == "tuesday-2026-11-03-r2-t4"

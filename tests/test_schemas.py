@@ -1,0 +1,209 @@
+"""The checked-in JSON Schemas: up to date with the models, and saying what the contracts say."""
+
+from __future__ import annotations
+
+import copy
+import json
+from pathlib import Path
+from typing import Any
+
+import orjson
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from jsonschema import Draft202012Validator
+
+from cribstats.findings import Finding
+from cribstats.gamelog import GameLogError, validate_game
+from cribstats.schemas import FINDINGS_FILE, GAME_LOG_FILE, main, schema_files
+
+ROOT = Path(__file__).parent.parent
+SCHEMAS = ROOT / "schemas"
+LOGS = [p for folder in (ROOT / "sample_logs", Path(__file__).parent / "data" / "formats" / "logs")
+        for suffix in ("*.json", "*.jsonl") for p in sorted(folder.rglob(suffix))]
+
+
+def load(name: str) -> dict[str, Any]:
+    return json.loads((SCHEMAS / name).read_text(encoding="utf-8"))
+
+
+@pytest.fixture(scope="module")
+def game_schema() -> Draft202012Validator:
+    schema = load(GAME_LOG_FILE)
+    Draft202012Validator.check_schema(schema)
+    return Draft202012Validator(schema)
+
+
+@pytest.fixture(scope="module")
+def findings_schema() -> Draft202012Validator:
+    schema = load(FINDINGS_FILE)
+    Draft202012Validator.check_schema(schema)
+    return Draft202012Validator(schema)
+
+
+def test_checked_in_schemas_are_up_to_date() -> None:
+    for name, text in schema_files().items():
+        assert (SCHEMAS / name).read_text(encoding="utf-8") == text, (
+            f"schemas/{name} is stale: run python -m cribstats.schemas")
+
+
+def test_the_module_writes_both_schemas(tmp_path: Path) -> None:
+    assert main([str(tmp_path / "out")]) == 0
+    assert sorted(p.name for p in (tmp_path / "out").iterdir()) == sorted([GAME_LOG_FILE, FINDINGS_FILE])
+    assert (tmp_path / "out" / GAME_LOG_FILE).read_text(encoding="utf-8") == (SCHEMAS / GAME_LOG_FILE).read_text(
+        encoding="utf-8")
+
+
+def games_of(path: Path) -> list[Any]:
+    if path.suffix == ".jsonl":
+        return [orjson.loads(line) for line in path.read_bytes().splitlines() if line.strip()]
+    data = orjson.loads(path.read_bytes())
+    return data if isinstance(data, list) else [data]
+
+
+SAMPLE = 20  # games per file, spread over the file: jsonschema takes tens of milliseconds a game
+
+
+@pytest.mark.parametrize("path", LOGS, ids=lambda p: str(p.relative_to(ROOT)))
+def test_logs_pass_the_schema(path: Path, game_schema: Draft202012Validator) -> None:
+    games = games_of(path)
+    assert games
+    step = max(1, len(games) // SAMPLE)
+    for game in [*games[::step], games[-1]]:
+        assert list(game_schema.iter_errors(game)) == []
+
+
+SPEC_GAME = {
+    "format": "cribstats/game/1", "id": "t", "muggins": True, "players": ["Alice", "Bob"],
+    "deals": [{
+        "dealer": "Alice",
+        "hands": {"Alice": ["5S", "4S", "2S", "8D", "6H", "8C"], "Bob": ["TS", "6D", "JH", "4H", "KC", "7C"]},
+        "discards": {"Alice": ["8D", "8C"], "Bob": ["TS", "KC"]},
+        "starter": "5H", "heels": 0,
+        "play": [["Bob", "JH"], ["Alice", "5S", 2], ["Bob", "7C"], ["Alice", "6H", 3], ["Bob", "go"]],
+        "show": {"Bob": 9, "Alice": 12, "crib": 6},
+        "muggins": [{"by": "Bob", "from": "Alice", "phase": "play", "points": 1, "event": 1}],
+        "scores": {"Alice": 24, "Bob": 12},
+    }],
+    "result": {"winner": "Alice", "scores": {"Alice": 121, "Bob": 88}},
+}
+
+
+def changed(path: tuple[Any, ...], value: Any) -> dict[str, Any]:
+    game = copy.deepcopy(SPEC_GAME)
+    target: Any = game
+    for part in path[:-1]:
+        target = target[part]
+    if value is DROP:
+        del target[path[-1]]
+    else:
+        target[path[-1]] = value
+    return game
+
+
+DROP = object()
+
+
+@pytest.mark.parametrize(
+    ("path", "value"),
+    [
+        (("deals", 0, "starter"), "5h"),
+        (("deals", 0, "starter"), "10♥"),
+        (("deals", 0, "hands", "Bob", 0), "10s"),
+        (("deals", 0, "hands", "Bob", 1), "t♦"),
+        (("deals", 0, "play", 4), ["Bob", "GO"]),
+        (("deals", 0, "crib_card"), "q♣"),
+        (("deals", 0, "pegged"), {"Alice": 6, "Bob": 0}),
+        (("deals",), []),
+        (("deals",), DROP),
+        (("variant",), "three-player"),  # a wrong player count is refused by the model, not the schema
+    ],
+)
+def test_the_schema_accepts_the_spellings_the_contract_allows(
+    game_schema: Draft202012Validator, path: tuple[Any, ...], value: Any
+) -> None:
+    assert list(game_schema.iter_errors(changed(path, value))) == []
+
+
+@pytest.mark.parametrize(
+    ("path", "value"),
+    [
+        (("deals", 0, "play", 1), ["Alice", "1H"]),
+        (("deals", 0, "play", 1), ["Alice", "5S", -1]),
+        (("deals", 0, "play", 4), ["Bob", "go", 1]),
+        (("deals", 0, "play", 1), ["Alice"]),
+        (("deals", 0, "starter"), "5 H"),
+        (("deals", 0, "starter"), "11H"),
+        (("deals", 0, "hands", "Alice", 0), 5),
+        (("deals", 0, "heels"), "2"),
+        (("deals", 0, "cut"), "5H"),
+        (("deals", 0, "starter"), DROP),
+        (("deals", 0, "muggins", 0, "event"), DROP),
+        (("deals", 0, "muggins", 0), {"by": "Bob", "from": "Alice", "phase": "hand", "points": 1, "event": 1}),
+        (("deals", 0, "muggins", 0, "phase"), "show"),
+        (("players",), DROP),
+        (("players",), ["Alice"]),
+        (("players",), ["Alice", "Alice"]),
+        (("players",), ["Alice", "crib"]),
+        (("players",), ["Alice", ""]),
+        (("format",), "cribstats/game/2"),
+        (("variant",), "nine-card"),
+        (("muggins",), 1),
+        (("target",), 0),
+        (("date",), "3 Nov 2026"),
+        (("result", "margin"), 3),
+    ],
+)
+def test_the_schema_refuses_contract_breaks(
+    game_schema: Draft202012Validator, path: tuple[Any, ...], value: Any
+) -> None:
+    assert list(game_schema.iter_errors(changed(path, value))) != []
+
+
+def test_findings_lines_pass_the_findings_schema(findings_schema: Draft202012Validator) -> None:
+    line = Finding("g1", 3, 5, "missed", "play", "Alice", 0, 2, "5S made fifteen (2) but Alice pegged 0").to_dict()
+    assert list(findings_schema.iter_errors(line)) == []
+    game_level = Finding("g1", None, None, "result", "result", None, None, None, "no side reached 121").to_dict()
+    assert list(findings_schema.iter_errors(game_level)) == []
+
+
+@pytest.mark.parametrize(
+    ("field", "value"),
+    [("kind", "typo"), ("phase", "show"), ("deal", "3"), ("game", None), ("message", None), ("extra", 1),
+     ("kind", DROP), ("player", DROP), ("claimed", DROP)],
+)
+def test_the_findings_schema_refuses_broken_lines(
+    findings_schema: Draft202012Validator, field: str, value: Any
+) -> None:
+    line = Finding("g1", 3, 5, "missed", "play", "Alice", 0, 2, "Alice pegged 0 for 5S").to_dict()
+    if value is DROP:
+        del line[field]
+    else:
+        line[field] = value
+    assert list(findings_schema.iter_errors(line)) != []
+
+
+def test_findings_schema_enums_are_the_contract_s() -> None:
+    properties = load(FINDINGS_FILE)["properties"]
+    assert properties["kind"]["enum"] == ["missed", "overclaim", "muggins-call", "illegal-card", "over-31",
+                                          "false-go", "out-of-turn", "unplayed", "bad-deal", "bad-discard",
+                                          "after-end", "board", "result"]
+    assert properties["phase"]["enum"] == ["deal", "play", "heels", "hand", "crib", "result"]
+
+
+# --- the schema and the model agree on what a card is ---------------------------------------------------------
+
+CARD_ALPHABET = "A23456789TJQK10atjqkCDHScdhs♣♦♥♠ xZ1"
+
+
+@settings(max_examples=300, deadline=None)
+@given(text=st.text(alphabet=CARD_ALPHABET, min_size=0, max_size=4))
+def test_schema_and_model_agree_on_cards(game_schema: Draft202012Validator, text: str) -> None:
+    log = changed(("deals", 0, "starter"), text)
+    schema_accepts = not list(game_schema.iter_errors(log))
+    try:
+        validate_game(log)
+        model_accepts = True
+    except GameLogError:
+        model_accepts = False
+    assert schema_accepts == model_accepts
