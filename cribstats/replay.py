@@ -552,6 +552,8 @@ class _DealReplay:
         if g.over:
             if claimed is not None:
                 g.after_end(phase, player, f"{player} claimed {claimed} for the {phase}")
+            for call in self.calls_for(phase, None, player):
+                g.after_end(phase, call.by, f"{call.by} called muggins on {player}'s {phase}")
             return
         if not g.board_known and claimed is None:
             return
@@ -716,6 +718,10 @@ class _PlayReplay:
             self.lay(index, player, card, claimed)
         if not g.over and not self.play_over:
             self.check_unplayed()
+            if self.series and not self.series_is_over():
+                # the log stops while someone still had to play: whether the last card laid earned a go is
+                # not known, so its claim is left unjudged rather than guessed
+                self.pending = None
         if self.pending is not None:
             own_end = g.over and self.pending.index == self.ended_at
             self.close_series(go_point=not own_end)

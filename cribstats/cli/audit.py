@@ -1,9 +1,120 @@
-"""Commands of the audit group."""
+"""Commands of the audit group: ``cribstats audit [--json] PATH...``."""
 
 from __future__ import annotations
 
+import os
+import sys
+from typing import Annotated
+
 import typer
+from rich.console import Console
+from rich.table import Table
+from rich.text import Text
+
+from cribstats.audit import AuditCollector, AuditSummary, GameAudit, finding_json_line
+from cribstats.cli.options import err_console
+from cribstats.errors import CribstatsError
+from cribstats.formats import read_paths
+
+EXIT_HELP = "Exit status: 0 when no game has a finding, 1 when some do, 2 when an input could not be read."
+
+
+def audit(
+    paths: Annotated[
+        list[str],
+        typer.Argument(
+            help="Game logs (.json, .jsonl, .csv, .pgn), folders (searched recursively), or - for standard input.",
+            show_default=False,
+        ),
+    ],
+    json: Annotated[
+        bool, typer.Option("--json", help="One finding per line as JSON (spec findings version 1), nothing else.")
+    ] = False,
+) -> None:
+    """Replay every deal of every game and report points missed or over-claimed and every illegal play.
+
+    Examples:
+
+        cribstats audit club-night.jsonl
+
+        cribstats audit --json logs/ > findings.jsonl
+
+        cat game.json | cribstats audit -
+    """
+    errors = err_console()
+    collector = AuditCollector(keep=False)
+    out = sys.stdout.buffer if json else None
+    console = None if json else Console()
+
+    def say(message: str) -> None:
+        errors.print(message, markup=False, highlight=False, soft_wrap=True)
+
+    def on_read_error(error: CribstatsError) -> None:
+        collector.refuse(error)
+        say(str(error))
+
+    try:
+        for game in collector.audit_sources(read_paths(paths, on_error=on_read_error), on_error=say):
+            if out is not None:
+                out.write(b"".join(finding_json_line(f) for f in game.findings))
+            elif console is not None and game.findings:
+                console.print(game_table(game))
+        if out is not None:
+            out.flush()
+    except BrokenPipeError:  # the reader of our output went away (e.g. `| head`): stop quietly
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        raise typer.Exit(collector.result().exit_status) from None
+    summary = collector.result()
+    if console is not None:
+        console.print(summary_table(summary))
+        points = points_table(summary)
+        if points is not None:
+            console.print(points)
+    raise typer.Exit(summary.exit_status)
+
+
+def game_table(game: GameAudit) -> Table:
+    """The findings of one game as a table."""
+    title = game.key if not game.source else f"{game.key}  ({game.source})"
+    table = Table(title=Text(title), title_justify="left", expand=False)
+    for name, justify in (("deal", "right"), ("event", "right"), ("kind", "left"), ("phase", "left"),
+                          ("player", "left"), ("claimed", "right"), ("due", "right"), ("message", "left")):
+        table.add_column(name, justify=justify)  # type: ignore[arg-type]
+    for f in game.findings:
+        cells = (f.deal, f.event, f.kind, f.phase, f.player, f.claimed, f.due, f.message)
+        table.add_row(*(Text("" if v is None else str(v)) for v in cells))
+    return table
+
+
+def summary_table(summary: AuditSummary) -> Table:
+    """Games, deals, findings by kind, inputs refused; then points missed and over-claimed per player."""
+    table = Table(title="Summary", title_justify="left", show_header=False, expand=False)
+    table.add_column("what")
+    table.add_column("value", justify="right")
+    table.add_row("games audited", str(summary.games))
+    table.add_row("deals", str(summary.deals))
+    table.add_row("games with findings", str(summary.games_with_findings))
+    table.add_row("findings", str(summary.findings))
+    for kind, n in summary.findings_by_kind.items():
+        table.add_row(f"  {kind}", str(n))
+    table.add_row("inputs refused", str(summary.refused))
+    return table
+
+
+def points_table(summary: AuditSummary) -> Table | None:
+    """Points missed and over-claimed per player (None when no claim was wrong)."""
+    players = sorted(set(summary.missed) | set(summary.overclaimed))
+    if not players:
+        return None
+    table = Table(title="Points claimed wrong", title_justify="left", expand=False)
+    table.add_column("player")
+    table.add_column("missed", justify="right")
+    table.add_column("over-claimed", justify="right")
+    for player in players:
+        table.add_row(Text(player), str(summary.missed.get(player, 0)), str(summary.overclaimed.get(player, 0)))
+    return table
 
 
 def register(app: typer.Typer) -> None:
     """Add this group's commands to the root app."""
+    app.command("audit", epilog=EXIT_HELP)(audit)
