@@ -56,6 +56,7 @@ def test_imports_point_down(path: Path) -> None:
         root = name.split(".")[0]
         if root == "cribstats":
             parts = name.split(".")
-            target = LAYERS[parts[1]] if len(parts) > 1 else 1  # the package itself: the facade            assert target <= level, f"{path.name} ({here}) imports {name}, which sits above it"
+            target = LAYERS[parts[1]] if len(parts) > 1 else 1  # the package itself: the facade
+            assert target <= level, f"{path.name} ({here}) imports {name}, which sits above it"
         elif level == 0:
             assert root not in CORE_FORBIDDEN, f"the rules core module {path.name} imports {name}"
