@@ -1,9 +1,311 @@
-"""Commands of the stats group."""
+"""Commands of the stats group: ``stats``, ``standings``, ``chart`` and ``report``."""
 
 from __future__ import annotations
 
+import os
+import sys
+from datetime import date as Date
+from enum import StrEnum
+from typing import TYPE_CHECKING, Annotated
+
 import typer
+from rich.console import Console
+from rich.table import Table
+
+from cribstats.cli.options import DbOption, FormatOption, OutputFormat, err_console
+from cribstats.errors import CribstatsError
+
+if TYPE_CHECKING:
+    import polars as pl
+    from sqlalchemy.engine import Engine
+
+    from cribstats.stats.frames import StatsFilter
+
+PANEL = "Which games"
+PlayerOption = Annotated[
+    str | None,
+    typer.Option("--player", help="Only this player (case and spacing ignored).", rich_help_panel=PANEL),
+]
+EventOption = Annotated[
+    str | None, typer.Option("--event", help="Only games of this event (case ignored).", rich_help_panel=PANEL)
+]
+SinceOption = Annotated[
+    str | None,
+    typer.Option("--since", help="Only games on or after this date (YYYY-MM-DD).", rich_help_panel=PANEL),
+]
+UntilOption = Annotated[
+    str | None,
+    typer.Option("--until", help="Only games on or before this date (YYYY-MM-DD).", rich_help_panel=PANEL),
+]
+VariantOption = Annotated[
+    str | None,
+    typer.Option("--variant", help="Only games of this variant (six-card, five-card, ...).",
+                 rich_help_panel=PANEL),
+]
+OutOption = Annotated[
+    str | None, typer.Option("--out", "-o", help="Write to this file instead of standard output.")
+]
+
+
+class ChartKind(StrEnum):
+    skunks = "skunks"
+    skunks_trend = "skunks-trend"
+    averages = "averages"
+    hands = "hands"
+    accuracy = "accuracy"
+
+
+class UsageError(CribstatsError):
+    """Options that do not fit together."""
+
+
+def _date(text: str | None, option: str) -> Date | None:
+    if text is None:
+        return None
+    try:
+        return Date.fromisoformat(text)
+    except ValueError:
+        raise UsageError(f"{option} {text!r} is not a date: write YYYY-MM-DD") from None
+
+
+def _filters(
+    player: str | None = None,
+    event: str | None = None,
+    since: str | None = None,
+    until: str | None = None,
+    variant: str | None = None,
+) -> StatsFilter:
+    from cribstats.stats.frames import StatsFilter
+    from cribstats.variants import find_variant
+
+    if variant is not None:
+        variant = find_variant(variant).name
+    return StatsFilter(player, event, _date(since, "--since"), _date(until, "--until"), variant)
+
+
+def _open_store(db: str) -> Engine:
+    """The engine of a store that exists and is current."""
+    import sqlalchemy as sa
+
+    from cribstats.store.db import StoreError, describe_db_error, make_engine, normalize_url, schema_state
+
+    url = normalize_url(db)
+    file = url.database if url.get_backend_name() == "sqlite" else None
+    if file and file != ":memory:" and not os.path.exists(file):
+        raise StoreError(f"no database at {file}: store games first with `cribstats import PATH`")
+    engine = make_engine(db)
+    try:
+        state = schema_state(engine)
+    except sa.exc.OperationalError as err:
+        where = url.render_as_string(hide_password=True)
+        raise StoreError(f"cannot open the database {where}: {describe_db_error(err)}") from None
+    if state == "empty":
+        raise StoreError("the database holds no cribstats store yet: store games with `cribstats import PATH`")
+    if state == "behind":
+        raise StoreError("the database schema is out of date: run `cribstats db upgrade`")
+    if state == "unknown":
+        raise StoreError("the database is not a cribstats store of a version this cribstats knows")
+    return engine
+
+
+def _fail(error: BaseException) -> typer.Exit:
+    err_console().print(f"error: {error}", markup=False, highlight=False, soft_wrap=True)
+    return typer.Exit(1)
+
+
+def _cell(value: object) -> str:
+    if value is None:
+        return "-"
+    if isinstance(value, float):
+        return f"{value:.3f}" if abs(value) < 1 else f"{value:.2f}"
+    return str(value)
+
+
+def rich_table(frame: pl.DataFrame, columns: tuple[str, ...] | list[str], title: str) -> Table:
+    """Some columns of a frame as a rich table for people (numbers right-aligned)."""
+    table = Table(title=title, title_justify="left")
+    for name in columns:
+        numeric = frame.schema[name].is_numeric()
+        table.add_column(name.replace("_", " "), justify="right" if numeric else "left", overflow="fold")
+    for row in frame.select(columns).iter_rows():
+        table.add_row(*(_cell(v) for v in row))
+    return table
+
+
+def _print_tables(console: Console, tables: list[Table]) -> None:
+    for table in tables:
+        console.print(table)
+
+
+def _emit(frame: pl.DataFrame, fmt: OutputFormat, out: str | None, tables: list[Table]) -> None:
+    from cribstats.exports import format_frame, write_frame
+
+    if fmt is OutputFormat.table:
+        if out is None:
+            _print_tables(Console(), tables)
+        else:
+            try:
+                with open(out, "w", encoding="utf-8") as handle:
+                    _print_tables(Console(file=handle, width=200), tables)
+            except OSError as err:
+                raise UsageError(f"{out}: cannot write: {err.strerror or err}") from None
+        return
+    if fmt is OutputFormat.parquet and not out:
+        raise UsageError("--format parquet needs --out FILE (Parquet is binary)")
+    if out:
+        write_frame(frame, fmt.value, out)
+    else:
+        sys.stdout.write(format_frame(frame, fmt.value) + ("\n" if fmt is OutputFormat.json else ""))
+
+
+def stats(
+    db: DbOption = "sqlite:///cribstats.db",
+    player: PlayerOption = None,
+    event: EventOption = None,
+    since: SinceOption = None,
+    until: UntilOption = None,
+    variant: VariantOption = None,
+    format: FormatOption = OutputFormat.table,
+    out: OutOption = None,
+) -> None:
+    """Player statistics: results, skunks, pegging, hand and crib per deal (as dealer and as pone), accuracy.
+
+    One row per player. Results follow the claims the table played to; per-deal figures are points due over
+    completed deals (the deal the game ended in is left out).
+
+    Examples:
+
+        cribstats stats
+
+        cribstats stats --player Alice --since 2026-01-01 --format json
+
+        cribstats stats --event "Tuesday League" --format parquet --out stats.parquet
+    """
+    from cribstats.stats import compute_stats
+    from cribstats.stats.measures import DEAL_COLUMNS, FINDING_COLUMNS, RESULT_COLUMNS
+
+    try:
+        filters = _filters(player, event, since, until, variant)
+        frame = compute_stats(_open_store(db), filters)
+        what = filters.describe()
+        tables = [
+            rich_table(frame, ("player", *RESULT_COLUMNS), f"Results ({what})"),
+            rich_table(frame, ("player", *DEAL_COLUMNS), "Deals: points due per completed deal"),
+            rich_table(frame, ("player", *FINDING_COLUMNS), "Counting accuracy"),
+        ]
+        _emit(frame, format, out, tables)
+    except CribstatsError as error:
+        raise _fail(error) from None
+    if frame.height == 0:
+        err_console().print(f"no games stored for {filters.describe()}", markup=False, highlight=False)
+
+
+def standings(
+    db: DbOption = "sqlite:///cribstats.db",
+    event: EventOption = None,
+    date: Annotated[
+        str | None, typer.Option("--date", help="Only games of this day (YYYY-MM-DD): a club night.")
+    ] = None,
+    since: SinceOption = None,
+    until: UntilOption = None,
+    variant: VariantOption = None,
+    format: FormatOption = OutputFormat.table,
+    out: OutOption = None,
+) -> None:
+    """A club-night or tournament table, in the ACC order: game points, then games won, then spread.
+
+    Game points: 2 for a win, 3 for a skunk win, 0 for a loss. Spread: the winner's margin, added to the
+    winner's and taken from the loser's.
+
+    Examples:
+
+        cribstats standings --event "Tuesday League" --date 2026-11-03
+
+        cribstats standings --format csv --out standings.csv
+    """
+    from cribstats.stats import STANDINGS_COLUMNS, compute_standings
+
+    try:
+        if date is not None and (since is not None or until is not None):
+            raise UsageError("use --date for one day, or --since/--until for a range, not both")
+        filters = _filters(None, event, date or since, date or until, variant)
+        frame = compute_standings(_open_store(db), filters)
+        tables = [rich_table(frame, STANDINGS_COLUMNS, f"Standings ({filters.describe()})")]
+        _emit(frame, format, out, tables)
+    except CribstatsError as error:
+        raise _fail(error) from None
+    if frame.height == 0:
+        err_console().print(f"no finished games stored for {filters.describe()}", markup=False, highlight=False)
+
+
+def chart(
+    kind: Annotated[ChartKind, typer.Argument(help="Which chart.", case_sensitive=False, show_default=False)],
+    out: Annotated[str, typer.Option("--out", "-o", help="The image to write: FILE.png or FILE.svg.")],
+    db: DbOption = "sqlite:///cribstats.db",
+    player: PlayerOption = None,
+    event: EventOption = None,
+    since: SinceOption = None,
+    until: UntilOption = None,
+    variant: VariantOption = None,
+) -> None:
+    """Draw a chart of the stored games to a PNG or SVG file.
+
+    Kinds: skunks (skunks won and lost by level, as a share of games, per player), skunks-trend (skunk rate
+    per month), averages (pegging, hand and crib points per deal, dealer and pone), hands (hand totals
+    against random hands), accuracy (points missed per deal by phase, per player).
+
+    Examples:
+
+        cribstats chart skunks --out skunks.png
+
+        cribstats chart averages --event "Tuesday League" --out averages.svg
+    """
+    from cribstats.charts import draw_chart, save_figure
+    from cribstats.stats import read_frames
+
+    try:
+        if not out.lower().endswith((".png", ".svg")):
+            raise UsageError(f"--out {out!r}: write a .png or .svg file")
+        frames = read_frames(_open_store(db), _filters(player, event, since, until, variant))
+        save_figure(draw_chart(kind.value, frames), out)
+    except CribstatsError as error:
+        raise _fail(error) from None
+    err_console().print(f"wrote {out}", markup=False, highlight=False)
+
+
+def report(
+    out: Annotated[str, typer.Option("--out", "-o", help="The HTML file to write.")] = "report.html",
+    db: DbOption = "sqlite:///cribstats.db",
+    player: PlayerOption = None,
+    event: EventOption = None,
+    since: SinceOption = None,
+    until: UntilOption = None,
+    variant: VariantOption = None,
+    title: Annotated[str, typer.Option("--title", help="The report's title.")] = "Cribbage club report",
+) -> None:
+    """Write the club report: one self-contained HTML file (charts inside) that reads well on a phone.
+
+    Standings, a table per player, the charts, and the audit summary with the worst findings.
+
+    Examples:
+
+        cribstats import sample_logs && cribstats report --out report.html
+
+        cribstats report --event "Tuesday League" --since 2026-11-01 --out november.html
+    """
+    from cribstats.report import write_report
+
+    try:
+        filters = _filters(player, event, since, until, variant)
+        write_report(_open_store(db), out, filters, title=title)
+    except CribstatsError as error:
+        raise _fail(error) from None
+    err_console().print(f"wrote {out}", markup=False, highlight=False)
 
 
 def register(app: typer.Typer) -> None:
     """Add this group's commands to the root app."""
+    app.command("stats")(stats)
+    app.command("standings")(standings)
+    app.command("chart")(chart)
+    app.command("report")(report)

@@ -1,0 +1,274 @@
+"""Charts of the statistics: matplotlib ``Figure`` objects (object API, Agg; nothing is shown on screen).
+
+Every chart reads in greyscale: series differ by lightness (a sequential palette) and by hatching or marker, not by
+hue alone. :func:`draw_chart` draws one of :data:`CHART_KINDS` from :class:`~cribstats.stats.frames.StatsFrames`;
+:func:`save_figure` writes ``.png`` or ``.svg``.
+
+>>> import polars as pl
+>>> fig = hands_chart(pl.DataFrame({"points": [0, 2, 4], "hands": [1, 2, 1], "share": [0.25, 0.5, 0.25]}))
+>>> fig.axes[0].get_xlabel()
+'Points in the hand (hand + starter)'
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+from collections.abc import Callable
+from importlib import resources
+from pathlib import Path
+
+import polars as pl
+from matplotlib.axes import Axes
+from matplotlib.figure import Figure
+from matplotlib.ticker import PercentFormatter
+
+from cribstats.errors import CribstatsError
+from cribstats.stats.frames import StatsFrames
+from cribstats.stats.measures import CLAIM_PHASES, hand_points, load_stats, missed_by_phase, skunk_trend
+
+CHART_KINDS: tuple[str, ...] = ("skunks", "skunks-trend", "averages", "hands", "accuracy")
+# A sequential palette (dark to light) with hatches, so that series stay apart in greyscale.
+SHADES: tuple[str, ...] = ("#08306b", "#2171b5", "#6baed6", "#c6dbef")
+HATCHES: tuple[str, ...] = ("", "//", "xx", "..")
+MARKERS: tuple[str, ...] = ("o", "s", "^", "D")
+LEVEL_NAMES: tuple[str, ...] = ("single", "double", "triple")
+PHASE_NAMES: dict[str, str] = {"play": "pegging", "heels": "his heels", "hand": "hand", "crib": "crib"}
+
+
+class ChartError(CribstatsError):
+    """A chart that cannot be drawn or saved (an unknown kind, a file that cannot be written)."""
+
+
+def _figure(players: int = 0, *, rows: int = 1, height: float = 4.2) -> tuple[Figure, list[Axes]]:
+    width = max(7.0, min(16.0, 2.5 + 0.75 * players))
+    fig = Figure(figsize=(width, height * rows), layout="constrained")
+    axes = fig.subplots(rows, 1, squeeze=False)[:, 0].tolist()
+    return fig, axes
+
+
+def _style(ax: Axes) -> None:
+    ax.grid(axis="y", color="#bbbbbb", linewidth=0.6)
+    ax.set_axisbelow(True)
+    for side in ("top", "right"):
+        ax.spines[side].set_visible(False)
+
+
+def _bar_style(i: int) -> dict[str, object]:
+    return {"color": SHADES[i % len(SHADES)], "hatch": HATCHES[i % len(HATCHES)], "edgecolor": "black",
+            "linewidth": 0.6}  # fmt: skip
+
+
+def _empty(fig: Figure, ax: Axes, title: str) -> Figure:
+    ax.set_title(title)
+    ax.text(0.5, 0.5, "No stored games match", ha="center", va="center", transform=ax.transAxes, fontsize=12)
+    ax.set_xticks([])
+    ax.set_yticks([])
+    return fig
+
+
+def _player_axis(ax: Axes, names: list[str]) -> None:
+    crowded = len(names) > 6
+    ax.set_xticks(range(len(names)), names, rotation=30 if crowded else 0, ha="right" if crowded else "center")
+    ax.set_xlabel("Player")
+
+
+def _percent(ax: Axes) -> None:
+    ax.yaxis.set_major_formatter(PercentFormatter(xmax=1.0, decimals=None))
+
+
+def skunks_chart(stats: pl.DataFrame, subtitle: str = "") -> Figure:
+    """Per player: skunks won (top) and lost (bottom) by level, stacked, as a share of the player's games."""
+    title = "Skunks won and lost, as a share of games played"
+    played = stats.filter(pl.col("games") > 0)
+    fig, axes = _figure(played.height, rows=2, height=3.4)
+    fig.suptitle(f"{title}\n{subtitle}" if subtitle else title)
+    if played.height == 0:
+        _empty(fig, axes[1], "")
+        return _empty(fig, axes[0], "")
+    names = played["player"].to_list()
+    games = played["games"].cast(pl.Float64)
+    for ax, side in zip(axes, ("won", "lost"), strict=True):
+        bottom = [0.0] * played.height
+        for i, (level, column) in enumerate(zip(LEVEL_NAMES, ("skunks", "double_skunks", "triple_skunks"),
+                                                strict=True)):
+            share = (played[f"{column}_{side}"] / games).to_list()
+            ax.bar(range(len(names)), share, bottom=bottom, label=f"{level} skunk", **_bar_style(i))  # type: ignore[arg-type]
+            bottom = [b + s for b, s in zip(bottom, share, strict=True)]
+        ax.set_title(f"Skunks {side}")
+        ax.set_ylabel(f"Share of games ({side})")
+        _percent(ax)
+        _style(ax)
+        _player_axis(ax, names)
+        ax.set_ylim(0, max(0.05, max(bottom) * 1.15))
+    axes[0].legend(title="Level", loc="upper right", frameon=False)
+    return fig
+
+
+def skunks_trend_chart(trend: pl.DataFrame, subtitle: str = "") -> Figure:
+    """Skunk rate (any level, and double or worse) of the finished, dated games of each month."""
+    title = "Skunk rate per month"
+    fig, (ax,) = _figure(trend.height)
+    fig.suptitle(f"{title}\n{subtitle}" if subtitle else title)
+    if trend.height == 0:
+        return _empty(fig, ax, "")
+    months = [m.strftime("%b %Y") for m in trend["month"].to_list()]
+    x = list(range(len(months)))
+    ax.plot(x, trend["skunk_rate"].to_list(), marker=MARKERS[0], color=SHADES[0], linewidth=2,
+            label="skunked (any level)")  # fmt: skip
+    ax.plot(x, trend["double_rate"].to_list(), marker=MARKERS[1], color=SHADES[2], linewidth=2, linestyle="--",
+            label="double skunk or worse")  # fmt: skip
+    for xi, rate, n in zip(x, trend["skunk_rate"], trend["games"], strict=True):
+        ax.annotate(f"{n} games", (xi, rate), textcoords="offset points", xytext=(0, 8), ha="center", fontsize=8)
+    ax.set_xticks(x, months, rotation=30 if len(months) > 8 else 0)
+    ax.set_xlabel("Month")
+    ax.set_ylabel("Share of finished games")
+    ax.set_ylim(0, max(0.1, float(trend["skunk_rate"].max() or 0) * 1.3))
+    _percent(ax)
+    _style(ax)
+    ax.legend(loc="upper left", frameon=False)
+    return fig
+
+
+def averages_chart(stats: pl.DataFrame, subtitle: str = "") -> Figure:
+    """Per player: pegging, hand and crib points due per completed deal, as dealer and as pone side by side."""
+    title = "Points per deal, as dealer and as pone"
+    dealt = stats.filter(pl.col("deals") > 0)
+    fig, axes = _figure(dealt.height, rows=3, height=2.9)
+    fig.suptitle(f"{title}\n{subtitle}" if subtitle else title)
+    if dealt.height == 0:
+        for ax in axes[1:]:
+            _empty(fig, ax, "")
+        return _empty(fig, axes[0], "")
+    names = dealt["player"].to_list()
+    panels = (
+        ("Pegging", ("pegging_per_deal_dealer", "pegging_per_deal_pone")),
+        ("Hand", ("hand_per_deal_dealer", "hand_per_deal_pone")),
+        ("Crib (dealer only)", ("crib_per_deal",)),
+    )
+    for ax, (name, columns) in zip(axes, panels, strict=True):
+        width = 0.8 / len(columns)
+        for i, column in enumerate(columns):
+            offset = (i - (len(columns) - 1) / 2) * width
+            values = [v if v is not None else 0.0 for v in dealt[column].to_list()]
+            role = "as dealer" if column.endswith(("dealer", "crib_per_deal")) else "as pone"
+            ax.bar([x + offset for x in range(len(names))], values, width=width, label=role, **_bar_style(i * 2))  # type: ignore[arg-type]
+        ax.set_title(name)
+        ax.set_ylabel("Points per deal")
+        _style(ax)
+        _player_axis(ax, names)
+    axes[0].legend(loc="upper right", frameon=False, ncols=2)
+    return fig
+
+
+def _package_data(name: str) -> str:
+    """A file of the package's ``data`` folder, through importlib.resources (the folder beside this module when
+    the package is imported as a namespace, as a stale editable install does)."""
+    try:
+        return (resources.files("cribstats") / "data" / name).read_text(encoding="utf-8")
+    except (NotADirectoryError, FileNotFoundError, TypeError):
+        return (Path(__file__).resolve().parent / "data" / name).read_text(encoding="utf-8")
+
+
+def random_hand_distribution() -> dict[int, float]:
+    """Share of each hand total over all 12,994,800 four-card hands with a starter (the package's table)."""
+    data = json.loads(_package_data("hand-distribution.json"))
+    total = data["combinations"]
+    return {int(points): count / total for points, count in data["hand"].items()}
+
+
+def hands_chart(hands: pl.DataFrame, subtitle: str = "") -> Figure:
+    """The share of each hand total in the stored games (four-card hands), against random hands."""
+    title = "Hand totals: hands kept in play against random hands"
+    fig, (ax,) = _figure(8)
+    fig.suptitle(f"{title}\n{subtitle}" if subtitle else title)
+    random_share = random_hand_distribution()
+    top = max([*random_share, *hands["points"].to_list(), 0])
+    x = list(range(top + 1))
+    if hands.height:
+        n = int(hands["hands"].sum())
+        mean = float((hands["points"] * hands["hands"]).sum()) / n
+        ax.bar(hands["points"].to_list(), hands["share"].to_list(), width=0.8,
+               label=f"stored hands ({n:,}; mean {mean:.2f})", **_bar_style(1))  # type: ignore[arg-type]  # fmt: skip
+    else:
+        ax.text(0.5, 0.8, "No four-card hands stored", ha="center", transform=ax.transAxes)
+    random_mean = sum(p * s for p, s in random_share.items())
+    ax.plot(x, [random_share.get(p, 0.0) for p in x], color="black", marker=MARKERS[0], markersize=4,
+            linewidth=1.2, linestyle="--", label=f"random hands (mean {random_mean:.2f})")  # fmt: skip
+    ax.set_xlabel("Points in the hand (hand + starter)")
+    ax.set_ylabel("Share of hands")
+    ax.set_xticks(range(0, top + 1, 2))
+    _percent(ax)
+    _style(ax)
+    ax.legend(loc="upper right", frameon=False)
+    return fig
+
+
+def accuracy_chart(missed: pl.DataFrame, subtitle: str = "") -> Figure:
+    """Per player: points missed per completed deal, stacked by phase (pegging, his heels, hand, crib)."""
+    title = "Points missed per deal, by phase"
+    names = missed["player"].unique(maintain_order=True).to_list()
+    fig, (ax,) = _figure(len(names))
+    fig.suptitle(f"{title}\n{subtitle}" if subtitle else title)
+    if not names:
+        return _empty(fig, ax, "")
+    bottom = [0.0] * len(names)
+    for i, phase in enumerate(CLAIM_PHASES):
+        by_player = dict(missed.filter(pl.col("phase") == phase).select("player", "per_deal").iter_rows())
+        values = [float(by_player.get(name) or 0.0) for name in names]
+        ax.bar(range(len(names)), values, bottom=bottom, label=PHASE_NAMES[phase], **_bar_style(i))  # type: ignore[arg-type]
+        bottom = [b + v for b, v in zip(bottom, values, strict=True)]
+    ax.set_ylabel("Points missed per deal")
+    ax.set_ylim(0, max(0.1, max(bottom) * 1.2))
+    _style(ax)
+    _player_axis(ax, names)
+    ax.legend(title="Phase", loc="upper right", frameon=False, ncols=4)
+    return fig
+
+
+def _subtitle(frames: StatsFrames) -> str:
+    described = frames.filters.describe()
+    return "" if described == "all games" else described.capitalize()
+
+
+DRAWERS: dict[str, Callable[[StatsFrames], Figure]] = {
+    "skunks": lambda f: skunks_chart(load_stats(f), _subtitle(f)),
+    "skunks-trend": lambda f: skunks_trend_chart(skunk_trend(f), _subtitle(f)),
+    "averages": lambda f: averages_chart(load_stats(f), _subtitle(f)),
+    "hands": lambda f: hands_chart(hand_points(f), _subtitle(f)),
+    "accuracy": lambda f: accuracy_chart(missed_by_phase(f), _subtitle(f)),
+}
+
+
+def draw_chart(kind: str, frames: StatsFrames) -> Figure:
+    """One chart of :data:`CHART_KINDS`.
+
+    :raises ChartError: for an unknown kind.
+    """
+    try:
+        drawer = DRAWERS[kind]
+    except KeyError:
+        raise ChartError(f"unknown chart {kind!r}: use one of {', '.join(CHART_KINDS)}") from None
+    return drawer(frames)
+
+
+def save_figure(fig: Figure, out: str | os.PathLike[str]) -> None:
+    """Write the figure as PNG or SVG, by the file's suffix.
+
+    :raises ChartError: for another suffix or a file that cannot be written.
+    """
+    suffix = os.fspath(out).lower().rsplit(".", 1)[-1]
+    if suffix not in ("png", "svg"):
+        raise ChartError(f"{os.fspath(out)}: write a .png or .svg file")
+    try:
+        fig.savefig(out, format=suffix, dpi=110)
+    except OSError as err:
+        raise ChartError(f"{os.fspath(out)}: cannot write: {err.strerror or err}") from None
+
+
+def figure_bytes(fig: Figure, fmt: str = "png") -> bytes:
+    """The figure as PNG or SVG bytes, e.g. to embed in a page."""
+    buffer = io.BytesIO()
+    fig.savefig(buffer, format=fmt, dpi=110)
+    return buffer.getvalue()

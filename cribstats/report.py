@@ -1,0 +1,232 @@
+"""The club report: one self-contained HTML page (charts embedded as PNG) that reads well on a phone.
+
+Sections, each an element with an ``id``: ``summary``, ``standings``, ``players`` (a table per player),
+``charts`` and ``audit`` (findings by kind, points missed and over-claimed per player, the worst findings).
+Every piece of text goes through jinja2's autoescape; the page carries a Content-Security-Policy that lets no
+script run but its own loaded marker (allowed by its hash), and loads nothing from anywhere. Once loaded, the root
+element's ``data-report-ready`` lists the sections the browser laid out.
+
+>>> from cribstats.store.db import make_engine, upgrade
+>>> engine = make_engine("sqlite://")
+>>> upgrade(engine)
+>>> html = build_report(engine, title="<Club>")
+>>> "&lt;Club&gt;" in html and 'id="standings"' in html
+True
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import os
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import jinja2
+import polars as pl
+from sqlalchemy.engine import Engine
+
+from cribstats.charts import (
+    accuracy_chart,
+    averages_chart,
+    figure_bytes,
+    hands_chart,
+    skunks_chart,
+    skunks_trend_chart,
+)
+from cribstats.errors import CribstatsError
+from cribstats.stats.frames import StatsFilter, StatsFrames, load_frames, load_worst_findings
+from cribstats.stats.measures import (
+    DEAL_COLUMNS,
+    FINDING_COLUMNS,
+    RATE_COLUMNS,
+    RESULT_COLUMNS,
+    hand_points,
+    load_stats,
+    missed_by_phase,
+    skunk_trend,
+    standings,
+)
+
+TEMPLATE = "report.html.j2"
+# The page's one script: once loaded, it marks the root element with the sections that were laid out.
+READY_SCRIPT = (
+    "(function () { var shown = []; document.querySelectorAll('main > section').forEach(function (s) {"
+    " if (s.getBoundingClientRect().height > 0) { shown.push(s.id); } });"
+    " document.documentElement.setAttribute('data-report-ready', shown.join(' ')); })();"
+)
+WORST_FINDINGS = 15
+DEFAULT_TITLE = "Cribbage club report"
+
+LABELS: dict[str, str] = {
+    "rank": "Rank",
+    "player": "Player",
+    "games": "Games",
+    "wins": "Won",
+    "losses": "Lost",
+    "win_rate": "Win rate",
+    "game_points": "Game points",
+    "spread": "Spread",
+    "skunk_wins": "Skunks given",
+    "skunk_losses": "Skunks taken",
+    "skunks_won": "Skunks won",
+    "double_skunks_won": "Double skunks won",
+    "triple_skunks_won": "Triple skunks won",
+    "skunks_lost": "Skunks lost",
+    "double_skunks_lost": "Double skunks lost",
+    "triple_skunks_lost": "Triple skunks lost",
+    "deals": "Deals (completed)",
+    "deals_as_dealer": "Deals as dealer",
+    "deals_as_pone": "Deals as pone",
+    "pegging_per_deal_dealer": "Pegging per deal, dealer",
+    "pegging_per_deal_pone": "Pegging per deal, pone",
+    "hand_per_deal_dealer": "Hand per deal, dealer",
+    "hand_per_deal_pone": "Hand per deal, pone",
+    "crib_per_deal": "Crib per deal",
+    "heels": "His heels (points)",
+    "points_missed": "Points missed",
+    "points_overclaimed": "Points over-claimed",
+    "missed_per_deal": "Missed per deal",
+    "illegal_plays": "Illegal plays",
+}
+PLAYER_GROUPS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("Results", RESULT_COLUMNS),
+    ("Deals: points due per completed deal", DEAL_COLUMNS),
+    ("Counting accuracy", FINDING_COLUMNS),
+)
+
+
+class ReportError(CribstatsError):
+    """A report that cannot be written."""
+
+
+@dataclass(slots=True)
+class Chart:
+    id: str
+    title: str
+    caption: str
+    png_base64: str
+
+
+def format_value(name: str, value: object) -> str:
+    """A figure as the report shows it.
+
+    >>> format_value("win_rate", 0.5), format_value("crib_per_deal", 4.25), format_value("spread", -3)
+    ('50.0%', '4.25', '-3')
+    """
+    if value is None:
+        return "–"
+    if name == "win_rate" and isinstance(value, float):
+        return f"{value:.1%}"
+    if isinstance(value, float) or name in RATE_COLUMNS:
+        return f"{float(value):.2f}"  # type: ignore[arg-type]
+    return str(value)
+
+
+def _rows(frame: pl.DataFrame, columns: tuple[str, ...]) -> list[list[str]]:
+    rows = frame.select(columns).rows()
+    return [[format_value(c, v) for c, v in zip(columns, row, strict=True)] for row in rows]
+
+
+def _template_text() -> str:
+    try:
+        return (resources.files("cribstats") / "templates" / TEMPLATE).read_text(encoding="utf-8")
+    except (NotADirectoryError, FileNotFoundError, TypeError):  # imported as a namespace (stale editable install)
+        return (Path(__file__).resolve().parent / "templates" / TEMPLATE).read_text(encoding="utf-8")
+
+
+def _environment() -> jinja2.Environment:
+    return jinja2.Environment(autoescape=True, undefined=jinja2.StrictUndefined, trim_blocks=True,
+                              lstrip_blocks=True)  # fmt: skip
+
+
+def _png(fig: Any) -> str:
+    return base64.b64encode(figure_bytes(fig, "png")).decode("ascii")
+
+
+def _charts(frames: StatsFrames, stats: pl.DataFrame) -> list[Chart]:
+    return [
+        Chart("chart-skunks", "Skunks won and lost",
+              "Per player, skunks won (top) and lost (bottom) by level, as a share of the player's games.",
+              _png(skunks_chart(stats))),
+        Chart("chart-skunks-trend", "Skunk rate per month",
+              "Share of finished, dated games that ended in a skunk, by month.",
+              _png(skunks_trend_chart(skunk_trend(frames)))),
+        Chart("chart-averages", "Points per deal",
+              "Pegging, hand and crib points due per completed deal, as dealer and as pone.",
+              _png(averages_chart(stats))),
+        Chart("chart-hands", "Hand totals",
+              "Four-card hands kept in the stored games against every possible hand with a starter.",
+              _png(hands_chart(hand_points(frames)))),
+        Chart("chart-accuracy", "Points missed per deal",
+              "Points left on the board per completed deal, by phase.",
+              _png(accuracy_chart(missed_by_phase(frames)))),
+    ]  # fmt: skip
+
+
+def report_context(engine: Engine, filters: StatsFilter | None = None, *, title: str) -> dict[str, Any]:
+    """Everything the template shows, as plain values (strings and lists)."""
+    filters = filters or StatsFilter()
+    with engine.connect() as conn:
+        frames = load_frames(conn, filters)
+        worst = load_worst_findings(conn, filters, WORST_FINDINGS)
+    stats = load_stats(frames)
+    table = standings(frames)
+    games = frames.games.collect()
+    findings = frames.findings.collect()
+    dates = games["date"].drop_nulls()
+    finished = frames.game_players.filter(pl.col("won")).select("game_id").unique().collect().height
+    by_kind = findings.group_by("kind").agg(pl.len().alias("n")).sort(["n", "kind"], descending=[True, False])
+    players = []
+    for row in stats.iter_rows(named=True):
+        groups = [(group, [(LABELS[c], format_value(c, row[c])) for c in cols]) for group, cols in PLAYER_GROUPS]
+        players.append({"name": row["player"], "groups": groups})
+    stats_columns = ("player", "points_missed", "points_overclaimed", "missed_per_deal", "illegal_plays")
+    worst_columns = ("points", "kind", "player", "game_key", "date", "deal", "message")
+    return {
+        "title": title,
+        "scope": filters.describe(),
+        "generated": datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"),
+        "summary": [
+            ("Games", str(games.height)),
+            ("Finished games", str(finished)),
+            ("Deals", str(int(games["deal_count"].sum()))),
+            ("Players", str(stats.height)),
+            ("Findings", str(findings.height)),
+            ("First game", dates.min().isoformat() if dates.len() else "–"),  # type: ignore[union-attr]
+            ("Last game", dates.max().isoformat() if dates.len() else "–"),  # type: ignore[union-attr]
+        ],
+        "standings_head": [LABELS[c] for c in table.columns],
+        "standings": _rows(table, tuple(table.columns)),
+        "players": players,
+        "charts": _charts(frames, stats),
+        "findings_by_kind": [(kind, str(n)) for kind, n in by_kind.rows()],
+        "accuracy_head": [LABELS[c] for c in stats_columns],
+        "accuracy": _rows(stats, stats_columns),
+        "worst_head": ["Points", "Kind", "Player", "Game", "Date", "Deal", "What happened"],
+        "worst": _rows(worst, worst_columns),
+        "ready_script": READY_SCRIPT,
+        "script_hash": base64.b64encode(hashlib.sha256(READY_SCRIPT.encode()).digest()).decode(),
+    }  # fmt: skip
+
+
+def build_report(engine: Engine, filters: StatsFilter | None = None, *, title: str = DEFAULT_TITLE) -> str:
+    """The report as one HTML document."""
+    template = _environment().from_string(_template_text())
+    return template.render(**report_context(engine, filters, title=title))
+
+
+def write_report(engine: Engine, out: str | os.PathLike[str], filters: StatsFilter | None = None, *,
+                 title: str = DEFAULT_TITLE) -> None:  # fmt: skip
+    """Write the report to ``out``.
+
+    :raises ReportError: when the file cannot be written.
+    """
+    html = build_report(engine, filters, title=title)
+    try:
+        Path(out).write_text(html, encoding="utf-8")
+    except OSError as err:
+        raise ReportError(f"{os.fspath(out)}: cannot write: {err.strerror or err}") from None

@@ -1,0 +1,97 @@
+"""Charts: every kind is drawn from a real store, saved as PNG and SVG, and carries its titles and legends."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import orjson
+import polars as pl
+import pytest
+
+from cribstats.charts import (
+    CHART_KINDS,
+    ChartError,
+    draw_chart,
+    hands_chart,
+    random_hand_distribution,
+    save_figure,
+    skunks_chart,
+)
+from cribstats.simulate import simulate_games
+from cribstats.stats import read_frames
+from cribstats.stats.frames import StatsFilter
+from cribstats.store.db import make_engine
+from cribstats.store.importer import import_paths
+
+PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
+
+
+@pytest.fixture(scope="module")
+def engine(tmp_path_factory: pytest.TempPathFactory):
+    folder = tmp_path_factory.mktemp("charts")
+    logs = folder / "games.jsonl"
+    with open(logs, "wb") as handle:
+        for game in simulate_games(12, players=["Ann", "Ben", "Cy"], seed=5, mistake_rate=0.05,
+                                   start_date="2026-01-27", games_per_night=3):  # fmt: skip
+            handle.write(orjson.dumps(game.log) + b"\n")
+    engine = make_engine(f"sqlite:///{folder / 'charts.db'}")
+    assert import_paths([logs], engine).imported == 12
+    return engine
+
+
+@pytest.mark.parametrize(("kind", "suffix"), [*((k, "png") for k in CHART_KINDS), ("averages", "svg")])
+def test_every_chart_saves(engine, kind: str, suffix: str, tmp_path: Path) -> None:
+    fig = draw_chart(kind, read_frames(engine))
+    out = tmp_path / f"{kind}.{suffix}"
+    save_figure(fig, out)
+    data = out.read_bytes()
+    assert len(data) > 5000
+    if suffix == "png":
+        assert data.startswith(PNG_MAGIC)
+    else:
+        assert b"<svg" in data[:500]
+    assert fig._suptitle is not None and fig._suptitle.get_text()
+    for ax in fig.axes:
+        assert ax.get_ylabel()
+
+
+@pytest.mark.parametrize("kind", CHART_KINDS)
+def test_charts_of_no_games_still_draw(engine, kind: str, tmp_path: Path) -> None:
+    fig = draw_chart(kind, read_frames(engine, StatsFilter(event="no such event")))
+    save_figure(fig, tmp_path / "empty.png")
+    assert (tmp_path / "empty.png").stat().st_size > 1000
+
+
+def test_skunk_chart_shows_shares_by_level() -> None:
+    stats = pl.DataFrame({
+        "player": ["Ann", "Ben"], "games": [4, 4],
+        "skunks_won": [1, 0], "double_skunks_won": [1, 0], "triple_skunks_won": [0, 0],
+        "skunks_lost": [0, 1], "double_skunks_lost": [0, 1], "triple_skunks_lost": [0, 0],
+    })  # fmt: skip
+    fig = skunks_chart(stats)
+    won_axes = fig.axes[0]
+    # one bar per player and level; Ann's single and double skunks are a quarter of her games each
+    heights = [round(p.get_height(), 6) for p in won_axes.patches]
+    assert heights == [0.25, 0.0, 0.25, 0.0, 0.0, 0.0]
+    legend = won_axes.get_legend()
+    assert [t.get_text() for t in legend.get_texts()] == ["single skunk", "double skunk", "triple skunk"]
+    # levels differ by hatching as well as by shade, so they stay apart in greyscale
+    assert [p.get_hatch() or "" for p in won_axes.patches] == ["", "", "//", "//", "xx", "xx"]
+
+
+def test_random_hands_come_from_the_package_table() -> None:
+    shares = random_hand_distribution()
+    assert abs(sum(shares.values()) - 1) < 1e-12
+    # 1,009,008 of the 12,994,800 hands with a starter score nothing; none scores 19
+    assert shares[0] == 1009008 / 12994800
+    assert 19 not in shares
+    fig = hands_chart(pl.DataFrame({"points": [4], "hands": [2], "share": [1.0]}))
+    labels = [t.get_text() for t in fig.axes[0].get_legend().get_texts()]
+    assert any(label.startswith("random hands (mean 4.77") for label in labels)
+
+
+def test_bad_kind_and_suffix(tmp_path: Path, engine) -> None:
+    with pytest.raises(ChartError, match="unknown chart 'pie'"):
+        draw_chart("pie", read_frames(engine))
+    with pytest.raises(ChartError, match=r"write a \.png or \.svg file"):
+        save_figure(draw_chart("hands", read_frames(engine)), tmp_path / "chart.jpg")

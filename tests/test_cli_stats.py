@@ -1,0 +1,133 @@
+"""``cribstats stats``, ``standings``, ``chart`` and ``report`` from the command line: outputs, files, errors."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from pathlib import Path
+
+import polars as pl
+import pytest
+from typer.testing import CliRunner
+
+from cribstats.cli.app import app
+from cribstats.stats.measures import STANDINGS_COLUMNS, STATS_COLUMNS
+from cribstats.store.db import make_engine
+from cribstats.store.importer import import_paths
+
+# A tally sheet worked out by hand. Night of 3 March: Ann beats Ben 121-100 (spread 21) and Cy 121-85 (a skunk:
+# 3 points, spread 36); Cy beats Ben 121-119 (spread 2). Ann: 5 points; Cy: 2 points, 1 win, spread 2-36 = -34;
+# Ben: 0 points, spread -23. 10 March: Ben beats Ann 121-60 (a double skunk: 60 < 61).
+TALLY = """date,event,round,player1,player2,score1,score2
+2026-03-03,Club,1,Ann,Ben,121,100
+2026-03-03,Club,2,Ann,Cy,121,85
+2026-03-03,Club,3,Cy,Ben,121,119
+2026-03-10,Club,1,Ben,Ann,121,60
+2026-03-10,Other,1,Cy,Dee,121,120
+"""
+
+
+@pytest.fixture(scope="module")
+def db(tmp_path_factory: pytest.TempPathFactory) -> str:
+    folder = tmp_path_factory.mktemp("cli")
+    (folder / "club.csv").write_text(TALLY)
+    url = f"sqlite:///{folder / 'club.db'}"
+    assert import_paths([folder / "club.csv"], make_engine(url)).imported == 5
+    return url
+
+
+def run(*args: str) -> tuple[int, str, str]:
+    result = CliRunner().invoke(app, list(args))
+    return result.exit_code, result.stdout, result.stderr
+
+
+def test_standings_of_a_club_night(db: str) -> None:
+    code, out, _ = run("standings", "--db", db, "--event", "club", "--date", "2026-03-03", "--format", "json")
+    assert code == 0
+    rows = json.loads(out)
+    assert [tuple(r[c] for c in ("rank", "player", "games", "wins", "game_points", "spread")) for r in rows] == [
+        (1, "Ann", 2, 2, 5, 57), (2, "Cy", 2, 1, 2, -34), (3, "Ben", 2, 0, 0, -23),
+    ]  # fmt: skip
+    assert list(rows[0]) == list(STANDINGS_COLUMNS)
+
+
+def test_standings_table_and_csv(db: str, tmp_path: Path) -> None:
+    code, out, _ = run("standings", "--db", db, "--event", "Club")
+    assert code == 0 and "Standings (event Club)" in out and "Ann" in out
+    code, out, _ = run("standings", "--db", db, "--format", "csv", "--out", str(tmp_path / "s.csv"))
+    assert code == 0 and out == ""
+    rows = list(csv.DictReader(io.StringIO((tmp_path / "s.csv").read_text())))
+    # all games: Ann 5 points; Cy two plain wins, 4; Ben one double-skunk win, 3; Dee none
+    got = [(r["player"], r["game_points"]) for r in rows]
+    assert got == [("Ann", "5"), ("Cy", "4"), ("Ben", "3"), ("Dee", "0")]
+
+
+def test_stats_formats(db: str, tmp_path: Path) -> None:
+    code, out, _ = run("stats", "--db", db, "--format", "json", "--player", "ann")
+    assert code == 0
+    (ann,) = json.loads(out)
+    assert list(ann) == list(STATS_COLUMNS)
+    assert (ann["games"], ann["wins"], ann["double_skunks_lost"], ann["spread"], ann["deals"]) == (3, 2, 1, -4, 0)
+    code, out, _ = run("stats", "--db", db, "--format", "csv")
+    assert code == 0 and out.splitlines()[0] == ",".join(STATS_COLUMNS)
+    code, _, _ = run("stats", "--db", db, "--format", "parquet", "--out", str(tmp_path / "s.parquet"))
+    assert code == 0
+    frame = pl.read_parquet(tmp_path / "s.parquet")
+    assert frame.columns == list(STATS_COLUMNS) and frame["player"].to_list() == ["Ann", "Ben", "Cy", "Dee"]
+    code, out, _ = run("stats", "--db", db)
+    assert code == 0 and "Results (all games)" in out and "Counting accuracy" in out
+
+
+def test_chart_command(db: str, tmp_path: Path) -> None:
+    out = tmp_path / "skunks.svg"
+    code, _, err = run("chart", "skunks", "--db", db, "--out", str(out))
+    assert code == 0 and out.read_text().lstrip().startswith("<?xml")
+    assert err.strip() == f"wrote {out}"
+
+
+def test_report_command(db: str, tmp_path: Path) -> None:
+    out = tmp_path / "report.html"
+    code, _, _ = run("report", "--db", db, "--out", str(out), "--since", "2026-03-10")
+    assert code == 0
+    text = out.read_text()
+    assert 'id="standings"' in text and "Since 2026-03-10" in text
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["stats", "--format", "parquet"], "error: --format parquet needs --out FILE (Parquet is binary)"),
+        (["stats", "--since", "March"], "error: --since 'March' is not a date: write YYYY-MM-DD"),
+        (["stats", "--variant", "nine-card"], "error: unknown variant 'nine-card': use one of six-card, "
+         "five-card, seven-card, three-player, four-player"),
+        (["chart", "hands", "--out", "hands.jpg"], "error: --out 'hands.jpg': write a .png or .svg file"),
+        (["standings", "--date", "2026-03-03", "--since", "2026-03-01"],
+         "error: use --date for one day, or --since/--until for a range, not both"),
+    ],
+)  # fmt: skip
+def test_usage_errors(db: str, args: list[str], message: str) -> None:
+    code, out, err = run(*args, "--db", db)
+    assert (code, out) == (1, "")
+    assert err.strip() == message
+
+
+def test_missing_database(tmp_path: Path) -> None:
+    missing = tmp_path / "none.db"
+    code, _, err = run("stats", "--db", f"sqlite:///{missing}")
+    assert code == 1
+    assert err.strip() == f"error: no database at {missing}: store games first with `cribstats import PATH`"
+    assert not missing.exists()
+
+
+def test_no_matching_games_is_not_an_error(db: str) -> None:
+    code, out, err = run("stats", "--db", db, "--player", "Nobody", "--format", "json")
+    assert (code, json.loads(out)) == (0, [])
+    assert "no games stored for player Nobody" in err
+
+
+def test_unreachable_server_is_a_message_not_a_traceback() -> None:
+    code, _, err = run("standings", "--db", "postgresql://club:secret@127.0.0.1:1/club")
+    assert code == 1
+    assert err.startswith("error: cannot open the database postgresql+psycopg://club:***@127.0.0.1:1/club: ")
+    assert "secret" not in err

@@ -1,0 +1,129 @@
+"""The club report: every section, the charts embedded, all text escaped, nothing loaded from elsewhere."""
+
+from __future__ import annotations
+
+import re
+from html.parser import HTMLParser
+from pathlib import Path
+
+import orjson
+import pytest
+from typer.testing import CliRunner
+
+from cribstats.cli.app import app
+from cribstats.report import build_report, format_value, write_report
+from cribstats.simulate import simulate_games
+from cribstats.stats.frames import StatsFilter
+from cribstats.store.db import make_engine
+from cribstats.store.importer import import_paths
+
+SCRIPT_NAME = "<script>alert(1)</script>"
+PLAYERS = [SCRIPT_NAME, "Bob & Co", "Carol"]
+SECTIONS = ["summary", "standings", "players", "charts", "audit"]
+
+
+def build_store(folder: Path) -> str:
+    """A small store: 9 six-card games among a player named like a script tag, 'Bob & Co' and Carol."""
+    logs = folder / "night.jsonl"
+    with open(logs, "wb") as handle:
+        for game in simulate_games(9, players=PLAYERS, seed=21, mistake_rate=0.05, events=["Club <Night>"],
+                                   start_date="2026-02-03", games_per_night=3):  # fmt: skip
+            handle.write(orjson.dumps(game.log) + b"\n")
+    url = f"sqlite:///{folder / 'club.db'}"
+    assert import_paths([logs], make_engine(url)).imported == 9
+    return url
+
+
+@pytest.fixture(scope="module")
+def store(tmp_path_factory: pytest.TempPathFactory) -> str:
+    return build_store(tmp_path_factory.mktemp("report"))
+
+
+@pytest.fixture(scope="module")
+def html(store: str) -> str:
+    return build_report(make_engine(store), title="Club & <Friends>")
+
+
+class Tags(HTMLParser):
+    """Collects start tags with their attributes, and the text of each h3."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.tags: list[tuple[str, dict[str, str | None]]] = []
+        self.h3: list[str] = []
+        self._in_h3 = False
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self.tags.append((tag, dict(attrs)))
+        self._in_h3 = tag == "h3"
+
+    def handle_endtag(self, tag: str) -> None:
+        self._in_h3 = False if tag == "h3" else self._in_h3
+
+    def handle_data(self, data: str) -> None:
+        if self._in_h3:
+            self.h3.append(data)
+
+
+def parse(html: str) -> Tags:
+    tags = Tags()
+    tags.feed(html)
+    return tags
+
+
+def test_every_section_is_there(html: str) -> None:
+    ids = [attrs.get("id") for tag, attrs in parse(html).tags if tag == "section"]
+    assert ids == SECTIONS
+    assert html.count("<figure") == 5
+    for chart in ("chart-skunks", "chart-skunks-trend", "chart-averages", "chart-hands", "chart-accuracy"):
+        assert f'id="{chart}"' in html
+
+
+def test_players_get_a_table_each_and_names_are_text(html: str) -> None:
+    tags = parse(html)
+    # the parser decodes entities: the names come back exactly as the players wrote them
+    assert sorted(n for n in tags.h3 if n in PLAYERS) == sorted(PLAYERS)
+    assert sum(1 for tag, attrs in tags.tags if tag == "article") == 3
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in html
+    assert "Bob &amp; Co" in html
+    assert SCRIPT_NAME not in html
+    assert "<Friends>" not in html and "Club &amp; &lt;Friends&gt;" in html
+    # one script element only: the page's own loaded marker
+    assert [tag for tag, _ in tags.tags].count("script") == 1
+
+
+def test_self_contained(html: str) -> None:
+    tags = parse(html)
+    images = [attrs["src"] for tag, attrs in tags.tags if tag == "img"]
+    assert len(images) == 5
+    assert all(src and src.startswith("data:image/png;base64,iVBORw0KGgo") for src in images)
+    assert not re.search(r"""(src|href)=["']?(https?:)?//""", html)
+    assert not [attrs for tag, attrs in tags.tags if tag == "link"]
+    assert '<meta name="viewport" content="width=device-width, initial-scale=1">' in html
+    assert "overflow-x: auto" in html  # wide tables scroll on a phone
+
+
+def test_audit_lists_worst_findings(html: str) -> None:
+    audit = html[html.index('id="audit"'):]
+    assert "Findings by kind" in audit and "The worst findings" in audit
+    assert "<td>missed</td>" in audit or "<td>overclaim</td>" in audit
+
+
+def test_filtered_report_and_cli(store: str, tmp_path: Path) -> None:
+    out = tmp_path / "carol.html"
+    write_report(make_engine(store), out, StatsFilter(player="carol"))
+    tags = parse(out.read_text())
+    assert [n for n in tags.h3 if n in PLAYERS] == ["Carol"]
+    assert "Player carol" in out.read_text()
+    result = CliRunner().invoke(app, ["report", "--db", store, "--out", str(tmp_path / "r.html"), "--event",
+                                      "club <night>"])  # fmt: skip
+    assert result.exit_code == 0, result.output
+    assert "wrote" in result.stderr
+    assert parse((tmp_path / "r.html").read_text()).h3.count("Carol") == 1
+
+
+def test_format_value() -> None:
+    assert format_value("win_rate", 2 / 3) == "66.7%"
+    assert format_value("hand_per_deal_pone", 7.125) == "7.12"
+    assert format_value("pegging_per_deal_pone", None) == "–"
+    assert format_value("games", 12) == "12"
