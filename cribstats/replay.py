@@ -239,11 +239,16 @@ class _GameReplay:
         return self.side_of[player]
 
     def find(self, kind: str, phase: str, player: str | None, message: str, *, event: int | None = None,
-             claimed: int | None = None, due: int | None = None, stage: str | None = None) -> None:
-        finding = Finding(self.key, self.deal_number or None, event, kind, phase, player, claimed, due, message)  # type: ignore[arg-type]
+             claimed: int | None = None, due: int | None = None, stage: str | None = None,
+             at: int | None = None) -> None:
+        """Record a finding; within a deal findings come in game order: by stage, then at the event (``at``)."""
+        finding = Finding(
+            self.key, self.deal_number or None, event, kind, phase, player, claimed, due, message  # type: ignore[arg-type]
+        )
         if self.deal_number:
-            order = event if event is not None else _NEVER
-            self.deal_findings.append(((_STAGE[stage or phase], order), finding))
+            if at is None:
+                at = event if event is not None else _NEVER
+            self.deal_findings.append(((_STAGE[stage or phase], at), finding))
         else:
             self.findings.append(finding)
 
@@ -496,7 +501,7 @@ class _DealReplay:
             left = self.missed_left.get((victim, phase, pool), 0)
             if call.points > left:
                 g.find("muggins-call", phase, call.by, muggins_message(call.by, victim, call.points, left, what()),
-                       event=call.event, claimed=call.points, due=left)
+                       event=call.event, claimed=call.points, due=left, at=event if event != ANY_EVENT else _NEVER)
             self.missed_left[(victim, phase, pool)] = max(0, left - call.points)
 
     def credit_calls(self, victim: str, phase: str, event: int | None) -> None:
