@@ -1,9 +1,343 @@
-"""Commands of the store group."""
+"""Commands of the store group: ``import``, ``db upgrade``, ``games`` and ``show``."""
 
 from __future__ import annotations
 
+import csv
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from datetime import datetime
+from typing import Annotated
+
+import orjson
 import typer
+from rich.console import Console
+from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
+from rich.table import Table
+from rich.text import Text
+
+from cribstats.cli.options import DEFAULT_DB, DbOption, OutputFormat, err_console
+from cribstats.errors import CribstatsError
+
+IMPORT_HELP = (
+    "Exit status: 0 when every game was imported or was already stored; 2 when some input was refused "
+    "(unreadable, or a conflict: the same game id with different content) while the rest was imported; "
+    "1 when the database cannot be used."
+)
+READ_HELP = "Exit status: 0 on success; 1 when the database cannot be used or the game is not stored."
+
+db_app = typer.Typer(
+    name="db",
+    help="Manage the database schema.",
+    no_args_is_help=True,
+    pretty_exceptions_show_locals=False,
+)
+
+
+def _fail(message: str, code: int = 1) -> typer.Exit:
+    err_console().print(Text(f"Error: {message}"), soft_wrap=True)
+    return typer.Exit(code)
+
+
+@contextmanager
+def _database_errors(url: str) -> Iterator[None]:
+    """Database trouble becomes one line on standard error and exit status 1, never a traceback."""
+    import sqlalchemy as sa
+
+    from cribstats.store.db import describe_db_error, normalize_url
+
+    try:
+        yield
+    except CribstatsError as err:
+        raise _fail(str(err)) from None
+    except sa.exc.SQLAlchemyError as err:
+        try:
+            shown = normalize_url(url).render_as_string(hide_password=True)
+        except CribstatsError:
+            shown = "the database"
+        raise _fail(f"{shown}: {describe_db_error(err)}") from None
+
+
+def _engine(url: str, *, must_exist: bool = False):  # type: ignore[no-untyped-def]
+    """An engine for ``url``; with ``must_exist`` an SQLite file that is not there is an error, not created."""
+    from pathlib import Path
+
+    from cribstats.store.db import StoreError, make_engine, normalize_url
+
+    parsed = normalize_url(url)
+    file = parsed.database if parsed.get_backend_name() == "sqlite" else None
+    if must_exist and file not in (None, "", ":memory:") and not Path(str(file)).exists():
+        raise StoreError(f"no database at {file}: import games first (cribstats import PATH)")
+    return make_engine(url)
+
+
+# --- import ---------------------------------------------------------------------------------------
+
+
+def import_logs(
+    paths: Annotated[
+        list[str],
+        typer.Argument(
+            help="Game logs (.json, .jsonl, .csv, .pgn), folders (searched recursively), or - for standard input.",
+            show_default=False,
+        ),
+    ],
+    db: DbOption = DEFAULT_DB,
+    replace: Annotated[
+        bool, typer.Option("--replace", help="Replace a stored game whose id comes again with different content.")
+    ] = False,
+    batch_size: Annotated[
+        int, typer.Option("--batch-size", min=1, help="Games written per transaction (commit every N games).")
+    ] = 1000,
+    workers: Annotated[
+        int, typer.Option("--workers", "-j", min=1, help="Processes replaying games (1: replay in this one).")
+    ] = 1,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
+) -> None:
+    """Read game logs, replay every deal, and store games, deals, facts and findings.
+
+    Importing the same file twice changes nothing the second time. A game whose id is already stored with
+    different content is a conflict: reported and not stored, unless --replace. A game that cannot be read is
+    refused with its file and place, and the rest still imports. An empty database is set up first.
+
+    Examples:
+
+        cribstats import club-night.jsonl
+
+        cribstats import --db postgresql://club@server/cribbage logs/
+
+        cat game.json | cribstats import -
+    """
+    from cribstats.store.importer import ImportSummary, import_paths
+
+    errors = err_console()
+    with _database_errors(db):
+        engine = _engine(db)
+        with Progress(
+            SpinnerColumn(),
+            TextColumn("{task.description}"),
+            TimeElapsedColumn(),
+            console=errors,
+            transient=True,
+            disable=quiet,
+        ) as progress:
+            task = progress.add_task("importing", total=None)
+
+            def on_progress(summary: ImportSummary, file: str) -> None:
+                progress.update(
+                    task,
+                    description=(
+                        f"{file}: {summary.imported} imported, {summary.present} already stored, "
+                        f"{summary.refused_count + summary.conflict_count} refused"
+                    ),
+                )
+
+            summary = import_paths(
+                paths, engine, replace=replace, on_progress=on_progress, batch_size=batch_size, workers=workers
+            )
+        engine.dispose()
+    for refusal in summary.conflicts + summary.refused:
+        errors.print(Text(str(refusal)), soft_wrap=True)
+    hidden = summary.refused_count - len(summary.refused) + summary.conflict_count - len(summary.conflicts)
+    if hidden > 0:
+        errors.print(Text(f"... and {hidden} more refused"))
+    Console().print(import_summary_table(summary))
+    raise typer.Exit(0 if summary.complete else 2)
+
+
+def import_summary_table(summary) -> Table:  # type: ignore[no-untyped-def]
+    """Files, games imported, already stored, conflicts, refused, deals and findings stored."""
+    table = Table(title="Import", title_justify="left", show_header=False, expand=False)
+    table.add_column("what")
+    table.add_column("value", justify="right")
+    rows = [
+        ("files read", summary.files),
+        ("games imported", summary.imported),
+        ("  of which replaced", summary.replaced),
+        ("already stored", summary.present),
+        ("conflicts (not stored)", summary.conflict_count),
+        ("refused", summary.refused_count),
+        ("deals stored", summary.deals),
+        ("findings stored", summary.findings),
+    ]
+    for what, value in rows:
+        if what.startswith("  ") and not value:
+            continue
+        table.add_row(what, str(value))
+    return table
+
+
+# --- db upgrade -----------------------------------------------------------------------------------
+
+
+@db_app.command("upgrade", epilog=READ_HELP)
+def db_upgrade(db: DbOption = DEFAULT_DB) -> None:
+    """Create the tables, or bring them up to this version of cribstats (safe to run again).
+
+    Example:
+
+        cribstats db upgrade --db postgresql://club@server/cribbage
+    """
+    from cribstats.store.db import current_revision, upgrade
+
+    with _database_errors(db):
+        engine = _engine(db)
+        upgrade(engine)
+        with engine.connect() as conn:
+            revision = current_revision(conn)
+        engine.dispose()
+    err_console().print(Text(f"database schema at revision {revision}"))
+
+
+# --- games ----------------------------------------------------------------------------------------
+
+GAME_COLUMNS = (
+    "id",
+    "game",
+    "date",
+    "event",
+    "round",
+    "variant",
+    "players",
+    "scores",
+    "winners",
+    "deals",
+    "findings",
+)
+
+
+def games(
+    db: DbOption = DEFAULT_DB,
+    player: Annotated[
+        str | None, typer.Option("--player", help="Only games of this player (case and spacing ignored).")
+    ] = None,
+    event: Annotated[str | None, typer.Option("--event", help="Only games of this event (case ignored).")] = None,
+    since: Annotated[
+        datetime | None, typer.Option("--since", formats=["%Y-%m-%d"], help="Only games on or after this date.")
+    ] = None,
+    until: Annotated[
+        datetime | None, typer.Option("--until", formats=["%Y-%m-%d"], help="Only games on or before this date.")
+    ] = None,
+    limit: Annotated[int | None, typer.Option("--limit", min=1, help="At most this many games.")] = None,
+    output: Annotated[
+        OutputFormat, typer.Option("--format", "-f", help="Output format.", case_sensitive=False)
+    ] = OutputFormat.table,
+) -> None:
+    """List the stored games, oldest first.
+
+    Examples:
+
+        cribstats games --player alice --since 2026-01-01
+
+        cribstats games --event "Tuesday League" --format csv > games.csv
+    """
+    from cribstats.store.db import schema_state
+    from cribstats.store.queries import list_games
+
+    with _database_errors(db):
+        engine = _engine(db, must_exist=True)
+        state = schema_state(engine)
+        listed = []
+        if state != "empty":
+            with engine.connect() as conn:
+                listed = list_games(
+                    conn,
+                    player=player,
+                    event=event,
+                    since=since.date() if since else None,
+                    until=until.date() if until else None,
+                    limit=limit,
+                )
+        engine.dispose()
+    rows = [g.to_dict() for g in listed]
+    if output is OutputFormat.json:
+        sys.stdout.buffer.write(orjson.dumps(rows, option=orjson.OPT_INDENT_2) + b"\n")
+        sys.stdout.flush()
+    elif output is OutputFormat.csv:
+        writer = csv.writer(sys.stdout, lineterminator="\n")
+        writer.writerow(GAME_COLUMNS)
+        for row in rows:
+            writer.writerow(_flat(row[c]) for c in GAME_COLUMNS)
+    elif output is OutputFormat.parquet:
+        import polars as pl
+
+        if sys.stdout.isatty():
+            raise _fail("parquet is binary: redirect it to a file (--format parquet > games.parquet)")
+
+        frame = pl.DataFrame(
+            {c: [_flat(r[c]) for r in rows] for c in GAME_COLUMNS},
+            schema={c: (pl.Int64 if c in ("id", "deals", "findings") else pl.String) for c in GAME_COLUMNS},
+        )
+        frame.write_parquet(sys.stdout.buffer)
+        sys.stdout.flush()
+    else:
+        Console().print(games_table(rows))
+
+
+def _flat(value: object) -> object:
+    """Lists for a table cell or CSV field: names joined by commas, scores by dashes (``121-88``)."""
+    if isinstance(value, list):
+        if all(isinstance(v, str) for v in value):
+            return ", ".join(value)
+        return "-".join("?" if v is None else str(v) for v in value)
+    return "" if value is None else value
+
+
+TABLE_COLUMNS = ("id", "game", "date", "event", "players", "scores", "winners", "deals", "findings")
+
+
+def games_table(rows: list[dict[str, object]]) -> Table:
+    """The games for a person to read (csv and json carry every column)."""
+    table = Table(title=f"{len(rows)} game{'s' if len(rows) != 1 else ''}", title_justify="left", expand=False)
+    for name in TABLE_COLUMNS:
+        table.add_column(
+            name,
+            justify="right" if name in ("id", "deals", "findings") else "left",
+            no_wrap=name in ("game", "date", "scores"),
+        )
+    for row in rows:
+        table.add_row(*(Text(str(_flat(row[c]))) for c in TABLE_COLUMNS))
+    return table
+
+
+# --- show -----------------------------------------------------------------------------------------
+
+
+def show(
+    game: Annotated[
+        str, typer.Argument(help="The game: its id (key), its number in the store, or a prefix of its hash.")
+    ],
+    db: DbOption = DEFAULT_DB,
+) -> None:
+    """Replay one stored game deal by deal: the cards, the play with the count and points, the show, findings.
+
+    Example:
+
+        cribstats show tuesday-2026-11-03-r2-t4
+    """
+    from cribstats.replay import replay
+    from cribstats.store.db import schema_state
+    from cribstats.store.queries import find_game
+    from cribstats.textview import TextView
+
+    with _database_errors(db):
+        engine = _engine(db, must_exist=True)
+        stored = None
+        if schema_state(engine) != "empty":
+            with engine.connect() as conn:
+                stored = find_game(conn, game)
+        engine.dispose()
+        if stored is None:
+            raise _fail(f"no stored game {game!r}: `cribstats games` lists them")
+        view = TextView()
+        replay(stored.game(), view, key=stored.key)
+    sys.stdout.write(view.result() + "\n")
+    sys.stdout.flush()
 
 
 def register(app: typer.Typer) -> None:
     """Add this group's commands to the root app."""
+    app.command("import", epilog=IMPORT_HELP)(import_logs)
+    app.add_typer(db_app, name="db")
+    app.command("games", epilog=READ_HELP)(games)
+    app.command("show", epilog=READ_HELP)(show)

@@ -1,0 +1,299 @@
+"""Import speed: simulated six-card games into SQLite (and PostgreSQL when reachable), with the audit included.
+
+    .venv/bin/python benchmarks/bench_import.py [--games 10000] [--pg-url URL]
+
+Measured in the same run, each in a fresh process (so peak memory is that step's own):
+
+* ``audit alone``: read the JSON Lines file, validate and replay every game (no database);
+* ``floor``: the same rows the importer writes, built beforehand (not timed), inserted with plain executemany
+  (PostgreSQL: COPY) in transactions of 1,000 games, with no identity checks: the cost of the rows themselves;
+* ``import``: ``cribstats.store.importer.import_paths`` on the file: parse, replay, identity checks and writes;
+  once more with ``--workers`` replay processes (default: one per core) when that is more than one.
+
+The games are ``--base`` simulated games (default 500), copied with a new id each up to ``--games``, so that every
+game is distinct and costs a full replay. PostgreSQL is used when ``--pg-url`` or ``CRIBSTATS_TEST_PG_URL`` names
+a server; each run gets a fresh database there, dropped afterwards. Peak memory is the step's maximum resident
+set size (``resource.getrusage``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+import uuid
+from pathlib import Path
+
+import orjson
+
+
+def make_file(path: Path, games: int, base: int, seed: int) -> None:
+    from cribstats.simulate import simulate_games
+
+    bases = [orjson.dumps(g.log) for g in simulate_games(base, seed=seed)]
+    with path.open("wb") as out:
+        for i in range(games):
+            text = bases[i % base]
+            if i >= base:
+                old = orjson.loads(text)["id"]
+                text = text.replace(f'"{old}"'.encode(), f'"copy-{i:06d}"'.encode(), 1)
+            out.write(text + b"\n")
+
+
+# --- the steps, each run in a child process ----------------------------------------------------------------------
+
+
+def step_audit(path: str) -> dict[str, float]:
+    from cribstats.formats import read_paths
+    from cribstats.replay import replay
+
+    start, cpu = time.perf_counter(), time.process_time()
+    n = 0
+    for source in read_paths([path]):
+        replay(source.game)
+        n += 1
+    return {"seconds": time.perf_counter() - start, "cpu": time.process_time() - cpu, "games": n}
+
+
+def step_import(path: str, url: str, workers: str = "1") -> dict[str, float]:
+    from cribstats.store.db import make_engine, upgrade
+    from cribstats.store.importer import import_paths
+
+    engine = make_engine(url)
+    upgrade(engine)  # the schema is set up outside the timing, as for the floor
+    start, cpu = time.perf_counter(), time.process_time()
+    summary = import_paths([path], engine, workers=int(workers))
+    seconds, cpu = time.perf_counter() - start, time.process_time() - cpu
+    engine.dispose()
+    return {"seconds": seconds, "cpu": cpu if workers == "1" else float("nan"), "games": summary.imported}
+
+
+def step_floor(path: str, url: str) -> dict[str, float]:
+    """Insert the importer's rows with plain executemany/COPY, ids assigned up front; only the writes timed."""
+    import sqlalchemy as sa
+
+    from cribstats.formats import read_paths
+    from cribstats.store import tables as t
+    from cribstats.store.db import make_engine, upgrade
+    from cribstats.store.importer import (
+        DEAL_COLUMNS,
+        DEAL_PLAYER_COLUMNS,
+        FINDING_COLUMNS,
+        GAME_PLAYER_COLUMNS,
+        PLAY_COLUMNS,
+        bulk_insert,
+        prepare_game,
+    )
+
+    engine = make_engine(url)
+    upgrade(engine)
+    players: dict[str, int] = {}
+    game_cols = [
+        "id",
+        "source_id",
+        "content_hash",
+        "game_key",
+        "variant",
+        "target",
+        "muggins",
+        "player_count",
+        "date",
+        "site",
+        "round",
+        "source_file",
+        "source_place",
+        "ended_in_deal",
+        "skunk_level",
+        "deal_count",
+        "finding_count",
+        "log",
+        "imported_at",
+    ]
+    seconds = 0.0
+    cpu_used = [0.0]
+    deal_id = 0
+    batch = []
+
+    def write(batch: list) -> float:  # type: ignore[type-arg]
+        nonlocal deal_id
+        game_rows, gp, deals, dp, plays, findings = [], [], [], [], [], []
+        new_players = []
+        for gid, g in batch:
+            for k, name in g.names.items():
+                if k not in players:
+                    players[k] = len(players) + 1
+                    new_players.append((players[k], name, k))
+            row = dict(g.game_row, id=gid, imported_at=now)
+            game_rows.append(tuple(row[c] for c in game_cols))
+            gp += [(gid, players[r[0]], *r[1:]) for r in g.game_players]
+            numbers = {}
+            for r in g.deals:
+                deal_id += 1
+                numbers[r[0]] = deal_id
+                deals.append((deal_id, gid, r[0], players[r[1]], *r[2:]))
+            dp += [(numbers[r[0]], gid, players[r[1]], *r[2:]) for r in g.deal_players]
+            plays += [(numbers[r[0]], r[1], players[r[2]], *r[3:]) for r in g.plays]
+            findings += [(gid, *r[:5], None if r[5] is None else players[r[5]], *r[6:]) for r in g.findings]
+        start, cpu = time.perf_counter(), time.process_time()
+        with engine.begin() as conn:
+            bulk_insert(conn, t.player_table, ("id", "name", "name_key"), new_players)
+            bulk_insert(conn, t.game_table, game_cols, game_rows)
+            bulk_insert(conn, t.game_player_table, GAME_PLAYER_COLUMNS, gp)
+            bulk_insert(conn, t.deal_table, ("id", *DEAL_COLUMNS), deals)
+            bulk_insert(conn, t.finding_table, FINDING_COLUMNS, findings)
+            bulk_insert(conn, t.deal_player_table, DEAL_PLAYER_COLUMNS, dp)
+            bulk_insert(conn, t.play_event_table, PLAY_COLUMNS, plays)
+        cpu_used[0] += time.process_time() - cpu
+        return time.perf_counter() - start
+
+    from datetime import datetime
+
+    now = datetime(2026, 1, 1)
+    for n, source in enumerate(read_paths([path]), start=1):
+        batch.append((n, prepare_game(source.game, source.file, source.place)))
+        if len(batch) == 1000:
+            seconds += write(batch)
+            batch = []
+    if batch:
+        seconds += write(batch)
+    with engine.connect() as conn:
+        stored = conn.execute(sa.select(sa.func.count()).select_from(t.game_table)).scalar_one()
+    engine.dispose()
+    return {"seconds": seconds, "cpu": cpu_used[0], "games": stored}
+
+
+def run_child(args: list[str]) -> dict[str, float]:
+    out = subprocess.run([sys.executable, __file__, "--step", *args], capture_output=True, check=False)
+    if out.returncode != 0:
+        raise SystemExit(f"step {args[0]} failed:\n{out.stderr.decode()}")
+    return json.loads(out.stdout)
+
+
+# --- databases ---------------------------------------------------------------------------------------------------
+
+
+def sqlite_url(folder: Path, name: str) -> str:
+    return f"sqlite:///{folder / name}"
+
+
+class PgDatabase:
+    """A fresh database on the server, dropped on exit."""
+
+    def __init__(self, server: str) -> None:
+        import sqlalchemy as sa
+
+        self.admin = sa.create_engine(
+            sa.make_url(server).set(drivername="postgresql+psycopg"), isolation_level="AUTOCOMMIT"
+        )
+        self.name = f"cribstats_bench_{uuid.uuid4().hex[:10]}"
+        self.url = self.admin.url.set(database=self.name).render_as_string(hide_password=False)
+
+    def __enter__(self) -> str:
+        with self.admin.connect() as conn:
+            conn.exec_driver_sql(f'CREATE DATABASE "{self.name}"')
+        return self.url
+
+    def __exit__(self, *exc: object) -> None:
+        with self.admin.connect() as conn:
+            conn.exec_driver_sql(f'DROP DATABASE IF EXISTS "{self.name}" WITH (FORCE)')
+        self.admin.dispose()
+
+
+def pg_reachable(server: str | None) -> bool:
+    if not server:
+        return False
+    import sqlalchemy as sa
+
+    engine = sa.create_engine(sa.make_url(server).set(drivername="postgresql+psycopg"))
+    try:
+        with engine.connect():
+            return True
+    except sa.exc.OperationalError:
+        return False
+    finally:
+        engine.dispose()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--games", type=int, default=10_000)
+    parser.add_argument("--base", type=int, default=500, help="distinct simulated games to copy from")
+    parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("--pg-url", default=os.environ.get("CRIBSTATS_TEST_PG_URL"))
+    parser.add_argument(
+        "--workers", type=int, default=os.cpu_count() or 1, help="also import with this many replay processes"
+    )
+    parser.add_argument("--step", nargs="+", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.step:
+        name, *rest = args.step
+        result = {"audit": step_audit, "import": step_import, "floor": step_floor}[name](*rest)
+        result["peak_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+        print(json.dumps(result))
+        return
+
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp)
+        path = folder / "games.jsonl"
+        t0 = time.perf_counter()
+        make_file(path, args.games, min(args.base, args.games), args.seed)
+        size_mb = path.stat().st_size / 1e6
+        made = time.perf_counter() - t0
+        print(
+            f"{args.games} six-card games ({size_mb:.1f} MB of JSON Lines) made in {made:.1f} s"
+            f" on {os.cpu_count()} cores (load average {os.getloadavg()[0]:.1f})"
+        )
+        results: list[tuple[str, dict[str, float]]] = []
+        results.append(("audit alone (read + replay)", run_child(["audit", str(path)])))
+        results.append(
+            ("SQLite floor (plain executemany)", run_child(["floor", str(path), sqlite_url(folder, "f.db")]))
+        )
+        results.append(
+            ("SQLite import (audit included)", run_child(["import", str(path), sqlite_url(folder, "i.db")]))
+        )
+        if args.workers > 1:
+            label = f"SQLite import, {args.workers} replay processes"
+            results.append(
+                (label, run_child(["import", str(path), sqlite_url(folder, "j.db"), str(args.workers)]))
+            )
+        if pg_reachable(args.pg_url):
+            with PgDatabase(args.pg_url) as url:
+                results.append(("PostgreSQL floor (COPY)", run_child(["floor", str(path), url])))
+            with PgDatabase(args.pg_url) as url:
+                results.append(("PostgreSQL import (audit included)", run_child(["import", str(path), url])))
+        else:
+            print("PostgreSQL skipped: no server at --pg-url / CRIBSTATS_TEST_PG_URL")
+    audit = results[0][1]
+    print(f"\n{'step':<40}{'games':>7}{'wall s':>9}{'games/s':>9}{'cpu s':>9}{'games/cpu s':>12}{'peak MB':>9}")
+    for label, r in results:
+        rate = r["games"] / r["seconds"]
+        cpu_rate = r["games"] / r["cpu"] if r["cpu"] == r["cpu"] and r["cpu"] > 0 else float("nan")
+        print(
+            f"{label:<40}{int(r['games']):>7}{r['seconds']:>9.2f}{rate:>9.0f}{r['cpu']:>9.2f}{cpu_rate:>12.0f}"
+            f"{r['peak_mb']:>9.0f}"
+        )
+    by = dict(results)
+    print("\nThe import against its parts (cpu s of this process; the wall clock is the machine's load):")
+    for db in ("SQLite", "PostgreSQL"):
+        imp = by.get(f"{db} import (audit included)")
+        floor = by.get(f"{db} floor (plain executemany)") or by.get(f"{db} floor (COPY)")
+        if imp and floor:
+            print(
+                f"  {db}: import {imp['cpu']:.2f} cpu s = {imp['cpu'] / (audit['cpu'] + floor['cpu']):.2f} x "
+                f"(audit alone {audit['cpu']:.2f} + floor writes {floor['cpu']:.2f}); wall "
+                f"{imp['seconds'] / (audit['seconds'] + floor['seconds']):.2f} x"
+            )
+    sqlite_rate = max(r["games"] / r["seconds"] for label, r in results if label.startswith("SQLite import"))
+    print(
+        f"target >= 1500 games/s into SQLite with the audit: {'met' if sqlite_rate >= 1500 else 'NOT met'} "
+        f"({sqlite_rate:.0f} games/s)"
+    )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,180 @@
+"""Reading the store: the games list behind ``cribstats games``, one game's log for ``cribstats show``, counts.
+
+>>> from cribstats.store.db import make_engine, upgrade
+>>> engine = make_engine("sqlite://")
+>>> upgrade(engine)
+>>> with engine.connect() as conn:
+...     list_games(conn), find_game(conn, "no-such-game")
+([], None)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date as Date
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy.engine import Connection
+
+from cribstats.gamelog import GameLog, validate_game_json
+from cribstats.store import tables as t
+from cribstats.store.tables import name_key
+
+HASH_PREFIX_MIN = 6
+
+
+@dataclass(slots=True)
+class GameListing:
+    """One line of ``cribstats games``."""
+
+    id: int
+    key: str
+    date: Date | None
+    event: str | None
+    round: str | None
+    variant: str
+    players: list[str]  # seat order
+    scores: list[int | None]  # final scores as claimed, seat order
+    winners: list[str]  # by the claimed scores
+    deals: int
+    findings: int
+    source: str | None  # file:place
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "game": self.key,
+            "date": self.date.isoformat() if self.date else None,
+            "event": self.event,
+            "round": self.round,
+            "variant": self.variant,
+            "players": self.players,
+            "scores": self.scores,
+            "winners": self.winners,
+            "deals": self.deals,
+            "findings": self.findings,
+            "source": self.source,
+        }
+
+
+def list_games(
+    conn: Connection,
+    *,
+    player: str | None = None,
+    event: str | None = None,
+    since: Date | None = None,
+    until: Date | None = None,
+    limit: int | None = None,
+) -> list[GameListing]:
+    """Stored games, oldest first (by date, then by id), filtered by a player's name (any spelling that folds to
+    the same name), an event (case ignored), and dates ``since``/``until`` (both included; undated games are left
+    out when either is given)."""
+    g, e, gp, p = t.game_table, t.event_table, t.game_player_table, t.player_table
+    query = sa.select(
+        g.c.id,
+        g.c.game_key,
+        g.c.date,
+        g.c.round,
+        g.c.variant,
+        g.c.deal_count,
+        g.c.finding_count,
+        g.c.source_file,
+        g.c.source_place,
+        e.c.name.label("event"),
+    ).select_from(g.outerjoin(e, g.c.event_id == e.c.id))
+    if player is not None:
+        wanted = sa.select(gp.c.game_id).join(p, gp.c.player_id == p.c.id).where(p.c.name_key == name_key(player))
+        query = query.where(g.c.id.in_(wanted))
+    if event is not None:
+        query = query.where(sa.func.lower(e.c.name) == event.strip().lower())
+    if since is not None:
+        query = query.where(g.c.date >= since)
+    if until is not None:
+        query = query.where(g.c.date <= until)
+    query = query.order_by(g.c.date.is_(None), g.c.date, g.c.id)
+    if limit is not None:
+        query = query.limit(limit)
+    rows = conn.execute(query).all()
+    seats = _seats(conn, [r.id for r in rows])
+    out = []
+    for r in rows:
+        players = seats.get(r.id, [])
+        source = None
+        if r.source_file:
+            source = f"{r.source_file}:{r.source_place}" if r.source_place else r.source_file
+        out.append(
+            GameListing(
+                id=r.id,
+                key=r.game_key,
+                date=r.date,
+                event=r.event,
+                round=r.round,
+                variant=r.variant,
+                players=[s[0] for s in players],
+                scores=[s[1] for s in players],
+                winners=[s[0] for s in players if s[2]],
+                deals=r.deal_count,
+                findings=r.finding_count,
+                source=source,
+            )
+        )
+    return out
+
+
+def _seats(conn: Connection, game_ids: list[int]) -> dict[int, list[tuple[str, int | None, bool]]]:
+    gp, p = t.game_player_table, t.player_table
+    found: dict[int, list[tuple[str, int | None, bool]]] = {}
+    for start in range(0, len(game_ids), 500):
+        chunk = game_ids[start : start + 500]
+        query = (
+            sa.select(gp.c.game_id, p.c.name, gp.c.final_score_claimed, gp.c.won)
+            .join(p, gp.c.player_id == p.c.id)
+            .where(gp.c.game_id.in_(chunk))
+            .order_by(gp.c.game_id, gp.c.seat)
+        )
+        for row in conn.execute(query):
+            found.setdefault(row.game_id, []).append((row.name, row.final_score_claimed, bool(row.won)))
+    return found
+
+
+@dataclass(slots=True)
+class StoredGame:
+    """A stored game found by :func:`find_game`: its ids and its canonical log."""
+
+    id: int
+    key: str
+    content_hash: str
+    source: str | None
+    log: str
+
+    def game(self) -> GameLog:
+        """The stored log, read back into the model."""
+        return validate_game_json(self.log)
+
+
+def find_game(conn: Connection, ref: str) -> StoredGame | None:
+    """A game by its key (the log's id, or its content hash prefix), its store id (digits), or a unique prefix
+    of its content hash (at least six hex digits); None when nothing (or more than one game) matches."""
+    g = t.game_table
+    cols = (g.c.id, g.c.game_key, g.c.content_hash, g.c.source_file, g.c.source_place, g.c.log)
+    ref = ref.strip()
+    row = conn.execute(sa.select(*cols).where(g.c.game_key == ref)).first()
+    if row is None and ref.isdigit():
+        row = conn.execute(sa.select(*cols).where(g.c.id == int(ref))).first()
+    if row is None and len(ref) >= HASH_PREFIX_MIN and all(c in "0123456789abcdef" for c in ref.lower()):
+        rows = conn.execute(sa.select(*cols).where(g.c.content_hash.startswith(ref.lower())).limit(2)).all()
+        row = rows[0] if len(rows) == 1 else None
+    if row is None:
+        return None
+    source = None
+    if row.source_file:
+        source = f"{row.source_file}:{row.source_place}" if row.source_place else row.source_file
+    return StoredGame(id=row.id, key=row.game_key, content_hash=row.content_hash, source=source, log=row.log)
+
+
+def table_counts(conn: Connection) -> dict[str, int]:
+    """Rows in each table of the store."""
+    return {
+        table.name: conn.execute(sa.select(sa.func.count()).select_from(table)).scalar_one() for table in t.TABLES
+    }

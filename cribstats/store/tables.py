@@ -1,0 +1,274 @@
+"""The relational store's tables (SQLModel on SQLAlchemy 2): one row per player, event, game, deal and fact.
+
+``deal_player`` is the fact table most statistics read: one row per player and deal, with the points due and
+claimed in the play, the hand, the crib and his heels. Cards are stored in canonical spelling (``"5H"``); a list
+of cards is the canonical spellings joined by one space (``"5S 4S 2S 8D 6H 8C"``). Every table has a plain integer
+``id``; names are lower_snake. ``metadata`` is what the migrations and ``make_engine`` build from.
+
+>>> sorted(t for t in metadata.tables)[:4]
+['deal', 'deal_player', 'event', 'finding']
+>>> name_key("  Mary   ANN ") == name_key("mary ann")
+True
+"""
+
+from datetime import date as Date
+from datetime import datetime as DateTime
+
+import sqlalchemy as sa
+from sqlalchemy.orm import registry
+from sqlmodel import Field, SQLModel
+
+NAMING_CONVENTION = {
+    "ix": "ix_%(column_0_label)s",
+    "uq": "uq_%(table_name)s_%(column_0_name)s",
+    "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+    "pk": "pk_%(table_name)s",
+}
+metadata = sa.MetaData(naming_convention=NAMING_CONVENTION)
+
+
+class StoreTable(SQLModel, registry=registry(metadata=metadata)):
+    """Base of the store's tables: they live in the store's own ``metadata``, apart from any other SQLModel."""
+
+
+def name_key(name: str) -> str:
+    """The key that makes two spellings of a name one player: case folded, inner whitespace collapsed.
+
+    >>> name_key(" Bob  Smith ")
+    'bob smith'
+    """
+    return " ".join(name.split()).casefold()
+
+
+def _fk(target: str, *, nullable: bool = False, ondelete: str | None = "CASCADE") -> sa.Column:
+    return sa.Column(sa.Integer, sa.ForeignKey(target, ondelete=ondelete), nullable=nullable)
+
+
+class Player(StoreTable, table=True):
+    """A player, known across games by ``name_key``; ``name`` is the first spelling seen, trimmed."""
+
+    __tablename__ = "player"
+
+    id: int | None = Field(default=None, primary_key=True)
+    name: str = Field(sa_column=sa.Column(sa.Text, nullable=False))
+    name_key: str = Field(sa_column=sa.Column(sa.Text, nullable=False, unique=True))
+
+
+class Event(StoreTable, table=True):
+    """An event (league night, tournament) named in the logs."""
+
+    __tablename__ = "event"
+
+    id: int | None = Field(default=None, primary_key=True)
+    name: str = Field(sa_column=sa.Column(sa.Text, nullable=False, unique=True))
+
+
+class ImportRun(StoreTable, table=True):
+    """One file read by ``cribstats import``: when, and what became of its games.
+
+    ``finished_at`` stays null when the import was interrupted; the games it committed remain, whole.
+    """
+
+    __tablename__ = "import_run"
+
+    id: int | None = Field(default=None, primary_key=True)
+    file: str = Field(sa_column=sa.Column(sa.Text, nullable=False))
+    file_hash: str | None = Field(default=None, sa_column=sa.Column(sa.String(64), nullable=True))
+    started_at: DateTime = Field(sa_column=sa.Column(sa.DateTime, nullable=False))
+    finished_at: DateTime | None = Field(default=None, sa_column=sa.Column(sa.DateTime, nullable=True))
+    games_imported: int = Field(default=0, sa_column=sa.Column(sa.Integer, nullable=False, server_default="0"))
+    games_present: int = Field(default=0, sa_column=sa.Column(sa.Integer, nullable=False, server_default="0"))
+    games_conflicting: int = Field(default=0, sa_column=sa.Column(sa.Integer, nullable=False, server_default="0"))
+    games_refused: int = Field(default=0, sa_column=sa.Column(sa.Integer, nullable=False, server_default="0"))
+    findings: int = Field(default=0, sa_column=sa.Column(sa.Integer, nullable=False, server_default="0"))
+
+
+class Game(StoreTable, table=True):
+    """A stored game: where and when, the rules it was played by, and its result as claimed and as due.
+
+    ``game_key`` is the key findings use (the log's ``id``, else its content hash). ``log`` is the canonical game
+    log JSON, so ``cribstats show`` and later audits replay from it. ``recorded_winner`` is the player id of the
+    winner the log's ``result`` names (null when it names none). ``skunk_level`` (0..3) is the losing side's, from
+    the claimed scores. ``ended_in_deal`` is the 1-based deal in which a side reached the target.
+    """
+
+    __tablename__ = "game"
+    __table_args__ = (
+        sa.Index("ix_game_date", "date"),
+        sa.Index("ix_game_event_id", "event_id"),
+    )
+
+    id: int | None = Field(default=None, primary_key=True)
+    source_id: str | None = Field(default=None, sa_column=sa.Column(sa.Text, nullable=True, unique=True))
+    content_hash: str = Field(sa_column=sa.Column(sa.String(64), nullable=False, unique=True))
+    game_key: str = Field(sa_column=sa.Column(sa.Text, nullable=False, unique=True))
+    variant: str = Field(sa_column=sa.Column(sa.String(20), nullable=False))
+    target: int = Field(sa_column=sa.Column(sa.Integer, nullable=False))
+    muggins: bool = Field(sa_column=sa.Column(sa.Boolean, nullable=False))
+    player_count: int = Field(sa_column=sa.Column(sa.Integer, nullable=False))
+    date: Date | None = Field(default=None, sa_column=sa.Column(sa.Date, nullable=True))
+    site: str | None = Field(default=None, sa_column=sa.Column(sa.Text, nullable=True))
+    round: str | None = Field(default=None, sa_column=sa.Column(sa.Text, nullable=True))
+    event_id: int | None = Field(default=None, sa_column=_fk("event.id", nullable=True, ondelete="SET NULL"))
+    source_file: str | None = Field(default=None, sa_column=sa.Column(sa.Text, nullable=True))
+    source_place: str | None = Field(default=None, sa_column=sa.Column(sa.Text, nullable=True))
+    recorded_winner: int | None = Field(
+        default=None, sa_column=_fk("player.id", nullable=True, ondelete="SET NULL")
+    )
+    ended_in_deal: int | None = Field(default=None, sa_column=sa.Column(sa.Integer, nullable=True))
+    skunk_level: int = Field(default=0, sa_column=sa.Column(sa.Integer, nullable=False))
+    deal_count: int = Field(default=0, sa_column=sa.Column(sa.Integer, nullable=False))
+    finding_count: int = Field(default=0, sa_column=sa.Column(sa.Integer, nullable=False))
+    log: str = Field(sa_column=sa.Column(sa.Text, nullable=False))
+    imported_at: DateTime = Field(sa_column=sa.Column(sa.DateTime, nullable=False))
+    import_id: int | None = Field(default=None, sa_column=_fk("import_run.id", nullable=True, ondelete="SET NULL"))
+
+
+class GamePlayer(StoreTable, table=True):
+    """A player's seat in a game and their result.
+
+    ``team`` is 0/1 in four-player games (partners share a team), else the seat. ``won`` follows the claimed
+    scores (the result at the table), ``won_due`` the points due. ``skunk_level`` is the level of this player's
+    loss (0 for a winner). ``recorded_score`` is the final score the log's ``result`` gives (team score in
+    four-player games), null when it gives none.
+    """
+
+    __tablename__ = "game_player"
+    __table_args__ = (
+        sa.UniqueConstraint("game_id", "seat", name="uq_game_player_seat"),
+        sa.UniqueConstraint("game_id", "player_id", name="uq_game_player_player"),
+        sa.Index("ix_game_player_player_id", "player_id"),
+    )
+
+    id: int | None = Field(default=None, primary_key=True)
+    game_id: int = Field(sa_column=_fk("game.id"))
+    player_id: int = Field(sa_column=_fk("player.id", ondelete=None))
+    seat: int = Field(sa_column=sa.Column(sa.Integer, nullable=False))
+    team: int = Field(sa_column=sa.Column(sa.Integer, nullable=False))
+    final_score_claimed: int | None = Field(default=None, sa_column=sa.Column(sa.Integer, nullable=True))
+    final_score_due: int | None = Field(default=None, sa_column=sa.Column(sa.Integer, nullable=True))
+    won: bool = Field(sa_column=sa.Column(sa.Boolean, nullable=False))
+    won_due: bool = Field(sa_column=sa.Column(sa.Boolean, nullable=False))
+    skunk_level: int = Field(default=0, sa_column=sa.Column(sa.Integer, nullable=False))
+    recorded_score: int | None = Field(default=None, sa_column=sa.Column(sa.Integer, nullable=True))
+
+
+class Deal(StoreTable, table=True):
+    """One deal of a game. ``completed`` is false for the deal the game ended in and any after the end."""
+
+    __tablename__ = "deal"
+    __table_args__ = (sa.UniqueConstraint("game_id", "number", name="uq_deal_game_number"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    game_id: int = Field(sa_column=_fk("game.id"))
+    number: int = Field(sa_column=sa.Column(sa.Integer, nullable=False))
+    dealer_id: int = Field(sa_column=_fk("player.id", ondelete=None))
+    starter: str = Field(sa_column=sa.Column(sa.String(2), nullable=False))
+    crib_card: str | None = Field(default=None, sa_column=sa.Column(sa.String(2), nullable=True))
+    completed: bool = Field(sa_column=sa.Column(sa.Boolean, nullable=False))
+    after_end: bool = Field(default=False, sa_column=sa.Column(sa.Boolean, nullable=False))
+
+
+class DealPlayer(StoreTable, table=True):
+    """The fact table: what one player was dealt, laid away, pegged and counted in one deal, due and claimed.
+
+    ``role`` is ``'dealer'`` or ``'pone'`` (every non-dealer is a pone). ``dealt`` and ``discards`` are card
+    lists. ``pegged_*`` are null when the log leaves the play out; ``hand_*`` null when the hand was never shown
+    (the game ended first); ``crib_*`` are the dealer's only. ``completed`` is copied from the deal.
+    """
+
+    __tablename__ = "deal_player"
+    __table_args__ = (
+        sa.UniqueConstraint("deal_id", "seat", name="uq_deal_player_seat"),
+        sa.Index("ix_deal_player_player_completed", "player_id", "completed"),
+        sa.Index("ix_deal_player_game_id", "game_id"),
+    )
+
+    id: int | None = Field(default=None, primary_key=True)
+    deal_id: int = Field(sa_column=_fk("deal.id"))
+    game_id: int = Field(sa_column=_fk("game.id"))
+    player_id: int = Field(sa_column=_fk("player.id", ondelete=None))
+    seat: int = Field(sa_column=sa.Column(sa.Integer, nullable=False))
+    role: str = Field(sa_column=sa.Column(sa.String(6), nullable=False))
+    dealt: str = Field(sa_column=sa.Column(sa.String(30), nullable=False))
+    discards: str = Field(sa_column=sa.Column(sa.String(30), nullable=False))
+    pegged_due: int | None = Field(default=None, sa_column=sa.Column(sa.Integer, nullable=True))
+    pegged_claimed: int | None = Field(default=None, sa_column=sa.Column(sa.Integer, nullable=True))
+    hand_due: int | None = Field(default=None, sa_column=sa.Column(sa.Integer, nullable=True))
+    hand_claimed: int | None = Field(default=None, sa_column=sa.Column(sa.Integer, nullable=True))
+    crib_due: int | None = Field(default=None, sa_column=sa.Column(sa.Integer, nullable=True))
+    crib_claimed: int | None = Field(default=None, sa_column=sa.Column(sa.Integer, nullable=True))
+    heels_due: int = Field(default=0, sa_column=sa.Column(sa.Integer, nullable=False))
+    heels_claimed: int = Field(default=0, sa_column=sa.Column(sa.Integer, nullable=False))
+    muggins_gained: int = Field(default=0, sa_column=sa.Column(sa.Integer, nullable=False))
+    muggins_lost: int = Field(default=0, sa_column=sa.Column(sa.Integer, nullable=False))
+    completed: bool = Field(sa_column=sa.Column(sa.Boolean, nullable=False))
+
+
+class PlayEvent(StoreTable, table=True):
+    """One event of the play: a card laid (``card``) or a go (``card`` null), the count after it and the points.
+
+    ``seq`` is the 0-based index into the deal's ``play`` list; ``claimed`` is null when the deal does not claim
+    card by card; ``after_end`` marks events after the game had ended (they count for nothing).
+    """
+
+    __tablename__ = "play_event"
+    __table_args__ = (sa.UniqueConstraint("deal_id", "seq", name="uq_play_event_seq"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    deal_id: int = Field(sa_column=_fk("deal.id"))
+    seq: int = Field(sa_column=sa.Column(sa.Integer, nullable=False))
+    player_id: int = Field(sa_column=_fk("player.id", ondelete=None))
+    card: str | None = Field(default=None, sa_column=sa.Column(sa.String(2), nullable=True))
+    count: int = Field(sa_column=sa.Column(sa.Integer, nullable=False))
+    due: int = Field(sa_column=sa.Column(sa.Integer, nullable=False))
+    claimed: int | None = Field(default=None, sa_column=sa.Column(sa.Integer, nullable=True))
+    after_end: bool = Field(default=False, sa_column=sa.Column(sa.Boolean, nullable=False))
+
+
+class FindingRow(StoreTable, table=True):
+    """One audit finding (spec findings version 1): ``deal_number`` and ``event`` are the contract's ``deal``
+    (1-based, null for a game-level finding) and ``event`` (0-based play index, null when not about one event).
+    """
+
+    __tablename__ = "finding"
+    __table_args__ = (
+        sa.Index("ix_finding_game_id", "game_id"),
+        sa.Index("ix_finding_kind", "kind"),
+        sa.Index("ix_finding_player_id", "player_id"),
+    )
+
+    id: int | None = Field(default=None, primary_key=True)
+    game_id: int = Field(sa_column=_fk("game.id"))
+    seq: int = Field(sa_column=sa.Column(sa.Integer, nullable=False))
+    deal_number: int | None = Field(default=None, sa_column=sa.Column(sa.Integer, nullable=True))
+    event: int | None = Field(default=None, sa_column=sa.Column(sa.Integer, nullable=True))
+    kind: str = Field(sa_column=sa.Column(sa.String(20), nullable=False))
+    phase: str = Field(sa_column=sa.Column(sa.String(10), nullable=False))
+    player_id: int | None = Field(default=None, sa_column=_fk("player.id", nullable=True, ondelete="SET NULL"))
+    claimed: int | None = Field(default=None, sa_column=sa.Column(sa.Integer, nullable=True))
+    due: int | None = Field(default=None, sa_column=sa.Column(sa.Integer, nullable=True))
+    message: str = Field(sa_column=sa.Column(sa.Text, nullable=False))
+
+
+player_table: sa.Table = Player.__table__  # type: ignore[attr-defined]
+event_table: sa.Table = Event.__table__  # type: ignore[attr-defined]
+import_run_table: sa.Table = ImportRun.__table__  # type: ignore[attr-defined]
+game_table: sa.Table = Game.__table__  # type: ignore[attr-defined]
+game_player_table: sa.Table = GamePlayer.__table__  # type: ignore[attr-defined]
+deal_table: sa.Table = Deal.__table__  # type: ignore[attr-defined]
+deal_player_table: sa.Table = DealPlayer.__table__  # type: ignore[attr-defined]
+play_event_table: sa.Table = PlayEvent.__table__  # type: ignore[attr-defined]
+finding_table: sa.Table = FindingRow.__table__  # type: ignore[attr-defined]
+
+TABLES: tuple[sa.Table, ...] = (
+    player_table,
+    event_table,
+    import_run_table,
+    game_table,
+    game_player_table,
+    deal_table,
+    deal_player_table,
+    play_event_table,
+    finding_table,
+)

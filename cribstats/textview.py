@@ -1,0 +1,182 @@
+"""The terminal view of one game, deal by deal: the cards, the play with the count and the points, the show, and
+each finding beside the thing it is about. It returns text and prints nothing (``cribstats show`` prints it).
+
+:class:`TextView` is a :class:`~cribstats.replay.ReplayVisitor` (like python-chess's ``StringExporter``): pass it
+to ``replay(game, view)`` and ``view.result()`` is the text. :func:`render_game` does the same from an outcome.
+
+>>> from cribstats.gamelog import validate_game
+>>> from cribstats.replay import replay
+>>> game = validate_game({"format": "cribstats/game/1", "id": "g", "players": ["Alice", "Bob"],
+...     "deals": [{"dealer": "Alice", "starter": "5H",
+...         "hands": {"Alice": ["5S","4S","2S","8D","6H","8C"], "Bob": ["TS","6D","JH","4H","KC","7C"]},
+...         "discards": {"Alice": ["8D","8C"], "Bob": ["TS","KC"]},
+...         "play": [["Bob","JH"], ["Alice","5S",2], ["Bob","7C"], ["Alice","6H",3], ["Bob","go"],
+...                  ["Alice","2S",1], ["Bob","6D"], ["Alice","4S"], ["Bob","4H",3]],
+...         "show": {"Bob": 9, "Alice": 10, "crib": 6}, "scores": {"Alice": 24, "Bob": 12}}]})
+>>> view = TextView()
+>>> _ = replay(game, view)
+>>> text = view.result()
+>>> print(text.splitlines()[0])
+Game g: six-card, to 121, Alice v Bob
+>>> "! missed (hand): Alice claimed 10" in text
+True
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable
+
+from cribstats.cards import format_card
+from cribstats.findings import Finding
+from cribstats.gamelog import GameLog
+from cribstats.replay import DealFacts, GameOutcome, PlayFact, ReplayVisitor, ShowFact
+
+INDENT = "    "
+
+
+def _cards(cards: Iterable[int]) -> str:
+    return " ".join(format_card(c) for c in cards)
+
+
+def _finding_line(f: Finding, indent: str) -> str:
+    return f"{indent}! {f.kind} ({f.phase}): {f.message}"
+
+
+def _claim(due: int | None, claimed: int | None) -> str:
+    if due is None:
+        return ""
+    if claimed is None or claimed == due:
+        return str(due)
+    return f"{due} (claimed {claimed})"
+
+
+def render_game(game: GameLog, outcome: GameOutcome) -> str:
+    """The whole game as text, findings inline (see the module example)."""
+    by_place: dict[tuple[int | None, int | None], list[Finding]] = defaultdict(list)
+    for f in outcome.findings:
+        by_place[(f.deal, f.event)].append(f)
+    lines = [_header(game, outcome)]
+    for facts in outcome.deals:
+        lines.append("")
+        lines.extend(_deal_lines(facts, by_place))
+    lines.append("")
+    lines.extend(_end_lines(outcome, by_place.get((None, None), [])))
+    return "\n".join(lines)
+
+
+def _header(game: GameLog, outcome: GameOutcome) -> str:
+    where = ", ".join(
+        x for x in (game.event, f"round {game.round}" if game.round else None, game.site, game.date) if x
+    )
+    muggins = ", muggins" if game.muggins_rule else ""
+    head = f"Game {outcome.key}: {outcome.variant.name}, to {outcome.target}{muggins}, {' v '.join(game.players)}"
+    return f"{head} ({where})" if where else head
+
+
+def _deal_lines(facts: DealFacts, by_place: dict[tuple[int | None, int | None], list[Finding]]) -> list[str]:
+    n = facts.number
+    status = " (after the end of the game)" if facts.after_end else ""
+    lines = [f"Deal {n}: {facts.dealer} deals, starter {format_card(facts.starter)}{status}"]
+    width = max((len(p.player) for p in facts.players), default=0)
+    for p in facts.players:
+        lines.append(
+            f"{INDENT}{p.player:<{width}}  {p.role:<6}  dealt {_cards(p.dealt)}  to the crib {_cards(p.discards)}"
+        )
+        if p.heels_due or p.heels_claimed:
+            lines.append(f"{INDENT}{p.player} his heels: {_claim(p.heels_due, p.heels_claimed)}")
+    here = by_place.get((n, None), [])
+    deal_findings = [f for f in here if f.phase in ("deal", "heels", "play") and f.kind != "board"]
+    lines.extend(_finding_line(f, INDENT) for f in deal_findings if f.phase in ("deal", "heels"))
+    if facts.plays:
+        lines.append(f"{INDENT}The play")
+        for play in facts.plays:
+            lines.append(_play_line(play, width))
+            lines.extend(_finding_line(f, INDENT * 2) for f in by_place.get((n, play.index), []))
+    lines.extend(_finding_line(f, INDENT) for f in deal_findings if f.phase == "play")
+    show_findings = [f for f in here if f.phase in ("hand", "crib")]
+    if facts.shows:
+        lines.append(f"{INDENT}The show")
+        for show in facts.shows:
+            lines.append(_show_line(show, width))
+            lines.extend(
+                _finding_line(f, INDENT * 2)
+                for f in show_findings
+                if f.phase == show.phase and f.player == show.player
+            )
+    shown = {(s.phase, s.player) for s in facts.shows}
+    lines.extend(_finding_line(f, INDENT) for f in show_findings if (f.phase, f.player) not in shown)
+    rest = [f for f in here if f not in deal_findings and f not in show_findings]
+    if facts.scores_claimed:
+        board = ", ".join(f"{name} {score}" for name, score in facts.scores_claimed.items())
+        due = ""
+        if facts.scores_due and facts.scores_due != facts.scores_claimed:
+            due = "; by points due " + ", ".join(f"{name} {score}" for name, score in facts.scores_due.items())
+        lines.append(f"{INDENT}Board by the claims: {board}{due}")
+    lines.extend(_finding_line(f, INDENT) for f in rest)
+    return lines
+
+
+def _play_line(play: PlayFact, width: int) -> str:
+    card = "go" if play.card is None else format_card(play.card)
+    points = _claim(play.due, play.claimed) if (play.due or play.claimed) else ""
+    late = "  (after the end)" if play.after_end else ""
+    return f"{INDENT * 2}{play.player:<{width}}  {card:<2}  count {play.count:>2}  {points}".rstrip() + late
+
+
+def _show_line(show: ShowFact, width: int) -> str:
+    what = "crib" if show.phase == "crib" else "hand"
+    detail = ", ".join(
+        f"{kind} {points}"
+        for kind, points in (
+            ("fifteens", show.score.fifteens),
+            ("pairs", show.score.pairs),
+            ("runs", show.score.runs),
+            ("flush", show.score.flush),
+            ("nobs", show.score.nobs),
+        )
+        if points
+    )
+    late = "  (after the end)" if show.after_end else ""
+    detail_text = f"  [{detail}]" if detail else ""
+    return (
+        f"{INDENT * 2}{show.player:<{width}}  {what} {_cards(show.cards)}  {_claim(show.due, show.claimed)}"
+        f"{detail_text}{late}"
+    )
+
+
+def _end_lines(outcome: GameOutcome, game_findings: list[Finding]) -> list[str]:
+    lines = []
+    if outcome.scores_claimed:
+        final = ", ".join(f"{name} {score}" for name, score in outcome.scores_claimed.items())
+        lines.append(f"Final: {final}")
+    if outcome.winners:
+        skunk = {1: ", a skunk", 2: ", a double skunk", 3: ", a triple skunk"}.get(outcome.skunk_level, "")
+        ended = f" in deal {outcome.ended_in_deal}" if outcome.ended_in_deal else ""
+        lines.append(f"Won by {' and '.join(outcome.winners)}{ended}{skunk}")
+    else:
+        lines.append("No side reached the target")
+    if outcome.winners_due and set(outcome.winners_due) != set(outcome.winners):
+        lines.append(f"By the points due, {' and '.join(outcome.winners_due)} would have won")
+    lines.extend(_finding_line(f, "") for f in game_findings)
+    total = len(outcome.findings)
+    lines.append(f"{total} finding{'s' if total != 1 else ''}")
+    return lines
+
+
+class TextView(ReplayVisitor):
+    """A replay visitor whose :meth:`result` is the text of :func:`render_game`."""
+
+    def __init__(self) -> None:
+        self._game: GameLog | None = None
+        self._text = ""
+
+    def begin_game(self, game: GameLog, key: str) -> None:
+        self._game = game
+
+    def end_game(self, outcome: GameOutcome) -> None:
+        assert self._game is not None
+        self._text = render_game(self._game, outcome)
+
+    def result(self) -> str:
+        return self._text

@@ -1,0 +1,212 @@
+"""``cribstats import``, ``db upgrade``, ``games`` and ``show`` through the command line (CliRunner), against an
+SQLite file and a PostgreSQL database. What was stored is read back with SQL, not from the command's output."""
+
+from __future__ import annotations
+
+import copy
+import csv
+import io
+from pathlib import Path
+from typing import Any
+
+import orjson
+import pytest
+import sqlalchemy as sa
+from test_store_import import ONE_DEAL, write_jsonl
+from typer.testing import CliRunner
+
+from cribstats.cli.app import app
+from cribstats.simulate import simulate_games
+from cribstats.store.db import head_revision, make_engine
+
+
+def run(*args: str, input: str | bytes | None = None) -> Any:
+    return CliRunner().invoke(app, list(args), input=input, env={"COLUMNS": "200"})
+
+
+def summary_rows(stdout: str) -> dict[str, int]:
+    """The import summary table as {what: number}."""
+    cells = [[c.strip() for c in line.split("│")[1:-1]] for line in stdout.splitlines() if line.count("│") == 3]
+    return {what: int(value) for what, value in cells}
+
+
+def scalar(url: str, sql: str) -> Any:
+    engine = make_engine(url)
+    try:
+        with engine.connect() as conn:
+            return conn.execute(sa.text(sql)).scalar_one()
+    finally:
+        engine.dispose()
+
+
+@pytest.fixture
+def night(tmp_path: Path) -> Path:
+    """Four games of a club night: three dated, two events, and the hand-worked game."""
+    logs = [
+        g.log
+        for g in simulate_games(
+            3,
+            seed=51,
+            events=["Tuesday League", "Open"],
+            start_date="2026-03-03",
+            games_per_night=1,
+            players=["Ann", "Bo", "Cy"],
+        )
+    ]
+    return write_jsonl(tmp_path / "night.jsonl", [*logs, ONE_DEAL])
+
+
+def test_import_reports_and_stores(db_url: str, night: Path) -> None:
+    result = run("import", "--db", db_url, "--quiet", str(night))
+    assert result.exit_code == 0, result.output
+    assert summary_rows(result.stdout) == {
+        "files read": 1,
+        "games imported": 4,
+        "already stored": 0,
+        "conflicts (not stored)": 0,
+        "refused": 0,
+        "deals stored": scalar(db_url, "SELECT count(*) FROM deal"),
+        "findings stored": 1,
+    }
+    assert result.stderr == ""
+    assert scalar(db_url, "SELECT count(*) FROM game") == 4
+
+    again = run("import", "--db", db_url, "-q", str(night))
+    assert again.exit_code == 0
+    assert (summary_rows(again.stdout)["games imported"], summary_rows(again.stdout)["already stored"]) == (0, 4)
+    assert scalar(db_url, "SELECT count(*) FROM game") == 4
+    assert scalar(db_url, "SELECT sum(games_present) FROM import_run") == 4
+
+
+def test_import_exit_2_names_the_refused_game_and_stores_the_rest(db_url: str, tmp_path: Path) -> None:
+    bad = copy.deepcopy(ONE_DEAL)
+    bad["id"] = "bad"
+    bad["players"] = ["Alice"]
+    path = tmp_path / "mixed.jsonl"
+    good = next(simulate_games(1, seed=52)).log
+    path.write_bytes(orjson.dumps(good) + b"\n" + orjson.dumps(bad) + b"\n" + orjson.dumps(ONE_DEAL) + b"\n")
+    result = run("import", "--db", db_url, "-q", str(path))
+    assert result.exit_code == 2
+    assert result.stderr.startswith(f"{path}:line 2")
+    assert scalar(db_url, "SELECT count(*) FROM game") == 2
+
+
+def test_import_conflict_exit_2_and_replace(db_url: str, tmp_path: Path) -> None:
+    run("import", "--db", db_url, "-q", str(write_jsonl(tmp_path / "a.jsonl", [ONE_DEAL])))
+    changed = copy.deepcopy(ONE_DEAL)
+    changed["site"] = "The Crown"
+    path = write_jsonl(tmp_path / "b.jsonl", [changed])
+    result = run("import", "--db", db_url, "-q", str(path))
+    assert result.exit_code == 2
+    assert f"{path}:line 1: game 'tuesday-r2-t4' is already stored with different content" in result.stderr
+    assert scalar(db_url, "SELECT site FROM game") == "Elks Lodge"
+    replaced = run("import", "--db", db_url, "-q", "--replace", str(path))
+    assert replaced.exit_code == 0, replaced.output
+    assert scalar(db_url, "SELECT site FROM game") == "The Crown"
+
+
+def test_import_from_standard_input(sqlite_url: str) -> None:
+    result = run("import", "--db", sqlite_url, "-q", "-", input=orjson.dumps(ONE_DEAL) + b"\n")
+    assert result.exit_code == 0, result.output
+    assert scalar(sqlite_url, "SELECT source_file FROM game") == "<stdin>"
+
+
+def test_db_upgrade_creates_the_schema_and_is_safe_twice(db_url: str) -> None:
+    for _ in range(2):
+        result = run("db", "upgrade", "--db", db_url)
+        assert result.exit_code == 0, result.output
+    assert scalar(db_url, "SELECT version_num FROM alembic_version") == head_revision()
+    assert scalar(db_url, "SELECT count(*) FROM deal_player") == 0
+
+
+def test_games_filters(db_url: str, night: Path) -> None:
+    run("import", "--db", db_url, "-q", str(night))
+
+    def keys(*args: str) -> list[str]:
+        result = run("games", "--db", db_url, "--format", "json", *args)
+        assert result.exit_code == 0, result.output
+        return [g["game"] for g in orjson.loads(result.stdout)]
+
+    sims = ["six-card-s51-g000001", "six-card-s51-g000002", "six-card-s51-g000003"]
+    # nights are a week apart per event, events alternate: 03-03 Tuesday League, 03-04 Open, 03-10 Tuesday League
+    assert keys() == [sims[0], sims[1], sims[2], "tuesday-r2-t4"]  # by date; 2026-11-03 is the latest
+    assert keys("--event", "tuesday league") == [sims[0], sims[2], "tuesday-r2-t4"]
+    assert keys("--since", "2026-03-04", "--until", "2026-03-10") == [sims[1], sims[2]]
+    assert keys("--player", "  ALICE ") == ["tuesday-r2-t4"]
+    assert keys("--player", "nobody") == []
+
+    table = run("games", "--db", db_url, "--player", "alice")
+    assert table.exit_code == 0 and "tuesday-r2-t4" in table.stdout and "1 game" in table.stdout
+    rows = list(csv.DictReader(io.StringIO(run("games", "--db", db_url, "-f", "csv", "--event", "Open").stdout)))
+    assert [(r["game"], r["date"], r["event"], r["variant"]) for r in rows] == [
+        (sims[1], "2026-03-04", "Open", "six-card")
+    ]
+    (one,) = [
+        r for r in orjson.loads(run("games", "--db", db_url, "-f", "json").stdout) if r["game"] == ONE_DEAL["id"]
+    ]
+    assert (one["players"], one["scores"], one["winners"], one["deals"]) == (["Alice", "Bob"], [22, 12], [], 1)
+
+
+def test_show_replays_a_stored_game_with_findings_inline(db_url: str, night: Path) -> None:
+    run("import", "--db", db_url, "-q", str(night))
+    result = run("show", "--db", db_url, "tuesday-r2-t4")
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    assert lines[0].startswith("Game tuesday-r2-t4: six-card, to 121, Alice v Bob")
+    assert any(line.strip().startswith("Deal 1: Alice deals, starter 5H") for line in lines)
+    play = [line.split() for line in lines if "count" in line]
+    assert play[1] == ["Alice", "5S", "count", "15", "2"]
+    assert play[4] == ["Bob", "go", "count", "28"]
+    hand = next(i for i, line in enumerate(lines) if line.strip().startswith("Alice  hand 5S 4S 2S 6H"))
+    assert "12 (claimed 10)" in lines[hand]
+    assert lines[hand + 1].strip().startswith("! missed (hand): Alice claimed 10")
+
+    game_id = scalar(db_url, "SELECT id FROM game WHERE game_key = 'tuesday-r2-t4'")
+    by_id = run("show", "--db", db_url, str(game_id))
+    assert by_id.exit_code == 0 and by_id.stdout == result.stdout
+
+
+def test_show_an_unknown_game_exit_1_without_traceback(sqlite_url: str, night: Path) -> None:
+    run("import", "--db", sqlite_url, "-q", str(night))
+    result = run("show", "--db", sqlite_url, "no-such-game")
+    assert result.exit_code == 1
+    assert result.stderr.strip() == "Error: no stored game 'no-such-game': `cribstats games` lists them"
+    assert result.stdout == ""
+
+
+def test_database_errors_are_one_line(tmp_path: Path) -> None:
+    missing = run("games", "--db", f"sqlite:///{tmp_path / 'none.db'}")
+    assert missing.exit_code == 1
+    assert missing.stderr.strip() == (
+        f"Error: no database at {tmp_path / 'none.db'}: import games first (cribstats import PATH)"
+    )
+    assert not (tmp_path / "none.db").exists()
+    bad_url = run("games", "--db", "not a url")
+    assert (bad_url.exit_code, bad_url.stderr.strip()) == (
+        1,
+        "Error: 'not a url' is not a database URL: write e.g. sqlite:///cribstats.db",
+    )
+    refused = run("import", "--db", "postgresql://someone:secret@127.0.0.1:1/nothing", "-q", "x.jsonl")
+    assert refused.exit_code == 1
+    assert "Traceback" not in refused.output and "secret" not in refused.stderr
+    assert refused.stderr.startswith("Error: postgresql+psycopg://someone:***@127.0.0.1:1/nothing: ")
+
+
+def test_cribstats_db_environment_variable(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    url = f"sqlite:///{tmp_path / 'env.db'}"
+    result = CliRunner().invoke(
+        app, ["import", "-q", str(write_jsonl(tmp_path / "a.jsonl", [ONE_DEAL]))], env={"CRIBSTATS_DB": url}
+    )
+    assert result.exit_code == 0, result.output
+    assert scalar(url, "SELECT game_key FROM game") == "tuesday-r2-t4"
+
+
+def test_games_as_parquet(sqlite_url: str, night: Path, tmp_path: Path) -> None:
+    import polars as pl
+
+    run("import", "--db", sqlite_url, "-q", str(night))
+    result = CliRunner().invoke(app, ["games", "--db", sqlite_url, "-f", "parquet", "--player", "alice"])
+    assert result.exit_code == 0
+    (tmp_path / "g.parquet").write_bytes(result.stdout_bytes)
+    frame = pl.read_parquet(tmp_path / "g.parquet")
+    assert frame.select("game", "players", "scores").rows() == [("tuesday-r2-t4", "Alice, Bob", "22-12")]

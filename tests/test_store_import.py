@@ -1,0 +1,443 @@
+"""The importer against a real SQLite file and a real PostgreSQL database: facts, identity, conflicts, refusals."""
+
+from __future__ import annotations
+
+import copy
+from pathlib import Path
+from typing import Any
+
+import orjson
+import pytest
+import sqlalchemy as sa
+
+from cribstats.gamelog import content_hash, validate_game
+from cribstats.replay import replay
+from cribstats.simulate import simulate_games
+from cribstats.store.db import make_engine
+from cribstats.store.importer import Importer, canonical_log, import_paths, prepare_game
+from cribstats.store.queries import table_counts
+
+# One deal worked out by hand (the example of spec game-log): Alice deals, Bob is pone, starter 5H.
+# Bob's hand 6D JH 4H 7C + 5H: fifteens JH+5H, 6+4+5 = 4, run 4-5-6-7 = 4, nobs (JH, starter a heart) = 1: 9.
+# Alice's hand 5S 4S 2S 6H + 5H: fifteens 5S+4+6, 5H+4+6 = 4, pair of fives = 2, runs 4-5-6 twice = 6: 12.
+# The crib 8D 8C TS KC + 5H: fifteens TS+5H, KC+5H = 4, pair of eights = 2: 6.
+# The play: JH 10, 5S 15 (Alice 2), 7C 22, 6H 28 (run 5-6-7: Alice 3), Bob go, 2S 30 (Alice go 1), then
+# 6D 6, 4S 10, 4H 14 (pair 2 + last card 1: Bob 3). Alice pegs 6, Bob 3.
+ONE_DEAL: dict[str, Any] = {
+    "format": "cribstats/game/1",
+    "id": "tuesday-r2-t4",
+    "event": "Tuesday League",
+    "date": "2026-11-03",
+    "site": "Elks Lodge",
+    "round": "2",
+    "players": ["Alice", "Bob"],
+    "deals": [
+        {
+            "dealer": "Alice",
+            "hands": {"Alice": ["5S", "4S", "2S", "8D", "6H", "8C"], "Bob": ["TS", "6D", "JH", "4H", "KC", "7C"]},
+            "discards": {"Alice": ["8D", "8C"], "Bob": ["TS", "KC"]},
+            "starter": "5H",
+            "play": [
+                ["Bob", "JH"],
+                ["Alice", "5S", 2],
+                ["Bob", "7C"],
+                ["Alice", "6H", 3],
+                ["Bob", "go"],
+                ["Alice", "2S", 1],
+                ["Bob", "6D"],
+                ["Alice", "4S"],
+                ["Bob", "4H", 3],
+            ],
+            "show": {"Bob": 9, "Alice": 10, "crib": 6},
+            "scores": {"Alice": 22, "Bob": 12},
+        }
+    ],
+}
+
+
+def write_jsonl(path: Path, logs: list[dict[str, Any]]) -> Path:
+    path.write_bytes(b"".join(orjson.dumps(log) + b"\n" for log in logs))
+    return path
+
+
+def sim_logs(n: int, seed: int = 1, **options: Any) -> list[dict[str, Any]]:
+    return [g.log for g in simulate_games(n, seed=seed, **options)]
+
+
+def rows(engine: sa.Engine, sql: str, **params: Any) -> list[Any]:
+    with engine.connect() as conn:
+        return list(conn.execute(sa.text(sql), params))
+
+
+def counts(engine: sa.Engine) -> dict[str, int]:
+    with engine.connect() as conn:
+        return table_counts(conn)
+
+
+@pytest.fixture
+def engine(db_url: str):
+    engine = make_engine(db_url)
+    yield engine
+    engine.dispose()
+
+
+def test_hand_worked_deal_is_stored_fact_by_fact(engine: sa.Engine, tmp_path: Path) -> None:
+    summary = import_paths([write_jsonl(tmp_path / "night.jsonl", [ONE_DEAL])], engine)
+    assert (summary.imported, summary.present, summary.refused_count, summary.deals) == (1, 0, 0, 1)
+
+    facts = rows(
+        engine,
+        "SELECT p.name, dp.seat, dp.role, dp.dealt, dp.discards, dp.pegged_due, dp.pegged_claimed, dp.hand_due,"
+        " dp.hand_claimed, dp.crib_due, dp.crib_claimed, dp.heels_due FROM deal_player dp"
+        " JOIN player p ON p.id = dp.player_id ORDER BY dp.seat",
+    )
+    assert [tuple(r) for r in facts] == [
+        ("Alice", 0, "dealer", "5S 4S 2S 8D 6H 8C", "8D 8C", 6, 6, 12, 10, 6, 6, 0),
+        ("Bob", 1, "pone", "TS 6D JH 4H KC 7C", "TS KC", 3, 3, 9, 9, None, None, 0),
+    ]
+    plays = rows(
+        engine,
+        "SELECT pe.seq, p.name, pe.card, pe.count, pe.due FROM play_event pe JOIN player p ON p.id = pe.player_id"
+        " ORDER BY pe.seq",
+    )
+    assert [tuple(r) for r in plays] == [
+        (0, "Bob", "JH", 10, 0),
+        (1, "Alice", "5S", 15, 2),
+        (2, "Bob", "7C", 22, 0),
+        (3, "Alice", "6H", 28, 3),
+        (4, "Bob", None, 28, 0),
+        (5, "Alice", "2S", 30, 1),
+        (6, "Bob", "6D", 6, 0),
+        (7, "Alice", "4S", 10, 0),
+        (8, "Bob", "4H", 14, 3),
+    ]
+    (deal,) = rows(
+        engine, "SELECT d.number, p.name AS dealer, d.starter FROM deal d JOIN player p ON p.id = d.dealer_id"
+    )
+    assert tuple(deal) == (1, "Alice", "5H")
+    missed = rows(
+        engine,
+        "SELECT f.deal_number, f.kind, f.phase, p.name, f.claimed, f.due FROM finding f"
+        " JOIN player p ON p.id = f.player_id WHERE f.kind = 'missed'",
+    )
+    assert [tuple(r) for r in missed] == [(1, "missed", "hand", "Alice", 10, 12)]
+    (game,) = rows(
+        engine,
+        "SELECT g.game_key, g.source_id, g.date, g.site, g.round, e.name AS event, g.variant,"
+        " g.target, g.deal_count FROM game g JOIN event e ON e.id = g.event_id",
+    )
+    assert (game.game_key, game.source_id, str(game.date), game.site, game.round, game.event) == (
+        "tuesday-r2-t4",
+        "tuesday-r2-t4",
+        "2026-11-03",
+        "Elks Lodge",
+        "2",
+        "Tuesday League",
+    )
+    assert (game.variant, game.target, game.deal_count) == ("six-card", 121, 1)
+
+
+def test_simulated_games_store_every_deal_play_and_expected_finding(engine: sa.Engine, tmp_path: Path) -> None:
+    sims = list(simulate_games(12, seed=3, mistake_rate=0.08, muggins=True))
+    logs = [s.log for s in sims]
+    summary = import_paths([write_jsonl(tmp_path / "games.jsonl", logs)], engine)
+    assert (summary.imported, summary.refused_count, summary.conflict_count) == (12, 0, 0)
+
+    n_deals = sum(len(log["deals"]) for log in logs)
+    n_plays = sum(len(d.get("play", [])) for log in logs for d in log["deals"])
+    c = counts(engine)
+    assert c["game"] == 12 and c["deal"] == n_deals and summary.deals == n_deals
+    assert c["deal_player"] == 2 * n_deals
+    assert c["play_event"] == n_plays
+    assert c["game_player"] == 24
+
+    # the store keeps exactly what the replay found, game by game (the replay's own tests judge the findings)
+    expected = sorted(
+        (
+            (o.key, f.deal, f.event, f.kind, f.phase, f.player, f.claimed, f.due)
+            for o in (replay(validate_game(log)) for log in logs)
+            for f in o.findings
+        ),
+        key=repr,
+    )
+    stored = rows(
+        engine,
+        "SELECT g.game_key, f.deal_number, f.event, f.kind, f.phase, p.name, f.claimed, f.due FROM finding f"
+        " JOIN game g ON g.id = f.game_id LEFT JOIN player p ON p.id = f.player_id",
+    )
+    assert expected, "the simulator was asked for mistakes"
+    assert sorted((tuple(r) for r in stored), key=repr) == expected
+    assert summary.findings == len(expected)
+
+    winners = rows(engine, "SELECT game_id, count(*) AS n FROM game_player WHERE won GROUP BY game_id")
+    assert len(winners) == 12 and {w.n for w in winners} == {1}
+
+
+def test_importing_twice_changes_nothing(engine: sa.Engine, tmp_path: Path) -> None:
+    path = write_jsonl(tmp_path / "games.jsonl", sim_logs(8, seed=5))
+    first = import_paths([path], engine)
+    before = counts(engine)
+    second = import_paths([path], engine)
+    after = counts(engine)
+    assert (first.imported, first.present) == (8, 0)
+    assert (second.imported, second.present, second.deals, second.findings) == (0, 8, 0, 0)
+    assert {k: v for k, v in after.items() if k != "import_run"} == {
+        k: v for k, v in before.items() if k != "import_run"
+    }
+    runs = rows(
+        engine, "SELECT games_imported, games_present, finished_at IS NOT NULL AS done FROM import_run ORDER BY id"
+    )
+    assert [tuple(r) for r in runs] == [(8, 0, True), (0, 8, True)]
+
+
+def test_the_same_game_twice_in_one_file_is_stored_once(engine: sa.Engine, tmp_path: Path) -> None:
+    logs = sim_logs(3, seed=6)
+    summary = import_paths([write_jsonl(tmp_path / "dup.jsonl", [logs[0], logs[1], logs[0], logs[2]])], engine)
+    assert (summary.imported, summary.present) == (3, 1)
+    assert counts(engine)["game"] == 3
+
+
+def test_same_id_different_content_is_a_conflict_unless_replace(engine: sa.Engine, tmp_path: Path) -> None:
+    original = copy.deepcopy(ONE_DEAL)
+    changed = copy.deepcopy(ONE_DEAL)
+    changed["deals"][0]["show"]["Alice"] = 12  # the hand claimed right this time
+    changed["deals"][0]["scores"]["Alice"] = 24
+    import_paths([write_jsonl(tmp_path / "first.jsonl", [original])], engine)
+    before = counts(engine)
+
+    path = write_jsonl(tmp_path / "second.jsonl", [sim_logs(1, seed=9)[0], changed])
+    summary = import_paths([path], engine)
+    assert (summary.imported, summary.conflict_count) == (1, 1)
+    (conflict,) = summary.conflicts
+    assert (conflict.file, conflict.place, conflict.game) == (str(path), "line 2", "tuesday-r2-t4")
+    assert "already stored with different content" in conflict.reason
+    (claim,) = rows(
+        engine,
+        "SELECT dp.hand_claimed FROM deal_player dp JOIN game g ON g.id = dp.game_id"
+        " WHERE g.game_key = 'tuesday-r2-t4' AND dp.role = 'dealer'",
+    )
+    assert claim.hand_claimed == 10  # the stored game is untouched
+
+    replaced = import_paths([path], engine, replace=True)
+    assert (replaced.imported, replaced.replaced, replaced.present, replaced.conflict_count) == (1, 1, 1, 0)
+    (claim,) = rows(
+        engine,
+        "SELECT dp.hand_claimed FROM deal_player dp JOIN game g ON g.id = dp.game_id"
+        " WHERE g.game_key = 'tuesday-r2-t4' AND dp.role = 'dealer'",
+    )
+    assert claim.hand_claimed == 12
+    after = counts(engine)
+    one_sim_game = {k: after[k] - before[k] for k in ("game", "finding")}
+    assert one_sim_game["game"] == 1  # the simulated game; the replaced game still counts once
+    (n_findings,) = rows(
+        engine,
+        "SELECT count(*) AS n FROM finding f JOIN game g ON g.id = f.game_id WHERE g.game_key = 'tuesday-r2-t4'",
+    )
+    assert n_findings.n == 0  # the corrected log has nothing to find; the old findings went with the old game
+
+
+def test_a_refused_game_beside_good_ones_in_one_file(engine: sa.Engine, tmp_path: Path) -> None:
+    good = sim_logs(3, seed=11)
+    bad = copy.deepcopy(good[1])
+    bad["id"] = "broken"
+    bad["deals"][2]["starter"] = "1H"
+    path = tmp_path / "night.jsonl"
+    path.write_bytes(
+        orjson.dumps(good[0])
+        + b"\n"
+        + orjson.dumps(bad)
+        + b"\n"
+        + b"{not json\n"
+        + orjson.dumps(good[1])
+        + b"\n"
+        + orjson.dumps(good[2])
+        + b"\n"
+    )
+    summary = import_paths([path], engine)
+    assert (summary.imported, summary.refused_count) == (3, 2)
+    assert [r.file for r in summary.refused] == [str(path), str(path)]
+    assert summary.refused[0].place.startswith("line 2") and "deals[2].starter" in summary.refused[0].place
+    assert summary.refused[1].place.startswith("line 3")
+    assert "1H" in summary.refused[0].reason
+    keys = [r.game_key for r in rows(engine, "SELECT game_key FROM game ORDER BY game_key")]
+    assert keys == sorted(g["id"] for g in good)
+    (run,) = rows(engine, "SELECT games_imported, games_refused FROM import_run")
+    assert tuple(run) == (3, 2)
+
+
+def test_player_names_fold_case_and_spacing(engine: sa.Engine, tmp_path: Path) -> None:
+    first = sim_logs(1, seed=21, players=["Mary Ann", "Bob"])[0]
+    second = sim_logs(1, seed=22, players=["  mary   ANN ", "BOB"])[0]
+    third = sim_logs(1, seed=23, players=["bob", "Carol"])[0]
+    summary = import_paths([write_jsonl(tmp_path / "names.jsonl", [first, second, third])], engine)
+    assert summary.imported == 3
+    players = rows(engine, "SELECT name, name_key FROM player ORDER BY name_key")
+    assert [tuple(p) for p in players] == [("Bob", "bob"), ("Carol", "carol"), ("Mary Ann", "mary ann")]
+    per_player = rows(
+        engine,
+        "SELECT p.name, count(*) AS n FROM game_player gp JOIN player p ON p.id = gp.player_id"
+        " GROUP BY p.name ORDER BY p.name",
+    )
+    assert [tuple(r) for r in per_player] == [("Bob", 3), ("Carol", 1), ("Mary Ann", 2)]
+
+
+def test_two_players_whose_names_fold_together_are_refused(engine: sa.Engine, tmp_path: Path) -> None:
+    log = sim_logs(1, seed=24, players=["Alice", "ALICE "])[0]
+    path = write_jsonl(tmp_path / "twins.jsonl", [sim_logs(1, seed=25)[0], log])
+    summary = import_paths([path], engine)
+    assert (summary.imported, summary.refused_count) == (1, 1)
+    assert summary.refused[0].place == "line 2"
+    assert "differ only in case or spacing" in summary.refused[0].reason
+    assert counts(engine)["game"] == 1
+
+
+def test_a_game_the_database_refuses_is_refused_alone(engine: sa.Engine) -> None:
+    logs = sim_logs(4, seed=31)
+    prepared = [prepare_game(validate_game(log), "mem", f"[{i}]") for i, log in enumerate(logs)]
+    broken = prepared[2]
+    broken.deals.append(broken.deals[0])  # the same deal number twice: a unique constraint breaks
+    with Importer(engine, batch_size=10) as importer:
+        for p in prepared:
+            importer.add_prepared(p)
+    summary = importer.summary
+    assert (summary.imported, summary.refused_count) == (3, 1)
+    assert summary.refused[0].place == "[2]"
+    assert "the database refused it" in summary.refused[0].reason
+    keys = {r.game_key for r in rows(engine, "SELECT game_key FROM game")}
+    assert keys == {logs[0]["id"], logs[1]["id"], logs[3]["id"]}
+    orphans = rows(engine, "SELECT count(*) AS n FROM deal WHERE game_id NOT IN (SELECT id FROM game)")
+    assert orphans[0].n == 0
+
+
+def test_an_empty_database_is_set_up_by_the_importer(engine: sa.Engine, tmp_path: Path) -> None:
+    with engine.connect() as conn:
+        assert sa.inspect(conn).get_table_names() == []
+    import_paths([write_jsonl(tmp_path / "one.jsonl", [ONE_DEAL])], engine)
+    with engine.connect() as conn:
+        assert {"game", "player", "deal_player", "alembic_version"} <= set(sa.inspect(conn).get_table_names())
+
+
+def test_stored_log_and_hash_are_the_canonical_ones(engine: sa.Engine, tmp_path: Path) -> None:
+    lower = copy.deepcopy(ONE_DEAL)
+    lower["deals"][0]["starter"] = "5h"  # card spelling does not change the game
+    import_paths([write_jsonl(tmp_path / "a.jsonl", [ONE_DEAL])], engine)
+    summary = import_paths([write_jsonl(tmp_path / "b.jsonl", [lower])], engine)
+    assert summary.present == 1
+    (game,) = rows(engine, "SELECT content_hash, log FROM game")
+    parsed = validate_game(ONE_DEAL)
+    assert game.content_hash == content_hash(parsed)
+    assert orjson.loads(game.log) == orjson.loads(canonical_log(parsed)[0])
+    assert validate_game(orjson.loads(game.log)) == parsed
+
+
+def test_clean_games_store_no_findings_and_the_recorded_result(engine: sa.Engine, tmp_path: Path) -> None:
+    logs = sim_logs(6, seed=41, variant="three-player")
+    summary = import_paths([write_jsonl(tmp_path / "three.jsonl", logs)], engine)
+    assert (summary.imported, summary.findings) == (6, 0)
+    assert counts(engine)["finding"] == 0
+    n_deals = sum(len(log["deals"]) for log in logs)
+    assert counts(engine)["deal_player"] == 3 * n_deals
+    crib_cards = rows(engine, "SELECT count(*) AS n FROM deal WHERE crib_card IS NOT NULL")
+    assert crib_cards[0].n == n_deals  # three-player deals a card from the deck to the crib
+
+
+def test_the_result_as_the_table_recorded_it_seat_by_seat(engine: sa.Engine, tmp_path: Path) -> None:
+    logs = sim_logs(10, seed=43)
+    import_paths([write_jsonl(tmp_path / "clean.jsonl", logs)], engine)
+    for log in logs:
+        result = log["result"]
+        got = rows(
+            engine,
+            "SELECT p.name, gp.final_score_claimed, gp.won, gp.won_due, gp.skunk_level, gp.recorded_score"
+            " FROM game_player gp JOIN game g ON g.id = gp.game_id JOIN player p ON p.id = gp.player_id"
+            " WHERE g.game_key = :k",
+            k=log["id"],
+        )
+        assert len(got) == 2
+        for name, score, won, won_due, skunk, recorded in got:
+            assert recorded == score == result["scores"][name]
+            assert bool(won) == bool(won_due) == (name == result["winner"])
+            loser_level = 0 if name == result["winner"] else (score < 91) + (score < 61) + (score < 31)
+            assert skunk == loser_level
+        (game,) = rows(
+            engine,
+            "SELECT skunk_level, recorded_winner, ended_in_deal, deal_count FROM game WHERE game_key = :k",
+            k=log["id"],
+        )
+        loser = min(result["scores"].values())
+        assert game.skunk_level == (loser < 91) + (loser < 61) + (loser < 31)
+        assert game.ended_in_deal == game.deal_count == len(log["deals"])
+
+
+@pytest.mark.slow
+def test_a_large_input_streams_in_bounded_memory(tmp_path: Path) -> None:
+    """Memory held while importing does not grow with the number of games: only one batch is kept."""
+    import tracemalloc
+
+    def peak_imported(n: int) -> int:
+        path = tmp_path / f"fresh-{n}.jsonl"
+        with path.open("wb") as out:
+            for i in range(n):
+                out.write(orjson.dumps({**ONE_DEAL, "id": f"fresh-{i}"}) + b"\n")
+        engine = make_engine(f"sqlite:///{tmp_path / f'fresh-{n}.db'}")
+        tracemalloc.start()
+        summary = import_paths([path], engine, batch_size=100)
+        _, top = tracemalloc.get_traced_memory()
+        tracemalloc.stop()
+        engine.dispose()
+        assert summary.imported == n
+        return top
+
+    peak_imported(20)  # one-time tables and imports (the show scoring table, the migrations) out of the way
+    small = peak_imported(300)
+    assert peak_imported(1200) < 1.5 * small
+
+
+@pytest.mark.slow
+def test_parallel_replay_gives_the_same_store(tmp_path: Path) -> None:
+    logs = sim_logs(90, seed=71, mistake_rate=0.03)
+    first = tmp_path / "first.jsonl"
+    first.write_bytes(
+        b"".join(orjson.dumps(log) + b"\n" for log in logs[:40])
+        + b"{broken\n"
+        + b"".join(orjson.dumps(log) + b"\n" for log in logs[40:])
+    )
+    second = write_jsonl(tmp_path / "second.jsonl", [ONE_DEAL, logs[3]])
+    results = {}
+    for workers in (1, 2):
+        engine = make_engine(f"sqlite:///{tmp_path / f'w{workers}.db'}")
+        summary = import_paths([first, second], engine, workers=workers, batch_size=40)
+        with engine.connect() as conn:
+            stored = {
+                "games": conn.execute(
+                    sa.text("SELECT game_key, source_file, source_place, finding_count FROM game ORDER BY id")
+                ).all(),
+                "runs": conn.execute(
+                    sa.text(
+                        "SELECT file, games_imported, games_present, games_refused FROM import_run ORDER BY id"
+                    )
+                ).all(),
+                "counts": table_counts(conn),
+            }
+        engine.dispose()
+        results[workers] = (summary.imported, summary.present, [str(r) for r in summary.refused], stored)
+    assert results[1] == results[2]
+    imported, present, refused, stored = results[2]
+    assert (imported, present, len(refused)) == (91, 1, 1)
+    assert refused[0].startswith(f"{first}:line 41")
+    assert [tuple(r) for r in stored["runs"]] == [(str(first), 90, 0, 1), (str(second), 1, 1, 0)]
+
+
+@pytest.mark.postgres
+def test_a_claim_too_large_for_the_database_refuses_only_that_game(pg_url: str, tmp_path: Path) -> None:
+    huge = copy.deepcopy(ONE_DEAL)
+    huge["id"] = "huge"
+    huge["deals"][0]["show"]["Bob"] = 10**12  # a valid log, but PostgreSQL's INTEGER does not hold it
+    good = sim_logs(2, seed=81)
+    engine = make_engine(pg_url)
+    summary = import_paths([write_jsonl(tmp_path / "huge.jsonl", [good[0], huge, good[1]])], engine)
+    assert (summary.imported, summary.refused_count) == (2, 1)
+    assert summary.refused[0].place == "line 2"
+    assert summary.refused[0].reason.startswith("the database refused it: ")
+    assert sorted(r.game_key for r in rows(engine, "SELECT game_key FROM game")) == sorted(g["id"] for g in good)
+    engine.dispose()
