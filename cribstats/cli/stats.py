@@ -121,12 +121,36 @@ def _cell(value: object) -> str:
     return str(value)
 
 
+# Short headings for the tables people read in a terminal (the JSON, CSV and Parquet keys stay as they are).
+HEADINGS = {
+    "win_rate": "win\nrate", "game_points": "game\npoints",
+    "skunks_won_levels": "skunks won\n1/2/3", "skunks_lost_levels": "skunks lost\n1/2/3",
+    "deals_as_dealer": "as\ndealer", "deals_as_pone": "as\npone",
+    "pegging_per_deal_dealer": "pegging\ndealer", "pegging_per_deal_pone": "pegging\npone",
+    "hand_per_deal_dealer": "hand\ndealer", "hand_per_deal_pone": "hand\npone", "crib_per_deal": "crib",
+    "points_missed": "points\nmissed", "points_overclaimed": "points\nover-\nclaimed",
+    "missed_per_deal": "missed\nper deal", "illegal_plays": "illegal\nplays",
+}  # fmt: skip
+
+
+def with_skunk_levels(frame: pl.DataFrame) -> pl.DataFrame:
+    """Single, double and triple skunks won and lost as one ``"22/1/0"`` column each, for the table view."""
+    import polars as pl
+
+    def levels(side: str) -> pl.Expr:
+        parts = [pl.col(f"{level}skunks_{side}").cast(pl.String) for level in ("", "double_", "triple_")]
+        return pl.concat_str(parts, separator="/").alias(f"skunks_{side}_levels")
+
+    return frame.with_columns(levels("won"), levels("lost"))
+
+
 def rich_table(frame: pl.DataFrame, columns: tuple[str, ...] | list[str], title: str) -> Table:
-    """Some columns of a frame as a rich table for people (numbers right-aligned)."""
+    """Some columns of a frame as a rich table for people (numbers right-aligned, short headings)."""
     table = Table(title=title, title_justify="left")
     for name in columns:
         numeric = frame.schema[name].is_numeric()
-        table.add_column(name.replace("_", " "), justify="right" if numeric else "left", overflow="fold")
+        heading = HEADINGS.get(name, name.replace("_", " "))
+        table.add_column(heading, justify="right" if numeric else "left", overflow="fold")
     for row in frame.select(columns).iter_rows():
         table.add_row(*(_cell(v) for v in row))
     return table
@@ -142,7 +166,8 @@ def _emit(frame: pl.DataFrame, fmt: OutputFormat, out: str | None, tables: list[
 
     if fmt is OutputFormat.table:
         if out is None:
-            _print_tables(Console(), tables)
+            console = Console()
+            _print_tables(console if console.is_terminal else Console(width=200), tables)
         else:
             try:
                 with open(out, "w", encoding="utf-8") as handle:
@@ -182,14 +207,16 @@ def stats(
         cribstats stats --event "Tuesday League" --format parquet --out stats.parquet
     """
     from cribstats.stats import compute_stats
-    from cribstats.stats.measures import DEAL_COLUMNS, FINDING_COLUMNS, RESULT_COLUMNS
+    from cribstats.stats.measures import DEAL_COLUMNS, FINDING_COLUMNS
 
     try:
         filters = _filters(player, event, since, until, variant)
         frame = compute_stats(_open_store(db), filters)
         what = filters.describe()
+        results = ("player", "games", "wins", "losses", "win_rate", "game_points", "spread",
+                   "skunks_won_levels", "skunks_lost_levels")
         tables = [
-            rich_table(frame, ("player", *RESULT_COLUMNS), f"Results ({what})"),
+            rich_table(with_skunk_levels(frame), results, f"Results ({what})"),
             rich_table(frame, ("player", *DEAL_COLUMNS), "Deals: points due per completed deal"),
             rich_table(frame, ("player", *FINDING_COLUMNS), "Counting accuracy"),
         ]
