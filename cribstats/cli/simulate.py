@@ -1,9 +1,212 @@
-"""Commands of the simulate group."""
+"""Commands of the simulate group: ``cribstats simulate``."""
 
 from __future__ import annotations
 
+import time
+from contextlib import ExitStack
+from datetime import date as Date
+from enum import StrEnum
+from pathlib import Path
+from typing import IO, TYPE_CHECKING, Annotated
+
 import typer
+
+from cribstats.cli.options import err_console
+from cribstats.errors import CribstatsError
+from cribstats.variants import VARIANT_NAMES
+
+if TYPE_CHECKING:
+    from collections.abc import Callable, Iterator
+
+    from cribstats.simulate import SimulatedGame
+
+PANEL_TABLE = "Who plays, when and where"
+PANEL_OUT = "Output"
+PROGRESS_FROM = 200  # games: fewer finish too soon for a progress bar to help
+LOG_SUFFIXES = (".jsonl", ".ndjson")
+
+
+
+class VariantName(StrEnum):
+    """The variants, as choices for ``--variant``."""
+
+    six_card = "six-card"
+    five_card = "five-card"
+    seven_card = "seven-card"
+    three_player = "three-player"
+    four_player = "four-player"
+
+
+assert tuple(v.value for v in VariantName) == VARIANT_NAMES
+
+
+def simulate(
+    games: Annotated[
+        int, typer.Option("--games", "-n", min=1, help="How many games to play.", show_default=False)
+    ],
+    out: Annotated[
+        Path,
+        typer.Option(
+            "--out", "-o",
+            help="A .jsonl file (one game a line), a .json file (a JSON array), or a folder (a .json file a "
+            "game).",
+            show_default=False, rich_help_panel=PANEL_OUT,
+        ),
+    ],
+    variant: Annotated[
+        VariantName, typer.Option("--variant", help="The variant played.", case_sensitive=False)
+    ] = VariantName.six_card,
+    players: Annotated[
+        str | None,
+        typer.Option(
+            "--players",
+            help="Names, comma-separated, in seat order. With more names than seats each round of a club night "
+            "seats the whole pool at random tables. Default: as many of Alice, Bob, Carol, Dave as seats.",
+            show_default=False, rich_help_panel=PANEL_TABLE,
+        ),
+    ] = None,
+    seed: Annotated[int, typer.Option("--seed", help="The same seed plays the same games.")] = 0,
+    mistakes: Annotated[
+        float,
+        typer.Option(
+            "--mistakes", min=0.0, max=1.0,
+            help="Chance of a mistake at each opportunity (a claim, a turn, a board position...), e.g. 0.02.",
+        ),
+    ] = 0.0,
+    expected: Annotated[
+        Path | None,
+        typer.Option(
+            "--expected",
+            help="Write the findings the audit must give (one JSON object a line, as `audit --json` prints). "
+            "Name it so that log readers skip it, e.g. night.expected-findings.txt.",
+            show_default=False, rich_help_panel=PANEL_OUT,
+        ),
+    ] = None,
+    muggins: Annotated[
+        bool, typer.Option("--muggins", help="Play with muggins: opponents take points a player misses.")
+    ] = False,
+    event: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--event", help="Event name; repeat for several events, which take turns night by night.",
+            show_default=False, rich_help_panel=PANEL_TABLE,
+        ),
+    ] = None,
+    start_date: Annotated[
+        str | None,
+        typer.Option(
+            "--start-date", help="Date of the first night (YYYY-MM-DD); each event then meets weekly.",
+            show_default=False, rich_help_panel=PANEL_TABLE,
+        ),
+    ] = None,
+    games_per_night: Annotated[
+        int, typer.Option("--games-per-night", min=1, help="Games in one night.", rich_help_panel=PANEL_TABLE)
+    ] = 40,
+    site: Annotated[
+        str | None, typer.Option("--site", help="Where the games are played.", rich_help_panel=PANEL_TABLE)
+    ] = None,
+) -> None:
+    """Play whole games between sensible simulated players and write them as game logs.
+
+    The same seed plays the same games. Games are written as they are played: memory does not grow with --games.
+
+    With --mistakes players err now and then: a claim short or long, his heels forgotten, a false go, a card
+    past 31, a greedy muggins call (with --muggins), a wrong board position or result.
+
+    --expected then gets every finding `cribstats audit --json` must give for those games, and nothing else.
+
+    Examples:
+
+        cribstats simulate --games 40 --players "Ann,Ben,Cat,Dan,Eve,Fay" --seed 7 --out night.jsonl
+
+        cribstats simulate -n 500 --variant three-player --mistakes 0.02 --out 3p.jsonl --expected 3p.txt
+    """
+    from cribstats.simulate import simulate_games
+
+    console = err_console()
+    names = [n.strip() for n in players.split(",") if n.strip()] if players is not None else None
+    try:
+        first_date = Date.fromisoformat(start_date) if start_date is not None else None
+    except ValueError:
+        console.print(f"error: --start-date {start_date!r} is not a date: write YYYY-MM-DD", markup=False)
+        raise typer.Exit(2) from None
+    try:
+        stream = simulate_games(
+            games, variant=variant.value, players=names, seed=seed, mistake_rate=mistakes,
+            muggins=muggins, events=event or (), start_date=first_date, games_per_night=games_per_night,
+            site=site,
+        )
+        started = time.perf_counter()
+        written, deals, found = _write(stream, games, out, expected, show_progress=console.is_terminal)
+    except (CribstatsError, ValueError) as err:
+        console.print(f"error: {err}", markup=False, highlight=False, soft_wrap=True)
+        raise typer.Exit(2) from None
+    except OSError as err:
+        console.print(f"error: cannot write: {err}", markup=False, highlight=False, soft_wrap=True)
+        raise typer.Exit(1) from None
+    elapsed = time.perf_counter() - started
+    summary = f"{written} {variant.value} games ({deals} deals) written to {out} in {elapsed:.1f} s"
+    if expected is not None:
+        summary += f"; {found} expected findings written to {expected}"
+    console.print(summary, markup=False, highlight=False, soft_wrap=True)
+
+
+def _write(
+    stream: Iterator[SimulatedGame], total: int, out: Path, expected: Path | None, *, show_progress: bool
+) -> tuple[int, int, int]:
+    """Write games as they come; returns games, deals and findings written."""
+    import orjson
+
+    written = deals = found = 0
+    suffix = out.suffix.lower()
+    folder = suffix not in (*LOG_SUFFIXES, ".json")
+    with ExitStack() as stack:
+        log_file: IO[bytes] | None = None
+        if folder:
+            out.mkdir(parents=True, exist_ok=True)
+        else:
+            if out.parent != Path():
+                out.parent.mkdir(parents=True, exist_ok=True)
+            log_file = stack.enter_context(open(out, "wb"))
+            if suffix == ".json":
+                log_file.write(b"[\n")
+        expected_file = stack.enter_context(open(expected, "wb")) if expected is not None else None
+        advance = _progress(stack, total) if show_progress and total >= PROGRESS_FROM else None
+        for game in stream:
+            data = orjson.dumps(game.log)
+            if log_file is None:
+                (out / f"{game.log['id']}.json").write_bytes(orjson.dumps(game.log, option=orjson.OPT_INDENT_2))
+            elif suffix == ".json":
+                log_file.write((b",\n" if written else b"") + data)
+            else:
+                log_file.write(data + b"\n")
+            if expected_file is not None:
+                for finding in game.findings:
+                    expected_file.write(orjson.dumps(finding) + b"\n")
+            written += 1
+            deals += len(game.log["deals"])
+            found += len(game.findings)
+            if advance is not None:
+                advance()
+        if log_file is not None and suffix == ".json":
+            log_file.write(b"\n]\n")
+    return written, deals, found
+
+
+def _progress(stack: ExitStack, total: int) -> Callable[[], None]:
+    """A progress bar on standard error; returns the function that advances it by one game."""
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+    progress = stack.enter_context(
+        Progress(
+            TextColumn("simulating"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
+            console=err_console(), transient=True,
+        )
+    )
+    task = progress.add_task("games", total=total)
+    return lambda: progress.advance(task)
 
 
 def register(app: typer.Typer) -> None:
     """Add this group's commands to the root app."""
+    app.command("simulate")(simulate)

@@ -1,0 +1,276 @@
+"""How simulated players choose: discards by expected value, and the play by club heuristics.
+
+A player's ``strength`` (0 to 1) sets how often they stray from the best choice: a strength-1 player always
+keeps the hand with the highest expected points (the hand over every possible starter, plus the crib's value
+when the crib is their side's, minus it when not) and always lays the card the heuristics rate best; weaker
+players add noise to the discard values and sometimes lay any card that fits.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import cache, lru_cache
+from itertools import combinations
+from operator import itemgetter, sub
+
+import numpy as np
+
+from cribstats.cards import JACK, Card
+from cribstats.scoring import THIRTY_ONE, rank_table, score_show, score_show_many
+from cribstats.simulate.crib_values import OFFSUIT, SUITED, single_crib_values
+
+VALUES = tuple(min(c // 4 + 1, 10) for c in range(52))  # counting value by card
+# chances, roughly, that an opponent can answer with one given rank, or with any ten-card
+ONE_RANK = 0.2
+TEN_CARD = 0.5
+NOISE_SCALE = 2.5  # spread (standard deviation, points) of a strength-0 player's error in valuing a discard
+RANDOM_PLAY = 0.5  # chance that a strength-0 player lays any card that fits
+UNIFORM_WIDTH = 12**0.5  # a uniform error this many standard deviations wide
+
+
+@dataclass(frozen=True, slots=True)
+class Player:
+    """A seat's player: a name and a strength from 0 (careless) to 1 (the best these heuristics do)."""
+
+    name: str
+    strength: float = 1.0
+
+
+@cache
+def _keep_indexes(dealt: int, to_crib: int) -> tuple[np.ndarray, np.ndarray]:
+    """Index arrays of every way to keep ``dealt - to_crib`` cards, and the matching discards."""
+    keeps = []
+    throws = []
+    for throw in combinations(range(dealt), to_crib):
+        keeps.append([i for i in range(dealt) if i not in throw])
+        throws.append(list(throw))
+    return np.array(keeps, dtype=np.intp), np.array(throws, dtype=np.intp)
+
+
+@cache
+def _options(n_dealt: int, to_crib: int) -> list[tuple[tuple[int, ...], tuple[int, ...]]]:
+    keep_idx, throw_idx = _keep_indexes(n_dealt, to_crib)
+    return [(tuple(k), tuple(t)) for k, t in zip(keep_idx.tolist(), throw_idx.tolist(), strict=True)]
+
+
+@cache
+def _rank_points_by_starter() -> tuple[list[list[int]], list[int]]:
+    """The rank table as ``[starter rank][hand key]`` (hand key ``r0 + 13*r1 + 169*r2 + 2197*r3``), and its sum
+    over a full deck of starters (four of each rank) by hand key."""
+    table = rank_table().astype(np.int64).reshape(13, 28561)
+    return table.tolist(), (4 * table.sum(axis=0)).tolist()
+
+
+@cache
+def _crib_arrays() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    return np.array(OFFSUIT), np.array(SUITED), np.array(single_crib_values())
+
+
+def crib_values(thrown: np.ndarray) -> np.ndarray:
+    """Expected crib points brought by the cards laid away, for an array whose last axis holds one or two cards.
+
+    >>> crib_values(np.array([[16, 17], [0, 51]])).round(2).tolist()  # 5C 5D; AC KS
+    [8.99, 3.74]
+    """
+    offsuit, suited, single = _crib_arrays()
+    if thrown.shape[-1] == 1:
+        return single[thrown[..., 0] >> 2]
+    a, b = thrown[..., 0], thrown[..., 1]
+    return np.where((a & 3) == (b & 3), suited[a >> 2, b >> 2], offsuit[a >> 2, b >> 2])
+
+
+def hand_values(keeps: np.ndarray, dealt: np.ndarray, method: str = "many") -> np.ndarray:
+    """Average show of each kept hand (rows of ``keeps``) over every starter not among the ``dealt`` cards.
+
+    ``method``: ``"many"`` scores every hand and starter with :func:`score_show_many`; ``"one"`` scores them
+    with :func:`score_show` one at a time (slow: the benchmark's baseline). Both give the same averages.
+    """
+    unseen = np.setdiff1d(np.arange(52, dtype=np.intp), dealt, assume_unique=True)
+    if method == "one":
+        return np.array([np.mean([score_show(k.tolist(), int(c)).total for c in unseen]) for k in keeps])
+    n_opt, n_cut = len(keeps), len(unseen)
+    hands = np.repeat(keeps, n_cut, axis=0)
+    starters = np.tile(unseen, n_opt)
+    return score_show_many(hands, starters).reshape(n_opt, n_cut).mean(axis=1)
+
+
+def table_values(dealt: Sequence[Card], crib_sign: int) -> list[float]:
+    """:func:`discard_values` for four kept cards through the rank table, exactly and fast: the table's points
+    for every starter rank (less the starters the player holds), flush and nobs by the suits left.
+
+    >>> from cribstats.cards import parse_cards
+    >>> dealt = parse_cards("5C 5D 5H JS 2C 9D")
+    >>> np.allclose(table_values(dealt, -1), discard_values(dealt, 2, -1, method="many"))
+    True
+    """
+    n_dealt = len(dealt)
+    n_cut = 52 - n_dealt
+    options = _options(n_dealt, n_dealt - 4)
+    r = tuple(c >> 2 for c in dealt)
+    points = list(_rank_part(r))
+    left = [13, 13, 13, 13]  # starters left in each suit
+    for c in dealt:
+        left[c & 3] -= 1
+    suits = [c & 3 for c in dealt]
+    if min(left) <= 13 - 4:  # four cards of one suit dealt: a flush can be kept
+        for o, ((i, j, k, m), _) in enumerate(options):
+            s = suits[i]
+            if s == suits[j] == suits[k] == suits[m]:
+                points[o] += 4 * n_cut + left[s]
+    nobs = [left[c & 3] if c >> 2 == JACK else 0 for c in dealt]  # starters that give each card nobs
+    if any(nobs):
+        for o, ((i, j, k, m), _) in enumerate(options):
+            points[o] += nobs[i] + nobs[j] + nobs[k] + nobs[m]
+    if n_dealt - 4 == 2:
+        crib = [
+            (SUITED if dealt[x] & 3 == dealt[y] & 3 else OFFSUIT)[r[x]][r[y]] for _, (x, y) in options
+        ]
+    else:
+        single = _single_values()
+        crib = [single[r[x]] for _, (x,) in options]
+    return [p / n_cut + crib_sign * c for p, c in zip(points, crib, strict=True)]
+
+
+@lru_cache(maxsize=1 << 15)
+def _rank_part(ranks: tuple[int, ...]) -> tuple[int, ...]:
+    """For each way to keep four of the dealt cards (by their ranks): the rank points summed over every starter
+    the player cannot see (the same hands recur, so this is cached; pass the ranks sorted for the best reuse)."""
+    table, full = _rank_points_by_starter()
+    r = ranks
+    keys = [r[i] + 13 * r[j] + 169 * r[k] + 2197 * r[m] for (i, j, k, m), _ in _options(len(r), len(r) - 4)]
+    pick = itemgetter(*keys)
+    points = list(pick(full))  # the rank points over a full deck of starters...
+    for rank in r:  # ...less the starters the player holds
+        points = list(map(sub, points, pick(table[rank])))
+    return tuple(points)
+
+
+@cache
+def _single_values() -> tuple[float, ...]:
+    return single_crib_values()
+
+
+def discard_values(dealt: Sequence[Card], to_crib: int, crib_sign: int, *, method: str = "table") -> list[float]:
+    """Expected points of each way to discard (in :func:`_keep_indexes` order).
+
+    The hand is averaged over every starter the player cannot see; the crib's value is added (``crib_sign``
+    +1: the crib is the player's side's) or subtracted (-1). ``method``: ``"table"`` (:func:`table_values`,
+    for four kept cards; other sizes fall back to ``"many"``), ``"many"`` or ``"one"`` (:func:`hand_values`).
+    """
+    if method == "table" and len(dealt) - to_crib == 4:
+        return table_values(dealt, crib_sign)
+    keep_idx, throw_idx = _keep_indexes(len(dealt), to_crib)
+    cards = np.asarray(dealt, dtype=np.intp)
+    hand = hand_values(cards[keep_idx], cards, "one" if method == "one" else "many")
+    return (hand + crib_sign * crib_values(cards[throw_idx])).tolist()
+
+
+def choose_discards(
+    noise: random.Random, dealts: Sequence[Sequence[Card]], to_crib: int, crib_signs: Sequence[int],
+    strengths: Sequence[float], *, method: str = "table",
+) -> list[tuple[list[Card], list[Card]]]:
+    """The cards each player keeps and lays away, in dealt order: the best expected value, blurred by ``noise``
+    for weaker players."""
+    throw_idx = _keep_indexes(len(dealts[0]), to_crib)[1]
+    chosen = []
+    for p, as_dealt in enumerate(dealts):
+        dealt = sorted(as_dealt)  # by rank: the same ranks in the same order reuse the cached rank part
+        values = discard_values(dealt, to_crib, crib_signs[p], method=method)
+        width = (1.0 - strengths[p]) * NOISE_SCALE * UNIFORM_WIDTH
+        if width > 0:  # an error on each value: uniform, its standard deviation (1 - strength) * NOISE_SCALE
+            rand = noise.random
+            values = [v + (rand() - 0.5) * width for v in values]
+        best = values.index(max(values))
+        thrown = {dealt[i] for i in throw_idx[best]}
+        chosen.append(([c for c in as_dealt if c not in thrown], [c for c in as_dealt if c in thrown]))
+    return chosen
+
+
+def random_discard(rng: random.Random, dealt: Sequence[Card], to_crib: int) -> tuple[list[Card], list[Card]]:
+    """Any discard at all (the benchmark's baseline player)."""
+    throw = sorted(rng.sample(range(len(dealt)), to_crib))
+    return [c for i, c in enumerate(dealt) if i not in throw], [dealt[i] for i in throw]
+
+
+# --- the play ------------------------------------------------------------------------------------------------
+
+_PAIRS = (0, 0, 2, 6, 12)
+
+
+def peg_points(ranks: Sequence[int], rank: int, count: int) -> int:
+    """Points for a card of ``rank`` laid on a series of ``ranks`` bringing the count to ``count`` (what
+    :func:`cribstats.scoring.score_peg` gives, without the breakdown).
+
+    >>> peg_points([5, 3], 4, 15)  # 6, 4, then a 5 for fifteen: 2 + run of 3
+    5
+    """
+    points = 2 if count == 15 or count == THIRTY_ONE else 0
+    n = len(ranks)
+    if n and ranks[-1] == rank:
+        same = 2
+        while same < 4 and same <= n and ranks[-same] == rank:
+            same += 1
+        return points + _PAIRS[same]
+    run = 0
+    low = high = rank
+    seen = 1 << rank
+    for k in range(1, n + 1):
+        x = ranks[-k]
+        bit = 1 << x
+        if seen & bit:
+            break
+        seen |= bit
+        if x < low:
+            low = x
+        elif x > high:
+            high = x
+        if k >= 2 and high - low == k:
+            run = k + 1
+    return points + run
+
+
+def choose_play(
+    rng: random.Random, fits: Sequence[Card], held: Sequence[Card], count: int, ranks: Sequence[int],
+    answer: bool, strength: float,
+) -> Card:
+    """The card to lay from ``fits`` (the held cards that keep the count at or below 31).
+
+    Each card is rated by its points now, less what an opponent may score off it when one can still play
+    (``answer``): a fifteen or thirty-one handed over, a pair or a run; with small preferences for a lead from a
+    pair or under five and for shedding high cards first.
+    """
+    if len(fits) == 1:
+        return fits[0]
+    if strength < 1.0 and rng.random() < (1.0 - strength) * RANDOM_PLAY:
+        return fits[rng.randrange(len(fits))]
+    best = fits[0]
+    best_rating = -1e9
+    previous = ranks[-1] if ranks else -9
+    for card in fits:
+        r = card >> 2
+        v = VALUES[card]
+        new = count + v
+        rating = peg_points(ranks, r, new) + 0.01 * v
+        if answer and new != THIRTY_ONE:
+            gap = 15 - new
+            if 1 <= gap <= 10:  # a fifteen handed over
+                rating -= 2 * TEN_CARD if gap == 10 else 2 * ONE_RANK
+            gap = THIRTY_ONE - new
+            if 1 <= gap <= 10:  # a thirty-one handed over
+                rating -= 2 * TEN_CARD if gap == 10 else 2 * ONE_RANK
+            if new + v <= THIRTY_ONE:  # a pair handed over, or a pair royal set up
+                rating -= 2 * ONE_RANK
+                if new + 2 * v <= THIRTY_ONE:
+                    for other in held:
+                        if other >> 2 == r and other != card:
+                            rating += 6 * ONE_RANK
+                            break
+            if previous != r and -2 <= previous - r <= 2:  # a run handed over
+                rating -= 3 * ONE_RANK
+            if not ranks and v < 5:  # a lead under five: no fifteen for the reply
+                rating += 0.3
+        if rating > best_rating:
+            best, best_rating = card, rating
+    return best
