@@ -490,7 +490,7 @@ def file_hash(path: str) -> str | None:
         return None
     digest = hashlib.sha256()
     with open(path, "rb") as handle:
-        while chunk := handle.read(1 << 20):
+        while chunk := handle.read(1 << 16):
             digest.update(chunk)
     return digest.hexdigest()
 
