@@ -191,3 +191,21 @@ def test_cribbage_zero_records(app: typer.Typer) -> None:
     rows = json_rows(result.stdout)
     assert [r[1:] for r in rows] == [(None, None, "result", "result", None, None, None)] * 2
     assert rows[0][0] != rows[1][0]  # each game known by its own content hash
+
+
+def test_a_folder_without_logs_is_an_input_not_read(app: typer.Typer, tmp_path: Path) -> None:
+    (tmp_path / "notes.txt").write_text("not a log")
+    result = run(app, str(tmp_path), str(CLEAN))
+    assert result.exit_code == 2
+    assert result.stderr == (
+        f"{tmp_path}: no game logs in this folder (looked for .json, .jsonl, .ndjson, .csv, .pgn files)\n"
+    )
+    assert "inputs refused      │ 1" in result.stdout  # the clean log beside it is still audited
+    assert "games audited       │ 1" in result.stdout
+
+
+def test_tables_sent_to_a_file_keep_each_finding_on_one_line(app: typer.Typer) -> None:
+    result = CliRunner().invoke(app, ["audit", str(DATA)], env={"COLUMNS": "80"})
+    [line] = [line for line in result.stdout.splitlines() if "│ overclaim" in line]
+    message = "Bob claimed 10 for the hand 6D JH 4H 7C with starter 5H but 9 was due: 1 too many"
+    assert line.split("│")[-2].strip() == message

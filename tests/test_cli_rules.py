@@ -158,3 +158,16 @@ def test_the_root_app_has_both_commands() -> None:
     assert json.loads(result.stdout)["total"] == 24
     peg = runner.invoke(root, ["peg", "--json", "4C", "5D", "4H", "6S"])
     assert json.loads(peg.stdout)["points"] == 3
+
+
+def test_version_and_a_root_help_that_shows_the_workflow() -> None:
+    from importlib.metadata import version
+
+    from cribstats.cli.app import app
+
+    result = CliRunner().invoke(app, ["--version"])
+    assert (result.exit_code, result.stdout) == (0, f"cribstats {version('cribstats')}\n")
+    helped = CliRunner().invoke(app, ["--help"], env={"COLUMNS": "200"})
+    assert helped.exit_code == 0
+    assert "cribstats import night.jsonl" in helped.stdout
+    assert "cribstats report --out report.html" in helped.stdout

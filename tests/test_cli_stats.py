@@ -104,6 +104,8 @@ def test_report_command(db: str, tmp_path: Path) -> None:
         (["chart", "hands", "--out", "hands.jpg"], "error: --out 'hands.jpg': write a .png or .svg file"),
         (["standings", "--date", "2026-03-03", "--since", "2026-03-01"],
          "error: use --date for one day, or --since/--until for a range, not both"),
+        (["stats", "--since", "2026-03-10", "--until", "2026-03-03"],
+         "error: --since 2026-03-10 is after --until 2026-03-03: no game can match"),
     ],
 )  # fmt: skip
 def test_usage_errors(db: str, args: list[str], message: str) -> None:
@@ -131,3 +133,66 @@ def test_unreachable_server_is_a_message_not_a_traceback() -> None:
     assert code == 1
     assert err.startswith("error: cannot open the database postgresql+psycopg://club:***@127.0.0.1:1/club: ")
     assert "secret" not in err
+
+
+@pytest.mark.parametrize("command", [["chart", "skunks"], ["report"]])
+def test_a_chart_or_report_of_no_games_warns(db: str, tmp_path: Path, command: list[str]) -> None:
+    out = tmp_path / ("empty.svg" if command[0] == "chart" else "empty.html")
+    code, stdout, err = run(*command, "--db", db, "--event", "Nowhere", "--out", str(out))
+    assert (code, stdout) == (0, "")
+    what = "chart" if command[0] == "chart" else "report"
+    warning = f"warning: no stored games match event Nowhere: the {what} is empty"
+    assert err.splitlines() == [warning, f"wrote {out}"]
+    assert out.exists()
+
+
+def test_stats_out_says_what_it_wrote(db: str, tmp_path: Path) -> None:
+    out = tmp_path / "stats.json"
+    code, stdout, err = run("stats", "--db", db, "--format", "json", "--out", str(out))
+    assert (code, stdout, err.strip()) == (0, "", f"wrote {out}")
+    assert {r["player"] for r in json.loads(out.read_text())} == {"Ann", "Ben", "Cy", "Dee"}
+
+
+def test_stats_tables_fit_80_columns_without_breaking_words(db: str) -> None:
+    from rich.console import Console
+
+    from cribstats.cli.stats import rich_table
+    from cribstats.stats import compute_stats
+    from cribstats.stats.measures import DEAL_COLUMNS
+
+    frame = compute_stats(make_engine(db))
+    terminal = Console(width=80, file=io.StringIO(), color_system=None)
+    terminal.print(rich_table(frame, ("player", *DEAL_COLUMNS), "Deals"))
+    lines = terminal.file.getvalue().splitlines()
+    assert max(len(line) for line in lines) <= 80
+    words = {w for line in lines for w in line.split()}
+    assert {"player", "pegging", "dealer", "pone", "heels", "Ann", "Ben", "Dee"} <= words
+
+
+def test_an_empty_store_says_how_to_fill_it(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'empty.db'}"
+    assert run("db", "upgrade", "--db", url)[0] == 0
+    code, out, err = run("stats", "--db", url, "--format", "csv")
+    assert (code, out.splitlines()[0].split(",")) == (0, list(STATS_COLUMNS))
+    assert err.strip() == "no games stored yet: `cribstats import PATH` stores them"
+
+
+@pytest.mark.parametrize("command", [["stats"], ["standings"], ["chart", "hands", "--out", "h.png"], ["report"]])
+def test_a_file_that_is_not_a_database_is_one_line(tmp_path: Path, command: list[str]) -> None:
+    not_db = tmp_path / "club.db"
+    not_db.write_text("<html>this is a report, not a database</html>\n" * 20)
+    code, out, err = run(*command, "--db", f"sqlite:///{not_db}")
+    assert (code, out) == (1, "")
+    assert err.strip() == f"error: cannot open the database sqlite:///{not_db}: file is not a database"
+
+
+def test_a_store_with_broken_tables_is_one_line(tmp_path: Path) -> None:
+    import sqlite3
+
+    broken = tmp_path / "broken.db"
+    with sqlite3.connect(broken) as conn:  # the tables' names, none of their columns
+        conn.executescript("CREATE TABLE game(x); CREATE TABLE player(y); CREATE TABLE deal_player(z);")
+    code, out, err = run("stats", "--db", f"sqlite:///{broken}")
+    assert (code, out) == (1, "")
+    assert err.startswith("error: the database failed: no such ") and "Traceback" not in err
+    assert len(err.strip().splitlines()) == 1

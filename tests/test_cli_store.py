@@ -12,10 +12,12 @@ from typing import Any
 import orjson
 import pytest
 import sqlalchemy as sa
+from rich.console import Console
 from test_store_import import ONE_DEAL, write_jsonl
 from typer.testing import CliRunner
 
 from cribstats.cli.app import app
+from cribstats.cli.store import games_table
 from cribstats.simulate import simulate_games
 from cribstats.store.db import head_revision, make_engine
 
@@ -170,7 +172,7 @@ def test_show_an_unknown_game_exit_1_without_traceback(sqlite_url: str, night: P
     run("import", "--db", sqlite_url, "-q", str(night))
     result = run("show", "--db", sqlite_url, "no-such-game")
     assert result.exit_code == 1
-    assert result.stderr.strip() == "Error: no stored game 'no-such-game': `cribstats games` lists them"
+    assert result.stderr.strip() == "error: no stored game 'no-such-game': `cribstats games` lists them"
     assert result.stdout == ""
 
 
@@ -178,18 +180,18 @@ def test_database_errors_are_one_line(tmp_path: Path) -> None:
     missing = run("games", "--db", f"sqlite:///{tmp_path / 'none.db'}")
     assert missing.exit_code == 1
     assert missing.stderr.strip() == (
-        f"Error: no database at {tmp_path / 'none.db'}: import games first (cribstats import PATH)"
+        f"error: no database at {tmp_path / 'none.db'}: import games first (cribstats import PATH)"
     )
     assert not (tmp_path / "none.db").exists()
     bad_url = run("games", "--db", "not a url")
     assert (bad_url.exit_code, bad_url.stderr.strip()) == (
         1,
-        "Error: 'not a url' is not a database URL: write e.g. sqlite:///cribstats.db",
+        "error: 'not a url' is not a database URL: write e.g. sqlite:///cribstats.db",
     )
     refused = run("import", "--db", "postgresql://someone:secret@127.0.0.1:1/nothing", "-q", "x.jsonl")
     assert refused.exit_code == 1
     assert "Traceback" not in refused.output and "secret" not in refused.stderr
-    assert refused.stderr.startswith("Error: postgresql+psycopg://someone:***@127.0.0.1:1/nothing: ")
+    assert refused.stderr.startswith("error: postgresql+psycopg://someone:***@127.0.0.1:1/nothing: ")
 
 
 def test_cribstats_db_environment_variable(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -210,3 +212,81 @@ def test_games_as_parquet(sqlite_url: str, night: Path, tmp_path: Path) -> None:
     (tmp_path / "g.parquet").write_bytes(result.stdout_bytes)
     frame = pl.read_parquet(tmp_path / "g.parquet")
     assert frame.select("game", "players", "scores").rows() == [("tuesday-r2-t4", "Alice, Bob", "22-12")]
+
+
+def test_import_a_folder_without_logs_says_so_exit_2(sqlite_url: str, tmp_path: Path) -> None:
+    empty = tmp_path / "logs"
+    empty.mkdir()
+    (empty / "notes.txt").write_text("the scores are on the fridge")
+    good = write_jsonl(tmp_path / "a.jsonl", [ONE_DEAL])
+    result = run("import", "--db", sqlite_url, str(empty), str(good))  # no --quiet: progress must stay quiet
+    assert result.exit_code == 2
+    assert result.stderr == (
+        f"{empty}: no game logs in this folder (looked for .json, .jsonl, .ndjson, .csv, .pgn files)\n"
+    )
+    assert summary_rows(result.stdout)["games imported"] == 1
+
+
+def test_games_table_keeps_ids_whole_in_80_columns(sqlite_url: str, night: Path) -> None:
+    run("import", "--db", sqlite_url, "-q", str(night))
+    long_event = copy.deepcopy(ONE_DEAL)
+    long_event["id"] = "elks-lodge-club-night-s101-g000015"
+    long_event["event"] = "Elks Lodge Club Night"
+    run("import", "--db", sqlite_url, "-q", str(write_jsonl(night.parent / "long.jsonl", [long_event])))
+    listed = orjson.loads(run("games", "--db", sqlite_url, "--format", "json").stdout)
+    terminal = Console(width=80, file=io.StringIO(), color_system=None)  # a person's terminal, 80 wide
+    terminal.print(games_table(listed))
+    text = terminal.file.getvalue()
+    lines = text.splitlines()
+    assert max(len(line) for line in lines) <= 80
+    # every game's row starts with its whole id (what `show` takes), and no name is broken inside a word
+    rows = [line.split() for line in lines[3:]]  # after the title, a blank line and the heading
+    starts = [cells[0] for cells in rows if len(cells) >= 6 and cells[0].isdigit()]
+    assert sorted(int(s) for s in starts) == sorted(g["id"] for g in listed) and len(listed) == 5
+    words = {w.strip(",") for line in lines for w in line.split()}
+    assert {"Alice", "Bob", "Elks", "Lodge", "Club", "Night", "Tuesday", "League"} <= words
+
+
+def test_games_matching_nothing_say_so_on_stderr(sqlite_url: str, night: Path) -> None:
+    run("import", "--db", sqlite_url, "-q", str(night))
+    result = run("games", "--db", sqlite_url, "--player", "Nobody", "--format", "csv")
+    assert result.exit_code == 0
+    assert result.stdout == ",".join(
+        ("id", "game", "date", "event", "round", "variant", "players", "scores", "winners", "deals", "findings")
+    ) + "\n"
+    assert result.stderr == "no stored games match\n"
+
+
+def test_games_since_after_until_is_a_usage_error(sqlite_url: str, night: Path) -> None:
+    run("import", "--db", sqlite_url, "-q", str(night))
+    result = run("games", "--db", sqlite_url, "--since", "2026-03-10", "--until", "2026-03-03")
+    assert (result.exit_code, result.stdout) == (2, "")
+    assert result.stderr.strip() == "error: --since 2026-03-10 is after --until 2026-03-03: no game can match"
+
+
+@pytest.mark.parametrize("command", [["games"], ["show", "1"]])
+def test_reading_a_database_that_is_not_a_store(tmp_path: Path, command: list[str]) -> None:
+    other = tmp_path / "other.db"
+    engine = make_engine(f"sqlite:///{other}")
+    with engine.begin() as conn:
+        conn.execute(sa.text("CREATE TABLE recipes (name TEXT)"))
+    engine.dispose()
+    result = run(*command, "--db", f"sqlite:///{other}")
+    assert (result.exit_code, result.stdout) == (1, "")
+    message = "error: the database is not a cribstats store of a version this cribstats knows"
+    assert result.stderr.strip() == message
+
+
+def test_an_interrupted_import_says_how_to_finish(
+    sqlite_url: str, night: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import cribstats.store.importer as importer
+
+    def interrupted(*args: object, **kwargs: object) -> None:  # Ctrl-C while the games are being written
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(importer, "import_paths", interrupted)
+    result = run("import", "--db", sqlite_url, str(night))
+    assert (result.exit_code, result.stdout) == (130, "")
+    assert result.stderr.strip().startswith("error: interrupted: the games of finished batches are stored")
+    assert "run the same import again" in result.stderr and "Traceback" not in result.output

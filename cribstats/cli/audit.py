@@ -8,11 +8,12 @@ from typing import Annotated
 
 import typer
 from rich.console import Console
+from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 from rich.table import Table
 from rich.text import Text
 
 from cribstats.audit import AuditCollector, AuditSummary, GameAudit, finding_json_line
-from cribstats.cli.options import err_console
+from cribstats.cli.options import err_console, folders_without_logs, no_logs_message
 from cribstats.errors import CribstatsError
 from cribstats.formats import read_paths
 
@@ -44,7 +45,7 @@ def audit(
     errors = err_console()
     collector = AuditCollector(keep=False)
     out = sys.stdout.buffer if json else None
-    console = None if json else Console()
+    console = None if json else _table_console()
 
     def say(message: str) -> None:
         errors.print(message, markup=False, highlight=False, soft_wrap=True)
@@ -53,12 +54,22 @@ def audit(
         collector.refuse(error)
         say(str(error))
 
+    for folder in folders_without_logs(paths):
+        collector.refuse(no_logs_message(folder))
+        say(no_logs_message(folder))
+    shown = _progress_console(console)
     try:
-        for game in collector.audit_sources(read_paths(paths, on_error=on_read_error), on_error=say):
-            if out is not None:
-                out.write(b"".join(finding_json_line(f) for f in game.findings))
-            elif console is not None and game.findings:
-                console.print(game_table(game))
+        with Progress(
+            SpinnerColumn(), TextColumn("auditing: {task.completed} games"), TimeElapsedColumn(),
+            console=shown, transient=True, disable=shown is None, redirect_stdout=False, redirect_stderr=False,
+        ) as progress:
+            task = progress.add_task("audit", total=None)
+            for game in collector.audit_sources(read_paths(paths, on_error=on_read_error), on_error=say):
+                if out is not None:
+                    out.write(b"".join(finding_json_line(f) for f in game.findings))
+                elif console is not None and game.findings:
+                    console.print(game_table(game))
+                progress.advance(task)
         if out is not None:
             out.flush()
     except BrokenPipeError:  # the reader of our output went away (e.g. `| head`): stop quietly
@@ -71,6 +82,21 @@ def audit(
         if points is not None:
             console.print(points)
     raise typer.Exit(summary.exit_status)
+
+
+def _progress_console(tables: Console | None) -> Console | None:
+    """Where the progress line goes, or None for none: above the tables when they go to a terminal; on standard
+    error when that is a terminal and the output goes elsewhere (a file, a pipe)."""
+    if tables is not None and tables.is_terminal:
+        return tables
+    errors = err_console()
+    return errors if errors.is_terminal and not sys.stdout.isatty() else None
+
+
+def _table_console() -> Console:
+    """The terminal's width for people; when the tables go to a file or a pipe, wide enough for the messages."""
+    console = Console()
+    return console if console.is_terminal else Console(width=160)
 
 
 def game_table(game: GameAudit) -> Table:

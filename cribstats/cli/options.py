@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from enum import Enum
+import os
+from collections.abc import Iterable
+from enum import StrEnum
 from typing import Annotated
 
 import typer
@@ -11,7 +13,7 @@ from rich.console import Console
 DEFAULT_DB = "sqlite:///cribstats.db"
 
 
-class OutputFormat(str, Enum):
+class OutputFormat(StrEnum):
     table = "table"
     csv = "csv"
     json = "json"
@@ -33,3 +35,18 @@ FormatOption = Annotated[OutputFormat, typer.Option("--format", "-f", help="Outp
 def err_console() -> Console:
     """Messages and errors go to standard error; data goes to standard output."""
     return Console(stderr=True)
+
+
+def folders_without_logs(paths: Iterable[str]) -> list[str]:
+    """The folders among ``paths`` that hold no file cribstats reads: a user who names the wrong folder is told
+    so rather than shown a clean result."""
+    from cribstats.formats.sources import STDIN, walk_paths
+
+    return [p for p in paths if p != STDIN and os.path.isdir(p) and next(walk_paths([p]), None) is None]
+
+
+def no_logs_message(folder: str) -> str:
+    """What is said of a folder without logs."""
+    from cribstats.formats.sources import SUFFIXES
+
+    return f"{folder}: no game logs in this folder (looked for {', '.join(SUFFIXES)} files)"

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import sys
 import time
 from contextlib import ExitStack
 from datetime import date as Date
@@ -24,7 +26,7 @@ PANEL_TABLE = "Who plays, when and where"
 PANEL_OUT = "Output"
 PROGRESS_FROM = 200  # games: fewer finish too soon for a progress bar to help
 LOG_SUFFIXES = (".jsonl", ".ndjson")
-
+STDOUT = "-"
 
 
 class VariantName(StrEnum):
@@ -48,8 +50,8 @@ def simulate(
         Path,
         typer.Option(
             "--out", "-o",
-            help="A .jsonl file (one game a line), a .json file (a JSON array), or a folder (a .json file a "
-            "game).",
+            help="A .jsonl file (one game a line), a .json file (a JSON array), a folder (a .json file a "
+            "game), or - for standard output (JSON Lines).",
             show_default=False, rich_help_panel=PANEL_OUT,
         ),
     ],
@@ -120,6 +122,8 @@ def simulate(
         cribstats simulate --games 40 --players "Ann,Ben,Cat,Dan,Eve,Fay" --seed 7 --out night.jsonl
 
         cribstats simulate -n 500 --variant three-player --mistakes 0.02 --out 3p.jsonl --expected 3p.txt
+
+        cribstats simulate -n 20 --mistakes 0.05 --out - | cribstats audit -
     """
     from cribstats.simulate import simulate_games
 
@@ -130,6 +134,12 @@ def simulate(
     except ValueError:
         console.print(f"error: --start-date {start_date!r} is not a date: write YYYY-MM-DD", markup=False)
         raise typer.Exit(2) from None
+    problem = _out_problem(out)
+    if problem is None and expected is not None and str(out) != STDOUT and expected.resolve() == out.resolve():
+        problem = "--expected names the same file: the games and their findings need a file each"
+    if problem is not None:
+        console.print(f"error: --out {str(out)!r}: {problem}", markup=False, highlight=False, soft_wrap=True)
+        raise typer.Exit(2)
     try:
         stream = simulate_games(
             games, variant=variant.value, players=names, seed=seed, mistake_rate=mistakes,
@@ -141,14 +151,44 @@ def simulate(
     except (CribstatsError, ValueError) as err:
         console.print(f"error: {err}", markup=False, highlight=False, soft_wrap=True)
         raise typer.Exit(2) from None
+    except BrokenPipeError:  # the reader of --out - went away (e.g. `| head`): stop quietly
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        raise typer.Exit(0) from None
     except OSError as err:
-        console.print(f"error: cannot write: {err}", markup=False, highlight=False, soft_wrap=True)
+        console.print(f"error: cannot write {_os_problem(err)}", markup=False, highlight=False, soft_wrap=True)
         raise typer.Exit(1) from None
     elapsed = time.perf_counter() - started
-    summary = f"{written} {variant.value} games ({deals} deals) written to {out} in {elapsed:.1f} s"
+    where = "standard output" if str(out) == STDOUT else str(out)
+    summary = f"{written} {variant.value} games ({deals} deals) written to {where} in {elapsed:.1f} s"
     if expected is not None:
         summary += f"; {found} expected findings written to {expected}"
     console.print(summary, markup=False, highlight=False, soft_wrap=True)
+
+
+def _out_problem(out: Path) -> str | None:
+    """Why ``--out`` cannot be used, or None: a name with a suffix cribstats does not write is refused rather
+    than made into a folder (``--out games.csv`` would otherwise become a folder called games.csv)."""
+    suffix = out.suffix.lower()
+    if str(out) == STDOUT:
+        return None
+    blocked = next((p for p in out.parents if p.exists() and not p.is_dir()), None)
+    if blocked is not None:
+        return f"{blocked} is a file, not a folder"
+    if suffix in (*LOG_SUFFIXES, ".json") or out.is_dir():
+        return None
+    if out.exists():
+        return "it is a file that is not a .jsonl or .json log; name a .jsonl or .json file, or a folder"
+    if suffix:
+        return (f"cribstats writes .jsonl or .json logs, not {suffix} files; for a folder of games use a name "
+                "without a dot, or create the folder first; - writes to standard output")
+    return None
+
+
+def _os_problem(err: OSError) -> str:
+    """``/x/y.jsonl: No such file or directory`` from an OSError, without the errno noise."""
+    if err.filename is not None and err.strerror:
+        return f"{os.fsdecode(err.filename)}: {err.strerror}"
+    return str(err)
 
 
 def _write(
@@ -158,11 +198,14 @@ def _write(
     import orjson
 
     written = deals = found = 0
-    suffix = out.suffix.lower()
+    to_stdout = str(out) == STDOUT
+    suffix = ".jsonl" if to_stdout else out.suffix.lower()
     folder = suffix not in (*LOG_SUFFIXES, ".json")
     with ExitStack() as stack:
         log_file: IO[bytes] | None = None
-        if folder:
+        if to_stdout:
+            log_file = sys.stdout.buffer
+        elif folder:
             out.mkdir(parents=True, exist_ok=True)
         else:
             if out.parent != Path():
@@ -190,6 +233,8 @@ def _write(
                 advance()
         if log_file is not None and suffix == ".json":
             log_file.write(b"\n]\n")
+        if to_stdout:
+            sys.stdout.buffer.flush()
     return written, deals, found
 
 

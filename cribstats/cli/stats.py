@@ -9,6 +9,7 @@ from enum import StrEnum
 from typing import TYPE_CHECKING, Annotated
 
 import typer
+from rich import box
 from rich.console import Console
 from rich.table import Table
 
@@ -80,7 +81,10 @@ def _filters(
 
     if variant is not None:
         variant = find_variant(variant).name
-    return StatsFilter(player, event, _date(since, "--since"), _date(until, "--until"), variant)
+    first, last = _date(since, "--since"), _date(until, "--until")
+    if first is not None and last is not None and first > last:
+        raise UsageError(f"--since {first} is after --until {last}: no game can match")
+    return StatsFilter(player, event, first, last, variant)
 
 
 def _open_store(db: str) -> Engine:
@@ -96,7 +100,7 @@ def _open_store(db: str) -> Engine:
     engine = make_engine(db)
     try:
         state = schema_state(engine)
-    except sa.exc.OperationalError as err:
+    except sa.exc.SQLAlchemyError as err:  # not reachable, refused, or not a database at all
         where = url.render_as_string(hide_password=True)
         raise StoreError(f"cannot open the database {where}: {describe_db_error(err)}") from None
     if state == "empty":
@@ -108,7 +112,45 @@ def _open_store(db: str) -> Engine:
     return engine
 
 
+def _games_matching(engine: Engine, filters: StatsFilter) -> int:
+    """How many stored games the filters cover (a chart or report of none is written, with a warning)."""
+    import sqlalchemy as sa
+
+    from cribstats.stats.frames import games_query
+
+    with engine.connect() as conn:
+        return conn.execute(sa.select(sa.func.count()).select_from(games_query(filters).subquery())).scalar_one()
+
+
+def _warn_if_none(count: int, filters: StatsFilter, what: str) -> None:
+    if count == 0:
+        err_console().print(
+            f"warning: no stored games match {filters.describe()}: the {what} is empty",
+            markup=False, highlight=False, soft_wrap=True,
+        )
+
+
+def _none_stored(what: str, filters: StatsFilter) -> str:
+    """``no games stored for player Ann``, or when nothing was filtered, how to store some."""
+    if filters.describe() == "all games":
+        return f"no {what} stored yet: `cribstats import PATH` stores them"
+    return f"no {what} stored for {filters.describe()}"
+
+
+def _handled() -> tuple[type[BaseException], ...]:
+    """The errors a command turns into a message (evaluated only when one is raised: sqlalchemy loads late)."""
+    import sqlalchemy as sa
+
+    return (CribstatsError, sa.exc.SQLAlchemyError)
+
+
 def _fail(error: BaseException) -> typer.Exit:
+    import sqlalchemy as sa
+
+    if isinstance(error, sa.exc.SQLAlchemyError):  # one line, without the SQL and its parameters
+        from cribstats.store.db import describe_db_error
+
+        error = CribstatsError(f"the database failed: {describe_db_error(error)}")
     err_console().print(f"error: {error}", markup=False, highlight=False, soft_wrap=True)
     return typer.Exit(1)
 
@@ -146,13 +188,18 @@ def with_skunk_levels(frame: pl.DataFrame) -> pl.DataFrame:
 
 def rich_table(frame: pl.DataFrame, columns: tuple[str, ...] | list[str], title: str) -> Table:
     """Some columns of a frame as a rich table for people (numbers right-aligned, short headings)."""
-    table = Table(title=title, title_justify="left")
-    for name in columns:
+    # Light rules and one space between columns, and no column narrower than its longest word, so that a table
+    # of ten columns fits an 80-column terminal without breaking a heading or a name inside a word.
+    table = Table(title=title, title_justify="left", box=box.SIMPLE_HEAD, padding=(0, 0))
+    rows = [tuple(_cell(v) for v in row) for row in frame.select(columns).iter_rows()]
+    for i, name in enumerate(columns):
         numeric = frame.schema[name].is_numeric()
         heading = HEADINGS.get(name, name.replace("_", " "))
-        table.add_column(heading, justify="right" if numeric else "left", overflow="fold")
-    for row in frame.select(columns).iter_rows():
-        table.add_row(*(_cell(v) for v in row))
+        words = [w for text in (heading, *(row[i] for row in rows)) for w in text.split()]
+        table.add_column(heading, justify="right" if numeric else "left", overflow="fold",
+                         min_width=max(len(w) for w in words))
+    for row in rows:
+        table.add_row(*row)
     return table
 
 
@@ -174,11 +221,13 @@ def _emit(frame: pl.DataFrame, fmt: OutputFormat, out: str | None, tables: list[
                     _print_tables(Console(file=handle, width=200), tables)
             except OSError as err:
                 raise UsageError(f"{out}: cannot write: {err.strerror or err}") from None
+            err_console().print(f"wrote {out}", markup=False, highlight=False)
         return
     if fmt is OutputFormat.parquet and not out:
         raise UsageError("--format parquet needs --out FILE (Parquet is binary)")
     if out:
         write_frame(frame, fmt.value, out)
+        err_console().print(f"wrote {out}", markup=False, highlight=False)
     else:
         sys.stdout.write(format_frame(frame, fmt.value) + ("\n" if fmt is OutputFormat.json else ""))
 
@@ -221,10 +270,10 @@ def stats(
             rich_table(frame, ("player", *FINDING_COLUMNS), "Counting accuracy"),
         ]
         _emit(frame, format, out, tables)
-    except CribstatsError as error:
+    except _handled() as error:
         raise _fail(error) from None
     if frame.height == 0:
-        err_console().print(f"no games stored for {filters.describe()}", markup=False, highlight=False)
+        err_console().print(_none_stored("games", filters), markup=False, highlight=False)
 
 
 def standings(
@@ -259,10 +308,10 @@ def standings(
         frame = compute_standings(_open_store(db), filters)
         tables = [rich_table(frame, STANDINGS_COLUMNS, f"Standings ({filters.describe()})")]
         _emit(frame, format, out, tables)
-    except CribstatsError as error:
+    except _handled() as error:
         raise _fail(error) from None
     if frame.height == 0:
-        err_console().print(f"no finished games stored for {filters.describe()}", markup=False, highlight=False)
+        err_console().print(_none_stored("finished games", filters), markup=False, highlight=False)
 
 
 def chart(
@@ -293,10 +342,13 @@ def chart(
     try:
         if not out.lower().endswith((".png", ".svg")):
             raise UsageError(f"--out {out!r}: write a .png or .svg file")
-        frames = read_frames(_open_store(db), _filters(player, event, since, until, variant))
-        save_figure(draw_chart(kind.value, frames), out)
-    except CribstatsError as error:
+        filters = _filters(player, event, since, until, variant)
+        engine = _open_store(db)
+        count = _games_matching(engine, filters)
+        save_figure(draw_chart(kind.value, read_frames(engine, filters)), out)
+    except _handled() as error:
         raise _fail(error) from None
+    _warn_if_none(count, filters, "chart")
     err_console().print(f"wrote {out}", markup=False, highlight=False)
 
 
@@ -324,9 +376,12 @@ def report(
 
     try:
         filters = _filters(player, event, since, until, variant)
-        write_report(_open_store(db), out, filters, title=title)
-    except CribstatsError as error:
+        engine = _open_store(db)
+        count = _games_matching(engine, filters)
+        write_report(engine, out, filters, title=title)
+    except _handled() as error:
         raise _fail(error) from None
+    _warn_if_none(count, filters, "report")
     err_console().print(f"wrote {out}", markup=False, highlight=False)
 
 

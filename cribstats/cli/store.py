@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import os
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -11,17 +12,26 @@ from typing import Annotated
 
 import orjson
 import typer
+from rich import box
 from rich.console import Console
 from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 from rich.table import Table
 from rich.text import Text
 
-from cribstats.cli.options import DEFAULT_DB, DbOption, OutputFormat, err_console
+from cribstats.cli.options import (
+    DEFAULT_DB,
+    DbOption,
+    OutputFormat,
+    err_console,
+    folders_without_logs,
+    no_logs_message,
+)
 from cribstats.errors import CribstatsError
 
 IMPORT_HELP = (
     "Exit status: 0 when every game was imported or was already stored; 2 when some input was refused "
-    "(unreadable, or a conflict: the same game id with different content) while the rest was imported; "
+    "(unreadable, a folder with no logs, or a conflict: the same game id with different content) while the rest "
+    "was imported; "
     "1 when the database cannot be used."
 )
 READ_HELP = "Exit status: 0 on success; 1 when the database cannot be used or the game is not stored."
@@ -35,7 +45,7 @@ db_app = typer.Typer(
 
 
 def _fail(message: str, code: int = 1) -> typer.Exit:
-    err_console().print(Text(f"Error: {message}"), soft_wrap=True)
+    err_console().print(Text(f"error: {message}"), soft_wrap=True)
     return typer.Exit(code)
 
 
@@ -69,6 +79,21 @@ def _engine(url: str, *, must_exist: bool = False):  # type: ignore[no-untyped-d
     if must_exist and file not in (None, "", ":memory:") and not Path(str(file)).exists():
         raise StoreError(f"no database at {file}: import games first (cribstats import PATH)")
     return make_engine(url)
+
+
+def _has_games_tables(engine) -> bool:  # type: ignore[no-untyped-def]
+    """True when the store has its tables; False for an empty database (nothing stored yet).
+
+    :raises StoreError: for a schema that needs ``db upgrade`` or tables that are not a cribstats store.
+    """
+    from cribstats.store.db import StoreError, schema_state
+
+    state = schema_state(engine)
+    if state == "behind":
+        raise StoreError("the database schema is out of date: run `cribstats db upgrade`")
+    if state == "unknown":
+        raise StoreError("the database is not a cribstats store of a version this cribstats knows")
+    return state != "empty"
 
 
 # --- import ---------------------------------------------------------------------------------------
@@ -111,6 +136,7 @@ def import_logs(
     from cribstats.store.importer import ImportSummary, import_paths
 
     errors = err_console()
+    empty = folders_without_logs(paths)
     with _database_errors(db):
         engine = _engine(db)
         with Progress(
@@ -119,30 +145,41 @@ def import_logs(
             TimeElapsedColumn(),
             console=errors,
             transient=True,
-            disable=quiet,
+            disable=quiet or not errors.is_terminal,
         ) as progress:
             task = progress.add_task("importing", total=None)
 
             def on_progress(summary: ImportSummary, file: str) -> None:
+                # counts first: a narrow terminal cuts the end of the line, and a long path would hide them
                 progress.update(
                     task,
                     description=(
-                        f"{file}: {summary.imported} imported, {summary.present} already stored, "
-                        f"{summary.refused_count + summary.conflict_count} refused"
+                        f"{summary.imported} imported, {summary.present} already stored, "
+                        f"{summary.refused_count + summary.conflict_count} refused  ({os.path.basename(file)})"
                     ),
                 )
 
-            summary = import_paths(
-                paths, engine, replace=replace, on_progress=on_progress, batch_size=batch_size, workers=workers
-            )
+            try:
+                summary = import_paths(
+                    paths, engine, replace=replace, on_progress=on_progress, batch_size=batch_size, workers=workers
+                )
+            except KeyboardInterrupt:
+                progress.stop()
+                raise _fail(
+                    "interrupted: the games of finished batches are stored, the unfinished batch is not; "
+                    "run the same import again to complete it",
+                    130,
+                ) from None
         engine.dispose()
+    for folder in empty:
+        errors.print(Text(no_logs_message(folder)), soft_wrap=True)
     for refusal in summary.conflicts + summary.refused:
         errors.print(Text(str(refusal)), soft_wrap=True)
     hidden = summary.refused_count - len(summary.refused) + summary.conflict_count - len(summary.conflicts)
     if hidden > 0:
         errors.print(Text(f"... and {hidden} more refused"))
     Console().print(import_summary_table(summary))
-    raise typer.Exit(0 if summary.complete else 2)
+    raise typer.Exit(0 if summary.complete and not empty else 2)
 
 
 def import_summary_table(summary) -> Table:  # type: ignore[no-untyped-def]
@@ -231,14 +268,14 @@ def games(
 
         cribstats games --event "Tuesday League" --format csv > games.csv
     """
-    from cribstats.store.db import schema_state
     from cribstats.store.queries import list_games
 
+    if since is not None and until is not None and since > until:
+        raise _fail(f"--since {since.date()} is after --until {until.date()}: no game can match", 2)
     with _database_errors(db):
         engine = _engine(db, must_exist=True)
-        state = schema_state(engine)
         listed = []
-        if state != "empty":
+        if _has_games_tables(engine):
             with engine.connect() as conn:
                 listed = list_games(
                     conn,
@@ -271,7 +308,10 @@ def games(
         frame.write_parquet(sys.stdout.buffer)
         sys.stdout.flush()
     else:
-        Console().print(games_table(rows))
+        console = Console()
+        (console if console.is_terminal else Console(width=200)).print(games_table(rows))
+    if not rows:
+        err_console().print(Text("no stored games match"), soft_wrap=True)
 
 
 def _flat(value: object) -> object:
@@ -286,14 +326,35 @@ def _flat(value: object) -> object:
 TABLE_COLUMNS = ("id", "game", "date", "event", "players", "scores", "winners", "deals", "findings")
 
 
+def _longest_word(rows: list[dict[str, object]], column: str) -> int:
+    """The widest single word of a column (a name with its comma), so that a narrow table wraps between words."""
+    words = [w for row in rows for w in str(_flat(row[column])).split()]
+    return max((len(w) for w in words), default=len(column))
+
+
 def games_table(rows: list[dict[str, object]]) -> Table:
     """The games for a person to read (csv and json carry every column)."""
-    table = Table(title=f"{len(rows)} game{'s' if len(rows) != 1 else ''}", title_justify="left", expand=False)
+    table = Table(
+        title=f"{len(rows)} game{'s' if len(rows) != 1 else ''}",
+        title_justify="left",
+        expand=False,
+        box=box.SIMPLE_HEAD,  # no column rules, one space between columns: nine columns fit 80 characters
+        padding=(0, 0),
+    )
+    widths = {
+        "event": _longest_word(rows, "event"),
+        "players": max(len("players"), _longest_word(rows, "players")),
+        "winners": max(len("winners"), _longest_word(rows, "winners")),
+    }
     for name in TABLE_COLUMNS:
         table.add_column(
             name,
             justify="right" if name in ("id", "deals", "findings") else "left",
-            no_wrap=name in ("game", "date", "scores"),
+            # the id is what `show` takes, so it is never cut; a long game key folds rather than being cut off;
+            # in a narrow terminal names wrap between words, never inside one
+            no_wrap=name in ("id", "date", "scores", "deals", "findings"),
+            overflow="fold",
+            min_width=widths.get(name),
         )
     for row in rows:
         table.add_row(*(Text(str(_flat(row[c]))) for c in TABLE_COLUMNS))
@@ -305,7 +366,11 @@ def games_table(rows: list[dict[str, object]]) -> Table:
 
 def show(
     game: Annotated[
-        str, typer.Argument(help="The game: its id (key), its number in the store, or a prefix of its hash.")
+        str,
+        typer.Argument(
+            help="The game: its key (the log's id), its number in the store (the id column of `cribstats games`), "
+            "or the first six or more hex digits of its content hash."
+        ),
     ],
     db: DbOption = DEFAULT_DB,
 ) -> None:
@@ -316,14 +381,13 @@ def show(
         cribstats show tuesday-2026-11-03-r2-t4
     """
     from cribstats.replay import replay
-    from cribstats.store.db import schema_state
     from cribstats.store.queries import find_game
     from cribstats.textview import TextView
 
     with _database_errors(db):
         engine = _engine(db, must_exist=True)
         stored = None
-        if schema_state(engine) != "empty":
+        if _has_games_tables(engine):
             with engine.connect() as conn:
                 stored = find_game(conn, game)
         engine.dispose()
