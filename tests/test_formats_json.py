@@ -214,7 +214,7 @@ def test_stdin_a_tally_sheet_and_a_cribbage_zero_record(monkeypatch: pytest.Monk
 
 
 def test_stdin_empty_not_json_and_binary(monkeypatch: pytest.MonkeyPatch) -> None:
-    assert stdin_games(monkeypatch, b"") == ([], ["<stdin>: the file is empty"])
+    assert stdin_games(monkeypatch, b"") == ([], ["<stdin>: nothing came on standard input"])
     assert stdin_games(monkeypatch, b"hello\n") == (
         [], ["<stdin>:line 1, column 1: not valid JSON: unexpected character, expected a JSON value"])
     assert stdin_games(monkeypatch, b"\x00\x01{") == ([], ["<stdin>: not a text input: it holds binary data"])

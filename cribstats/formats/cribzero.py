@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from cribstats.errors import CribstatsError, LogError
-from cribstats.formats.sources import OnError, SourceGame, line_place, report
+from cribstats.formats.sources import OnError, SourceGame, empty_input, line_place, report
 from cribstats.gamelog import CARD_SPELLINGS, FORMAT, GameLogError, card_message, validate_game
 
 _TAG = re.compile(r'^\[\s*([A-Za-z0-9_]+)\s+"(.*)"\s*\]$')
@@ -80,7 +80,7 @@ def read_cribzero(lines: Iterable[str], file: str, *, on_error: OnError | None =
             report(LogError(file, f"game {number}: {err.place}" if err.place else f"game {number}",
                             err.message), on_error)
     if not any_text:
-        report(LogError(file, None, "the file is empty"), on_error)
+        report(empty_input(file), on_error)
 
 
 def _records(lines: Iterable[str]) -> Iterator[_Record | RecordError]:

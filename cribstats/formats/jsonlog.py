@@ -19,10 +19,8 @@ from collections.abc import Iterable, Iterator
 import orjson
 
 from cribstats.errors import LogError
-from cribstats.formats.sources import BOM, OnError, SourceGame, line_place, report
+from cribstats.formats.sources import BOM, OnError, SourceGame, empty_input, line_place, report
 from cribstats.gamelog import GameLogError, describe, join_place, validate_game
-
-EMPTY = "the file is empty"
 
 
 def json_error(file: str, err: orjson.JSONDecodeError, line: int | None = None) -> LogError:
@@ -67,7 +65,7 @@ def read_json_lines(
             continue
         yield SourceGame(file, f"line {number}", game)
     if not seen:
-        report(LogError(file, None, EMPTY), on_error)
+        report(empty_input(file), on_error)
 
 
 def read_json_document(data: bytes, file: str, *, on_error: OnError | None = None) -> Iterator[SourceGame]:
@@ -79,7 +77,7 @@ def read_json_document(data: bytes, file: str, *, on_error: OnError | None = Non
     if data.startswith(BOM):
         data = data[len(BOM):]
     if not data.strip():
-        report(LogError(file, None, EMPTY), on_error)
+        report(empty_input(file), on_error)
         return
     try:
         value = orjson.loads(data)

@@ -44,6 +44,11 @@ def report(error: LogError, on_error: OnError | None) -> None:
     on_error(error)
 
 
+def empty_input(file: str) -> LogError:
+    """The error for an input with nothing in it, naming standard input as such."""
+    return LogError(file, None, "nothing came on standard input" if file == STDIN_NAME else "the file is empty")
+
+
 def line_place(line: int, place: str = "") -> str:
     """``line 7`` alone, or with a JSON path after it: ``line 7: deals[3].play[5]``."""
     return f"line {line}: {place}" if place else f"line {line}"

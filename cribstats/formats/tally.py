@@ -24,7 +24,7 @@ from collections.abc import Iterable, Iterator
 from typing import Any
 
 from cribstats.errors import CribstatsError, LogError, VariantError
-from cribstats.formats.sources import OnError, SourceGame, line_place, report
+from cribstats.formats.sources import OnError, SourceGame, empty_input, line_place, report
 from cribstats.gamelog import FORMAT, GameLogError, validate_game
 from cribstats.variants import VARIANT_NAMES, find_variant
 
@@ -76,7 +76,7 @@ def read_tally(lines: Iterable[str], file: str, *, on_error: OnError | None = No
             continue
         yield SourceGame(file, f"line {line}", game)
     if header is None:
-        report(LogError(file, None, "the file is empty"), on_error)
+        report(empty_input(file), on_error)
 
 
 def header_problem(header: list[str]) -> str | None:

@@ -26,6 +26,7 @@ LOGGER = logging.getLogger(__name__)
 
 DEFAULT_URL = "sqlite:///cribstats.db"
 SQLITE_BUSY_TIMEOUT_MS = 60_000
+PG_CONNECT_TIMEOUT_S = 10  # a server that does not answer is reported, not waited on for minutes
 MIGRATIONS = "cribstats.store:migrations"
 # pg_advisory_xact_lock key serialising concurrent migrations ("crib" in ASCII).
 PG_MIGRATION_LOCK = 0x63726962
@@ -78,8 +79,9 @@ def make_engine(url: str = DEFAULT_URL, **kwargs: Any) -> Engine:
         _set_up_sqlite(engine, in_memory=parsed.database in (None, "", ":memory:"))
         return engine
     kwargs.setdefault("pool_pre_ping", True)
+    connect_args = {"connect_timeout": PG_CONNECT_TIMEOUT_S} | kwargs.pop("connect_args", {})
     try:
-        return sa.create_engine(parsed, **kwargs)
+        return sa.create_engine(parsed, connect_args=connect_args, **kwargs)
     except (sa.exc.ArgumentError, ImportError) as err:
         raise StoreError(f"cannot use {parsed.render_as_string(hide_password=True)}: {err}") from None
 
@@ -200,7 +202,8 @@ def upgrade(engine: Engine, revision: str = "head") -> None:
                     conn.exec_driver_sql(f"SELECT pg_advisory_xact_lock({PG_MIGRATION_LOCK})")
                 command.upgrade(alembic_config(conn), revision)
     except sa.exc.OperationalError as err:
-        raise StoreError(f"cannot upgrade the database: {describe_db_error(err)}") from None
+        where = engine.url.render_as_string(hide_password=True)
+        raise StoreError(f"cannot upgrade the database {where}: {describe_db_error(err)}") from None
 
 
 def ensure_schema(engine: Engine) -> None:
