@@ -102,7 +102,7 @@ def skunks_chart(stats: pl.DataFrame, subtitle: str = "") -> Figure:
         _style(ax)
         _player_axis(ax, names)
         ax.set_ylim(0, max(0.05, max(bottom) * 1.15))
-    axes[0].legend(title="Level", loc="upper right", frameon=False)
+    axes[0].legend(title="Level", loc="upper left", bbox_to_anchor=(1.0, 1.0), frameon=False)  # beside the bars
     return fig
 
 
@@ -122,6 +122,7 @@ def skunks_trend_chart(trend: pl.DataFrame, subtitle: str = "") -> Figure:
     for xi, rate, n in zip(x, trend["skunk_rate"], trend["games"], strict=True):
         ax.annotate(f"{n} games", (xi, rate), textcoords="offset points", xytext=(0, 8), ha="center", fontsize=8)
     ax.set_xticks(x, months, rotation=30 if len(months) > 8 else 0)
+    ax.set_xlim(x[0] - 0.5, x[-1] + 0.5)  # room for the first and last month's labels
     ax.set_xlabel("Month")
     ax.set_ylabel("Share of finished games")
     ax.set_ylim(0, max(0.1, float(trend["skunk_rate"].max() or 0) * 1.3))
