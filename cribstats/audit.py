@@ -6,7 +6,7 @@ for every game (or hand it each :class:`~cribstats.replay.GameOutcome` with :met
 the line of spec findings version 1.
 
 >>> from cribstats.findings import Finding
->>> f = Finding("g1", 3, 5, "missed", "play", "Alice", 0, 2, "Alice pegged 0 for 5S (fifteen 2) but 2 was due")
+>>> f = Finding("g1", 3, 5, "missed", "play", "Alice", 0, 2, "Alice pegged 0 for 5S (fifteen for 2) but 2 was due")
 >>> finding_json_line(f)[:60]
 b'{"game":"g1","deal":3,"event":5,"kind":"missed","phase":"pla'
 >>> collector = AuditCollector()

@@ -54,32 +54,32 @@ PHASE_WORDS = {"play": "pegging", "heels": "his heels", "hand": "hand", "crib": 
 
 
 def play_detail(fifteen: int, thirty_one: int, pairs: int, run: int, go: int, last: int) -> str:
-    """What a card earned in the play, in words: ``'fifteen 2, run of 3 3'``; ``'nothing'`` when it earned 0.
+    """What a card earned in the play, in words; ``'nothing'`` when it earned 0.
 
     >>> play_detail(2, 0, 0, 3, 0, 0)
-    'fifteen 2, run of 3 3'
+    'fifteen for 2, run of 3 for 3'
     """
     parts = []
     if fifteen:
-        parts.append(f"fifteen {fifteen}")
+        parts.append(f"fifteen for {fifteen}")
     if thirty_one:
-        parts.append(f"thirty-one {thirty_one}")
+        parts.append(f"thirty-one for {thirty_one}")
     if pairs:
-        parts.append({2: "pair 2", 6: "pair royal 6", 12: "double pair royal 12"}[pairs])
+        parts.append({2: "pair for 2", 6: "pair royal for 6", 12: "double pair royal for 12"}[pairs])
     if run:
-        parts.append(f"run of {run} {run}")
+        parts.append(f"run of {run} for {run}")
     if go:
-        parts.append(f"go {go}")
+        parts.append(f"go for {go}")
     if last:
-        parts.append(f"last card {last}")
+        parts.append(f"last card for {last}")
     return ", ".join(parts) or "nothing"
 
 
 def claim_message(player: str, phase: str, claimed: int, due: int, what: str) -> str:
     """For ``missed`` and ``overclaim``: ``what`` names the thing counted (``'5S'``, ``'the hand 5H 5C 5S JD'``).
 
-    >>> claim_message("Alice", "play", 0, 2, "5S (fifteen 2)")
-    'Alice pegged 0 for 5S (fifteen 2) but 2 was due: 2 missed'
+    >>> claim_message("Alice", "play", 0, 2, "5S (fifteen for 2)")
+    'Alice pegged 0 for 5S (fifteen for 2) but 2 was due: 2 missed'
     """
     verb = "pegged" if phase == "play" else "claimed"
     gap = f"{due - claimed} missed" if claimed < due else f"{claimed - due} too many"

@@ -102,7 +102,7 @@ def texts(cards: Sequence[Card]) -> list[str]:
 
 
 def peg_what(card: Card, peg: PegScore, go: int, last: int) -> str:
-    """What a pegging claim was for: ``'5S (fifteen 2)'``."""
+    """What a pegging claim was for: ``'5S (fifteen for 2)'``."""
     return play_what(format_card(card), play_detail(peg.fifteen, peg.thirty_one, peg.pairs, peg.run, go, last))
 
 
