@@ -10,9 +10,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from itertools import chain
+from operator import attrgetter
 from typing import Literal
 
-from cribstats.cards import DECK, JACK, Card, format_card, rank, value
+from cribstats.cards import DECK, JACK, Card, format_card, value
 from cribstats.findings import (
     Finding,
     after_end_message,
@@ -166,23 +168,35 @@ _value_of = _VALUE.__getitem__
 
 
 _NO_POINTS = PegScore(0, 0, 0, 0, 0)
-_PEG_MEMO: dict[tuple[int, ...], PegScore] = {}  # series of ranks recur a great deal; a pure function's memo
+# series of ranks recur a great deal: a pure function's memo, bounded, of each series' points and breakdown
+_PEG_MEMO: dict[tuple[int, ...], tuple[int, PegScore]] = {}
 _PEG_MEMO_SIZE = 1 << 17
 
 
-def _peg_points(series: tuple[int, ...], count: int) -> PegScore:
-    """:func:`~cribstats.scoring.peg_points_ranks`, remembered (the count follows from the ranks)."""
-    peg = _PEG_MEMO.get(series)
-    if peg is None:
+def _peg_points(series: tuple[int, ...], count: int) -> tuple[int, PegScore]:
+    """:func:`~cribstats.scoring.peg_points_ranks` with its points, remembered (the ranks give the count)."""
+    entry = _PEG_MEMO.get(series)
+    if entry is None:
         if len(_PEG_MEMO) >= _PEG_MEMO_SIZE:
             _PEG_MEMO.clear()
-        peg = _PEG_MEMO[series] = peg_points_ranks(series, count)
-    return peg
+        peg = peg_points_ranks(series, count)
+        entry = _PEG_MEMO[series] = (peg.points, peg)
+    return entry
 
 
 def _fits(cards: list[Card], room: int) -> bool:
     """Whether any of ``cards`` can be laid with ``room`` left below 31."""
     return bool(cards) and min(map(_value_of, cards)) <= room
+
+
+_index_of = attrgetter("index")
+_card_of = _CARD_OF.__getitem__
+
+
+def _overrides(visitor: ReplayVisitor, method: str) -> bool:
+    """Whether ``visitor`` does anything on ``method`` (the base class does nothing)."""
+    bound = getattr(visitor, method, None)
+    return bound is None or getattr(bound, "__func__", None) is not getattr(ReplayVisitor, method)
 _NEVER = 10**9
 _STAGE = {"deal": 0, "heels": 1, "play": 2, "hand": 3, "crib": 4, "board": 5}
 
@@ -214,12 +228,18 @@ class _GameReplay:
         self.game = game
         self.visitor = visitor
         self.key = key
-        self.rules = game.variant_rules
-        self.target = game.target_score
-        self.players = list(game.players)
-        self.seat_of = {name: seat for seat, name in enumerate(self.players)}
-        self.side_of = {name: self.rules.side_of(seat) for seat, name in enumerate(self.players)}
-        self.sides = self.rules.sides
+        self.rules = rules = game.variant_rules
+        self.target = game.target if game.target is not None else rules.target
+        self.players = players = list(game.players)
+        n = len(players)
+        self.seat_of = {name: seat for seat, name in enumerate(players)}
+        self.side_of = {name: rules.side_of(seat) for seat, name in enumerate(players)}
+        self.sides = rules.sides
+        self.player_sides = tuple(self.side_of.items())  # (name, side) in seat order
+        self.side_of_seat = [rules.side_of(seat) for seat in range(n)]
+        self.seat_is_side = self.side_of_seat == list(range(self.sides))  # no partners: each seat scores alone
+        #: the players in counting order (from the pone round to the dealer), by the dealer's seat
+        self.order_from = [tuple(players[(dealer + i) % n] for i in range(1, n + 1)) for dealer in range(n)]
         self.board = [0] * self.sides  # as the table had it: claims, muggins takings, bonus
         self.board_due = [0] * self.sides
         self.board_known = True
@@ -232,6 +252,9 @@ class _GameReplay:
         self.deal_number = 0
         self.after_end_reported = False
         self.board_offsets: dict[str, int] = {}
+        # the visitor is told every play and show; a visitor that ignores them need not be called for each
+        self.tell_plays = _overrides(visitor, "visit_play")
+        self.tell_shows = _overrides(visitor, "visit_show")
 
     # -- bookkeeping ------------------------------------------------------------------------------------------
 
@@ -252,16 +275,17 @@ class _GameReplay:
         else:
             self.findings.append(finding)
 
-    def credit(self, player: str, claimed: int, due: int) -> None:
+    def credit(self, side: int, claimed: int, due: int) -> None:
         """Move a side's pegs (as claimed) and its score due, and see whether the game has ended."""
-        s = self.side_of[player]
-        self.board[s] += claimed
-        self.board_due[s] += due
-        if self.winner_due_side is None and self.board_due[s] >= self.target:
-            self.winner_due_side = s
-        if not self.over and self.board_known and self.board[s] >= self.target:
+        board_due = self.board_due
+        board_due[side] += due
+        if self.winner_due_side is None and board_due[side] >= self.target:
+            self.winner_due_side = side
+        board = self.board
+        board[side] += claimed
+        if not self.over and self.board_known and board[side] >= self.target:
             self.over = True
-            self.winner_side = s
+            self.winner_side = side
             self.ended_in_deal = self.deal_number
 
     def after_end(self, phase: str, player: str | None, what: str, *, event: int | None = None) -> None:
@@ -271,33 +295,37 @@ class _GameReplay:
             self.find("after-end", phase, player, after_end_message(self.target, what), event=event)
 
     def scores_by_player(self, board: list[int]) -> dict[str, int]:
-        return {name: board[self.rules.side_of(seat)] for seat, name in enumerate(self.players)}
+        if self.seat_is_side:
+            return dict(zip(self.players, board, strict=True))
+        return {name: board[side] for name, side in self.player_sides}
 
     # -- the game ---------------------------------------------------------------------------------------------
 
     def run(self) -> GameOutcome:
-        self.visitor.begin_game(self.game, self.key)
+        visitor = self.visitor
+        visitor.begin_game(self.game, self.key)
         deals: list[DealFacts] = []
         previous_dealer: str | None = None
         for number, deal in enumerate(self.game.deals or [], start=1):
             self.deal_number = number
             self.after_end_reported = False
             self.deal_findings = []
-            self.visitor.begin_deal(number, deal)
+            visitor.begin_deal(number, deal)
             facts = _DealReplay(self, deal, number, previous_dealer).run()
             previous_dealer = deal.dealer
-            self.deal_findings.sort(key=lambda item: item[0])
-            for _, finding in self.deal_findings:
-                self.findings.append(finding)
-                self.visitor.visit_finding(finding)
-            self.visitor.end_deal(facts)
+            if self.deal_findings:
+                self.deal_findings.sort(key=lambda item: item[0])
+                for _, finding in self.deal_findings:
+                    self.findings.append(finding)
+                    visitor.visit_finding(finding)
+            visitor.end_deal(facts)
             deals.append(facts)
         self.deal_number = 0
         before = len(self.findings)
         outcome = self.outcome(deals)
         for finding in self.findings[before:]:
-            self.visitor.visit_finding(finding)
-        self.visitor.end_game(outcome)
+            visitor.visit_finding(finding)
+        visitor.end_game(outcome)
         return outcome
 
     def outcome(self, deals: list[DealFacts]) -> GameOutcome:
@@ -361,22 +389,26 @@ class _DealReplay:
         self.number = number
         self.previous_dealer = previous_dealer
         self.rules = g.rules
-        self.players = g.players
-        self.n = len(self.players)
-        self.dealer_seat = g.seat_of[deal.dealer]
+        self.players = players = g.players
+        self.n = len(players)
+        self.dealer_seat = dealer_seat = g.seat_of[deal.dealer]
+        self.order_from_pone = g.order_from[dealer_seat]
         self.starter = _CARD_OF[deal.starter]
-        self.dealt = {p: [_CARD_OF[c] for c in deal.hands.get(p, [])] for p in self.players}
-        self.discards = {p: [_CARD_OF[c] for c in deal.discards.get(p, [])] for p in self.players}
-        self.kept = {p: _without(self.dealt[p], self.discards[p]) for p in self.players}
-        self.facts = {
-            p: PlayerDealFacts(
-                player=p, seat=s, role="dealer" if s == self.dealer_seat else "pone",
-                dealt=tuple(self.dealt[p]), discards=tuple(self.discards[p]),
-                pegged_due=None, pegged_claimed=None, hand_due=None, hand_claimed=None,
-                crib_due=None, crib_claimed=None,
+        hands, discards = deal.hands, deal.discards
+        self.dealt: dict[str, list[Card]] = {}
+        self.discards: dict[str, list[Card]] = {}
+        self.kept: dict[str, list[Card]] = {}
+        self.kept_by_seat: list[list[Card]] = []
+        self.facts: dict[str, PlayerDealFacts] = {}
+        for seat, p in enumerate(players):
+            dealt = self.dealt[p] = list(map(_card_of, hands.get(p, ())))
+            out = self.discards[p] = list(map(_card_of, discards.get(p, ())))
+            kept = self.kept[p] = _without(dealt, out)
+            self.kept_by_seat.append(kept)
+            self.facts[p] = PlayerDealFacts(
+                p, seat, "dealer" if seat == dealer_seat else "pone", tuple(dealt), tuple(out),
+                None, None, None, None, None, None,  # pegged, hand and crib: due and claimed, filled in below
             )
-            for s, p in enumerate(self.players)
-        }
         self.plays: list[PlayFact] = []
         self.shows: list[ShowFact] = []
         self.calls = list(deal.muggins or [])
@@ -389,29 +421,41 @@ class _DealReplay:
             g.after_end("deal", None, "a whole deal")
         else:
             self.check_deal()
-            if self.number == 1 and self.rules.first_deal_bonus:
-                g.credit(self.players[(self.dealer_seat + 1) % self.n], self.rules.first_deal_bonus,
-                         self.rules.first_deal_bonus)
+            bonus = self.rules.first_deal_bonus
+            if self.number == 1 and bonus:
+                g.credit(g.side_of[self.order_from_pone[0]], bonus, bonus)
             self.heels()
             self.play()
             self.show()
             self.check_board()
         return DealFacts(
-            number=self.number,
-            dealer=self.deal.dealer,
-            starter=self.starter,
-            completed=not after_end and not g.over,
-            after_end=after_end,
-            players=list(self.facts.values()),
-            plays=self.plays,
-            shows=self.shows,
-            scores_claimed=g.scores_by_player(g.board),
-            scores_due=g.scores_by_player(g.board_due),
+            self.number, self.deal.dealer, self.starter, not after_end and not g.over, after_end,
+            list(self.facts.values()), self.plays, self.shows, g.scores_by_player(g.board),
+            g.scores_by_player(g.board_due),
         )
 
     # -- the deal ---------------------------------------------------------------------------------------------
 
+    def deal_is_clean(self) -> bool:
+        """The common case, checked at once: the dealer in turn, every count right, no card twice."""
+        g, deal, rules = self.g, self.deal, self.rules
+        previous = self.previous_dealer
+        if previous is not None and deal.dealer != g.players[(g.seat_of[previous] + 1) % self.n]:
+            return False
+        if (deal.crib_card is None) != (rules.crib_from_deck == 0):
+            return False
+        cards = [self.starter] if deal.crib_card is None else [self.starter, _CARD_OF[deal.crib_card]]
+        dealt_size, crib_size = rules.dealt, rules.to_crib
+        for dealt, out, kept in zip(self.dealt.values(), self.discards.values(), self.kept_by_seat, strict=True):
+            # every discard was dealt when each one took a card out of the hand
+            if len(dealt) != dealt_size or len(out) != crib_size or len(kept) != dealt_size - crib_size:
+                return False
+            cards += dealt
+        return len(set(cards)) == len(cards)
+
     def check_deal(self) -> None:
+        if self.deal_is_clean():
+            return
         g, deal, rules = self.g, self.deal, self.rules
         if self.previous_dealer is not None:
             expected = self.players[(g.seat_of[self.previous_dealer] + 1) % self.n]
@@ -446,7 +490,7 @@ class _DealReplay:
 
     def heels(self) -> None:
         g, dealer = self.g, self.deal.dealer
-        due = HEELS if rank(self.starter) == JACK else 0
+        due = HEELS if self.starter >> 2 == JACK else 0
         claimed = self.deal.heels if self.deal.heels is not None else due
         facts = self.facts[dealer]
         if g.over:
@@ -454,8 +498,11 @@ class _DealReplay:
                 g.after_end("heels", dealer, f"{dealer} claimed his heels")
             return
         facts.heels_due, facts.heels_claimed = due, claimed
-        self.judge_claim(dealer, "heels", claimed, due, lambda: heels_what(self.deal.starter))
-        g.credit(dealer, claimed, due)
+        if claimed != due or self.calls:
+            self.judge_claim(dealer, "heels", claimed, due, lambda: heels_what(self.deal.starter))
+        g.credit(g.side_of[dealer], claimed, due)
+        if not self.calls:
+            return
         for call in self.calls_for("heels", None):
             if g.over:
                 g.after_end("heels", call.by, f"{call.by} called muggins")
@@ -485,7 +532,7 @@ class _DealReplay:
 
     def take(self, call: MugginsCall) -> None:
         """The board follows a muggins taking, right or wrong."""
-        self.g.credit(call.by, call.points, 0)
+        self.g.credit(self.g.side_of[call.by], call.points, 0)
         self.facts[call.by].muggins_gained += call.points
         self.facts[call.from_].muggins_lost += call.points
 
@@ -528,7 +575,7 @@ class _DealReplay:
         if deal.pegged is None:
             g.board_known = False
             return
-        for p in self.seat_order_from_pone():
+        for p in self.order_from_pone:
             claimed = deal.pegged.get(p)
             if claimed is None:
                 continue
@@ -536,7 +583,7 @@ class _DealReplay:
             if g.over:
                 g.after_end("play", p, f"{p} pegged {claimed}")
                 continue
-            g.credit(p, claimed, 0)
+            g.credit(g.side_of[p], claimed, 0)
 
     def seat_order_from_pone(self) -> list[str]:
         return [self.players[(self.dealer_seat + i) % self.n] for i in range(1, self.n + 1)]
@@ -545,9 +592,9 @@ class _DealReplay:
 
     def show(self) -> None:
         claims = self.deal.show or {}
-        for p in self.seat_order_from_pone():
+        for p in self.order_from_pone:
             self.count_show(p, "hand", self.kept[p], claims.get(p))
-        crib = [c for p in self.players for c in self.discards[p]]
+        crib = list(chain.from_iterable(self.discards.values()))  # in seat order
         if self.deal.crib_card is not None:
             crib.append(_CARD_OF[self.deal.crib_card])
         self.count_show(self.deal.dealer, "crib", crib, claims.get("crib"))
@@ -562,27 +609,32 @@ class _DealReplay:
             return
         if not g.board_known and claimed is None:
             return
-        size = CRIB_SIZE if phase == "crib" else self.rules.hand_size
+        crib = phase == "crib"
+        size = CRIB_SIZE if crib else self.rules.hand_size
         if len(cards) != size:  # a bad deal makes this claim impossible to judge: credit it as claimed
             if claimed is not None:
-                g.credit(player, claimed, 0)
+                g.credit(g.side_of[player], claimed, 0)
             return
-        due = score_show_total(cards, self.starter, crib=phase == "crib")
+        due = score_show_total(cards, self.starter, crib=crib)
         claim = due if claimed is None else claimed
         facts = self.facts[player]
-        if phase == "hand":
-            facts.hand_due, facts.hand_claimed = due, claim
-        else:
+        if crib:
             facts.crib_due, facts.crib_claimed = due, claim
+        else:
+            facts.hand_due, facts.hand_claimed = due, claim
         fact = ShowFact(player, phase, tuple(cards), self.starter, due, claim)  # type: ignore[arg-type]
         self.shows.append(fact)
-        g.visitor.visit_show(fact)
+        if g.tell_shows:
+            g.visitor.visit_show(fact)
+        if claim == due and not self.calls:  # the common case: nothing to judge
+            g.credit(g.side_of[player], claim, due)
+            return
 
         def what() -> str:
             return show_what(phase, [format_card(c) for c in cards], self.deal.starter)
 
         self.judge_claim(player, phase, claim, due, what)
-        g.credit(player, claim, due)
+        g.credit(g.side_of[player], claim, due)
         if self.calls:
             self.judge_calls(player, phase, None, what)
             self.credit_calls(player, phase, None)
@@ -602,16 +654,16 @@ class _DealReplay:
                 g.winner_side = g.board.index(max(g.board))
                 g.ended_in_deal = self.number
             return
-        position = g.scores_by_player(g.board)
-        for p in self.players:
+        board, offsets = g.board, g.board_offsets
+        for p, side in g.player_sides:
             if p not in recorded:
                 continue
-            offset = recorded[p] - position[p]
-            carried = g.board_offsets.get(p, 0)
-            if offset != 0 and offset != carried:
-                g.find("board", "deal", p, board_message(p, self.number, recorded[p], position[p]),
-                       claimed=recorded[p], due=position[p], stage="board")
-            g.board_offsets[p] = offset
+            position = board[side]
+            offset = recorded[p] - position
+            if offset != 0 and offset != offsets.get(p, 0):
+                g.find("board", "deal", p, board_message(p, self.number, recorded[p], position),
+                       claimed=recorded[p], due=position, stage="board")
+            offsets[p] = offset
 
 
 class _PlayReplay:
@@ -626,9 +678,9 @@ class _PlayReplay:
         self.n = d.n
         self.names = d.players
         self.single_series = d.rules.single_series
-        self.held = [list(d.kept[p]) for p in self.names]
+        self.held = [list(cards) for cards in d.kept_by_seat]
         self.events = d.deal.play or []
-        self.card_claims = any(len(event) == 3 for event in self.events)
+        self.card_claims = 3 in map(len, self.events)  # any event carries points
         self.totals = not self.card_claims and d.deal.pegged is not None
         self.count = 0
         self.series: tuple[int, ...] = ()  # ranks laid since the count was last 0
@@ -640,6 +692,9 @@ class _PlayReplay:
         self.pending_peg = _NO_POINTS
         self.kept_back = [0] * self.n
         self.facts: list[PlayFact] = []
+        # what each seat's cards earned and claimed, go and last card included (after the end: nothing)
+        self.due_by_seat = [0] * self.n
+        self.claimed_by_seat = [0] * self.n
 
     # -- who can play -----------------------------------------------------------------------------------------
 
@@ -682,13 +737,18 @@ class _PlayReplay:
             return None if self.leader in (None, seat) else self.leader
         assert self.last_layer is not None
         room = THIRTY_ONE - self.count
-        for i in range(1, self.n + 1):
-            s = (self.last_layer + i) % self.n
-            if s in self.gone:
+        n, gone, held = self.n, self.gone, self.held
+        s = self.last_layer
+        for _ in range(n):
+            s += 1
+            if s == n:
+                s = 0
+            if s in gone:
                 continue
             if s == seat:
                 return None
-            if _fits(self.held[s], room):
+            cards = held[s]
+            if cards and min(map(_value_of, cards)) <= room:
                 return s
         return None
 
@@ -697,28 +757,82 @@ class _PlayReplay:
         room = THIRTY_ONE - self.count
         gone = self.gone
         for s, cards in enumerate(self.held):
-            if s not in gone:
-                for c in cards:
-                    if _VALUE[c] <= room:
-                        return False
+            if cards and s not in gone and min(map(_value_of, cards)) <= room:
+                return False
         return True
 
     # -- the walk ---------------------------------------------------------------------------------------------
 
     def run(self) -> None:
         g = self.g
+        seat_of, held, facts = g.seat_of, self.held, self.facts
+        card_claims, totals, n = self.card_claims, self.totals, self.n
+        board, board_due, target, side_of_seat = g.board, g.board_due, g.target, g.side_of_seat
+        due_by_seat, claimed_by_seat = self.due_by_seat, self.claimed_by_seat
+        # the fast path lays a card in the common case: no muggins call in the deal, the game and the play
+        # still on, the card held by the player whose turn it is and fitting; anything else takes `lay`
+        fast = not self.d.calls
         for index, event in enumerate(self.events):
-            player = event[0]
-            if event[1] == GO:
+            player, text = event[0], event[1]
+            if text == GO:
                 self.go(index, player)
                 continue
-            card = _CARD_OF[event[1]]
-            claimed = event[2] if len(event) == 3 else (0 if self.card_claims else None)
-            if self.series and not g.over and self.series_is_over():
-                self.close_series(go_point=True)
+            card = _CARD_OF[text]
+            claimed = event[2] if len(event) == 3 else (0 if card_claims else None)
+            if fast and not g.over and not self.play_over:
+                seat = seat_of[player]
+                hand = held[seat]
+                count = self.count + _VALUE[card]
+                series, gone = self.series, self.gone
+                if series:  # in turn: the first player after the last card laid who has not said go
+                    in_turn = count <= THIRTY_ONE and seat not in gone
+                    if in_turn:
+                        after = self.last_layer
+                        while True:
+                            after = after + 1 if after + 1 < n else 0  # type: ignore[operator]
+                            if after not in gone:
+                                break
+                        in_turn = after == seat
+                else:
+                    in_turn = self.leader == seat
+                if in_turn and card in hand:
+                    hand.remove(card)
+                    pending = self.pending
+                    if pending is not None:
+                        if pending.claimed is not None and pending.claimed != pending.due:
+                            self.finish_pending(go=0)
+                        else:
+                            self.pending = None
+                    self.count = count
+                    self.series = series = (*series, card >> 2)
+                    self.last_layer = seat
+                    entry = _PEG_MEMO.get(series)
+                    if entry is None:
+                        entry = _peg_points(series, count)
+                    base, self.pending_peg = entry
+                    self.pending = fact = PlayFact(index, player, card, count, base, claimed)
+                    facts.append(fact)
+                    side = side_of_seat[seat]
+                    pegs = claimed if card_claims else (0 if totals else base)
+                    if board[side] + pegs < target and board_due[side] + base < target:
+                        board[side] += pegs  # credit_laid's common case
+                        board_due[side] += base
+                        due_by_seat[seat] += base
+                        claimed_by_seat[seat] += base if claimed is None else claimed
+                    else:
+                        self.credit_laid(index, seat, base, claimed)
+                    if count == THIRTY_ONE:
+                        self.close_series(go_point=True)
+                    continue
+            if self.series and not g.over:
+                # no search when the card about to be laid fits and its player is still in: the series goes on
+                seat = seat_of[player]
+                goes_on = _VALUE[card] <= THIRTY_ONE - self.count and seat not in self.gone and card in held[seat]
+                if not goes_on and self.series_is_over():
+                    self.close_series(go_point=True)
             if g.over:
-                self.facts.append(PlayFact(index, player, card, self.count, 0, claimed, after_end=True))
-                g.after_end("play", player, f"{player} laid {event[1]}", event=index)
+                facts.append(PlayFact(index, player, card, self.count, 0, claimed, after_end=True))
+                g.after_end("play", player, f"{player} laid {text}", event=index)
                 continue
             self.lay(index, player, card, claimed)
         if not g.over and not self.play_over:
@@ -730,11 +844,39 @@ class _PlayReplay:
         if self.pending is not None:
             own_end = g.over and self.pending.index == self.ended_at
             self.close_series(go_point=not own_end)
-        self.facts.sort(key=lambda f: f.index)
-        for fact in self.facts:
-            g.visitor.visit_play(fact)
-        self.d.plays.extend(self.facts)
+        facts.sort(key=_index_of)
+        if g.tell_plays:
+            visit_play = g.visitor.visit_play
+            for fact in facts:
+                visit_play(fact)
+        self.d.plays.extend(facts)
         self.totals_and_facts()
+
+    def credit_laid(self, index: int, seat: int, base: int, claimed: int | None) -> None:
+        """Credit a card laid on the count: ``base`` due, the claim as the log has it (see the class)."""
+        g = self.g
+        self.due_by_seat[seat] += base
+        self.claimed_by_seat[seat] += base if claimed is None else claimed
+        side = g.side_of_seat[seat]
+        if self.card_claims:
+            assert claimed is not None
+            pegs = claimed
+        else:
+            pegs = 0 if self.totals else base
+        board, board_due, target = g.board, g.board_due, g.target
+        if board[side] + pegs < target and board_due[side] + base < target:
+            board[side] += pegs  # the common case: nobody reaches the target, so no more to it than this
+            board_due[side] += base
+            return
+        was_over, before = g.over, board[side]
+        g.credit(side, pegs, base)
+        if was_over or not g.over:
+            return
+        if self.card_claims:  # the game ended on the card itself, or only on its go (see docs/decisions.md)
+            if before + min(pegs, base) >= target:
+                self.ended_at = index
+        elif not self.totals:
+            self.ended_at = index
 
     ended_at: int | None = None  # the event on whose own points the game ended
 
@@ -760,28 +902,33 @@ class _PlayReplay:
         self.gone.add(seat)
 
     def lay(self, index: int, player: str, card: Card, claimed: int | None) -> None:
-        g, d = self.g, self.d
+        g = self.g
         seat = g.seat_of[player]
         instead = self.whose_turn_instead(seat)
-        held = card in self.held[seat]
-        if not held:
+        held = self.held[seat]
+        if card in held:
+            held.remove(card)
+            if self.play_over:
+                message = f"{player} laid {format_card(card)} after the play had ended"
+                g.find("out-of-turn", "play", player, message, event=index)
+        else:
             message = illegal_card_message(player, format_card(card), self.why_not_held(seat, card))
             g.find("illegal-card", "play", player, message, event=index)
             self.kept_back[seat] += 1
-        elif self.play_over:
-            message = f"{player} laid {format_card(card)} after the play had ended"
-            g.find("out-of-turn", "play", player, message, event=index)
         if instead is not None:
             message = out_of_turn_message(player, f"laid {format_card(card)}", self.names[instead])
             g.find("out-of-turn", "play", player, message, event=index)
-        if held:
-            self.held[seat].remove(card)
         if self.play_over:
             fact = PlayFact(index, player, card, self.count, 0, claimed)
             self.facts.append(fact)
             self.claim_now(fact, player, claimed, 0)
             return
-        self.finish_pending(go=0)
+        pending = self.pending
+        if pending is not None:
+            if self.d.calls or (pending.claimed is not None and pending.claimed != pending.due):
+                self.finish_pending(go=0)
+            else:
+                self.pending = None  # finish_pending's common case: nothing more earned, nothing to judge
         new_count = self.count + _VALUE[card]
         if new_count > THIRTY_ONE:
             g.find("over-31", "play", player, over_31_message(player, format_card(card), self.count), event=index)
@@ -792,30 +939,18 @@ class _PlayReplay:
             self.close_series(go_point=False)
             return
         self.count = new_count
-        self.series += (card >> 2,)
+        self.series = series = (*self.series, card >> 2)
         self.last_layer = seat
-        peg = _peg_points(self.series, new_count)
-        fact = PlayFact(index, player, card, new_count, peg.points, claimed)
+        entry = _PEG_MEMO.get(series)
+        if entry is None:
+            entry = _peg_points(series, new_count)
+        base, self.pending_peg = entry
+        fact = PlayFact(index, player, card, new_count, base, claimed)
         self.facts.append(fact)
         self.pending = fact
-        self.pending_peg = peg
-        base = peg.points
-        side = g.side_of[player]
-        before = g.board[side]
-        was_over = g.over
-        if self.card_claims:
-            assert claimed is not None
-            g.credit(player, claimed, base)
-            if not was_over and g.over and before + min(claimed, base) >= g.target:
-                self.ended_at = index
-        elif self.totals:
-            g.credit(player, 0, base)
-        else:
-            g.credit(player, base, base)
-            if not was_over and g.over:
-                self.ended_at = index
-        if d.calls:
-            d.credit_calls(player, "play", index)
+        self.credit_laid(index, seat, base, claimed)
+        if self.d.calls:
+            self.d.credit_calls(player, "play", index)
         if new_count == THIRTY_ONE:
             self.close_series(go_point=True)
 
@@ -832,9 +967,10 @@ class _PlayReplay:
     def claim_now(self, fact: PlayFact, player: str, claimed: int | None, due: int) -> None:
         """A card that earns nothing (over 31, or after the play): judged and credited at once."""
         if claimed is not None:
+            self.claimed_by_seat[self.g.seat_of[player]] += claimed
             self.judge(fact, player, claimed, due, lambda: "nothing")
             if not self.totals:
-                self.g.credit(player, claimed, 0)
+                self.g.credit(self.g.side_of[player], claimed, 0)
         if self.d.calls:
             self.d.credit_calls(player, "play", fact.index)
             self.d.judge_calls(player, "play", fact.index, lambda: self.what(fact, lambda: "nothing"))
@@ -861,10 +997,14 @@ class _PlayReplay:
         player, peg = fact.player, self.pending_peg
         fact.due += go
         if go:
+            seat = self.g.seat_of[player]
+            self.due_by_seat[seat] += go
+            if fact.claimed is None:
+                self.claimed_by_seat[seat] += go
             if self.card_claims or self.totals:
-                self.g.credit(player, 0, go)
+                self.g.credit(self.g.side_of[player], 0, go)
             else:
-                self.g.credit(player, go, go)
+                self.g.credit(self.g.side_of[player], go, go)
         if self.totals:
             return
         assert peg is not None
@@ -905,28 +1045,25 @@ class _PlayReplay:
 
     def totals_and_facts(self) -> None:
         d, g = self.d, self.g
-        dues = dict.fromkeys(self.names, 0)
-        claims = dict.fromkeys(self.names, 0)
-        for fact in self.facts:
-            if fact.card is None or fact.after_end:
-                continue
-            dues[fact.player] += fact.due
-            claims[fact.player] += fact.claimed if fact.claimed is not None else fact.due
+        seat_of, dues, claims = g.seat_of, self.due_by_seat, self.claimed_by_seat
+        if not self.totals:
+            for name in d.order_from_pone:
+                facts, seat = d.facts[name], seat_of[name]
+                facts.pegged_due = dues[seat]
+                facts.pegged_claimed = claims[seat]
+            return
         pegged = d.deal.pegged or {}
-        for name in d.seat_order_from_pone():
-            facts = d.facts[name]
-            facts.pegged_due = dues[name]
-            if not self.totals:
-                facts.pegged_claimed = claims[name]
-                continue
-            claimed = pegged.get(name, dues[name])
+        for name in d.order_from_pone:
+            facts, due = d.facts[name], dues[seat_of[name]]
+            facts.pegged_due = due
+            claimed = pegged.get(name, due)
             facts.pegged_claimed = claimed
             if g.over:
                 if name in pegged:
                     g.after_end("play", name, f"{name} pegged {claimed}")
                 continue
-            d.judge_claim(name, "play", claimed, dues[name], pegged_what)
-            g.credit(name, claimed, 0)
+            d.judge_claim(name, "play", claimed, due, pegged_what)
+            g.credit(g.side_of[name], claimed, 0)
             if d.calls:  # calls on a total were taken as its cards were laid; they share what the total missed
                 d.judge_calls(name, "play", ANY_EVENT, pegged_what)
 
@@ -934,6 +1071,8 @@ class _PlayReplay:
 def _without(cards: list[Card], removed: list[Card]) -> list[Card]:
     """``cards`` less one copy of each of ``removed`` that it holds, in order."""
     out = list(cards)
+    if not removed:
+        return out
     for c in removed:
         if c in out:
             out.remove(c)
