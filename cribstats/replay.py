@@ -573,7 +573,8 @@ class _DealReplay:
         """A deal without ``play``: pegging totals are credited but cannot be judged; without them, nothing."""
         g, deal = self.g, self.deal
         if deal.pegged is None:
-            g.board_known = False
+            if not g.over:  # after the end (his heels ended it) a missing play is no gap: nothing there counts
+                g.board_known = False
             return
         for p in self.order_from_pone:
             claimed = deal.pegged.get(p)
@@ -690,6 +691,9 @@ class _PlayReplay:
         self.play_over = self.leader is None
         self.pending: PlayFact | None = None  # the last card laid, while its series may still give it a go
         self.pending_peg = _NO_POINTS
+        # the part of the pending card's claim beyond what it earned by itself, when that part alone would take its
+        # side to the target: it is pegged when the series closes, after the others' goes (game-log.md)
+        self.deferred: tuple[int, int] | None = None  # (side, points)
         self.kept_back = [0] * self.n
         self.facts: list[PlayFact] = []
         # what each seat's cards earned and claimed, go and last card included (after the end: nothing)
@@ -779,7 +783,7 @@ class _PlayReplay:
                 continue
             card = _CARD_OF[text]
             claimed = event[2] if len(event) == 3 else (0 if card_claims else None)
-            if fast and not g.over and not self.play_over:
+            if fast and not g.over and not self.play_over and self.deferred is None:
                 seat = seat_of[player]
                 hand = held[seat]
                 count = self.count + _VALUE[card]
@@ -830,17 +834,21 @@ class _PlayReplay:
                 goes_on = _VALUE[card] <= THIRTY_ONE - self.count and seat not in self.gone and card in held[seat]
                 if not goes_on and self.series_is_over():
                     self.close_series(go_point=True)
+            self.credit_deferred()  # a card follows: the claim held back is on the board by now
             if g.over:
                 facts.append(PlayFact(index, player, card, self.count, 0, claimed, after_end=True))
                 g.after_end("play", player, f"{player} laid {text}", event=index)
                 continue
             self.lay(index, player, card, claimed)
+        if not g.over and not self.play_over and self.series and self.series_is_over():
+            self.close_series(go_point=True)  # the log ends with the series: its go is due (it may end the game)
         if not g.over and not self.play_over:
             self.check_unplayed()
             if self.series and not self.series_is_over():
                 # the log stops while someone still had to play: whether the last card laid earned a go is
                 # not known, so its claim is left unjudged rather than guessed
                 self.pending = None
+                self.credit_deferred()
         if self.pending is not None:
             own_end = g.over and self.pending.index == self.ended_at
             self.close_series(go_point=not own_end)
@@ -869,6 +877,11 @@ class _PlayReplay:
             board_due[side] += base
             return
         was_over, before = g.over, board[side]
+        if self.card_claims and not was_over and before + min(pegs, base) < target <= before + pegs:
+            own = min(pegs, base)  # only the go in the claim reaches the target: the end comes as the series ends
+            g.credit(side, own, base)
+            self.deferred = (side, pegs - own)
+            return
         g.credit(side, pegs, base)
         if was_over or not g.over:
             return
@@ -879,6 +892,13 @@ class _PlayReplay:
             self.ended_at = index
 
     ended_at: int | None = None  # the event on whose own points the game ended
+
+    def credit_deferred(self) -> None:
+        """Peg the go part of a claim held back until its series closed (see ``deferred``)."""
+        if self.deferred is not None:
+            side, points = self.deferred
+            self.deferred = None
+            self.g.credit(side, points, 0)
 
     def go(self, index: int, player: str) -> None:
         seat = self.g.seat_of[player]
@@ -992,6 +1012,7 @@ class _PlayReplay:
         if fact is None:
             return
         self.pending = None
+        self.credit_deferred()
         if not go and not self.d.calls and (fact.claimed is None or fact.claimed == fact.due):
             return  # the common case: nothing more earned, nothing to judge
         player, peg = fact.player, self.pending_peg
