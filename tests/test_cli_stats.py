@@ -110,7 +110,7 @@ def test_report_command(db: str, tmp_path: Path) -> None:
 )  # fmt: skip
 def test_usage_errors(db: str, args: list[str], message: str) -> None:
     code, out, err = run(*args, "--db", db)
-    assert (code, out) == (1, "")
+    assert (code, out) == (2, "")
     assert err.strip() == message
 
 

@@ -14,7 +14,7 @@ from rich.console import Console
 from rich.table import Table
 
 from cribstats.cli.options import DbOption, FormatOption, OutputFormat, err_console
-from cribstats.errors import CribstatsError
+from cribstats.errors import CribstatsError, VariantError
 
 if TYPE_CHECKING:
     import polars as pl
@@ -152,7 +152,7 @@ def _fail(error: BaseException) -> typer.Exit:
 
         error = CribstatsError(f"the database failed: {describe_db_error(error)}")
     err_console().print(f"error: {error}", markup=False, highlight=False, soft_wrap=True)
-    return typer.Exit(1)
+    return typer.Exit(2 if isinstance(error, UsageError | VariantError) else 1)  # as the other commands do
 
 
 def _cell(value: object) -> str:
