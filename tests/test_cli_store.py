@@ -168,10 +168,10 @@ def test_show_replays_a_stored_game_with_findings_inline(db_url: str, night: Pat
     assert by_id.exit_code == 0 and by_id.stdout == result.stdout
 
 
-def test_show_an_unknown_game_exit_1_without_traceback(sqlite_url: str, night: Path) -> None:
+def test_show_an_unknown_game_exit_2_without_traceback(sqlite_url: str, night: Path) -> None:
     run("import", "--db", sqlite_url, "-q", str(night))
     result = run("show", "--db", sqlite_url, "no-such-game")
-    assert result.exit_code == 1
+    assert result.exit_code == 2
     assert result.stderr.strip() == "error: no stored game 'no-such-game': `cribstats games` lists them"
     assert result.stdout == ""
 

@@ -392,7 +392,7 @@ def show(
                 stored = find_game(conn, game)
         engine.dispose()
         if stored is None:
-            raise _fail(f"no stored game {game!r}: `cribstats games` lists them")
+            raise _fail(f"no stored game {game!r}: `cribstats games` lists them", code=2)
         view = TextView()
         replay(stored.game(), view, key=stored.key)
     sys.stdout.write(view.result() + "\n")
