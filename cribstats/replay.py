@@ -586,9 +586,6 @@ class _DealReplay:
                 continue
             g.credit(g.side_of[p], claimed, 0)
 
-    def seat_order_from_pone(self) -> list[str]:
-        return [self.players[(self.dealer_seat + i) % self.n] for i in range(1, self.n + 1)]
-
     # -- the show ---------------------------------------------------------------------------------------------
 
     def show(self) -> None:
@@ -706,29 +703,12 @@ class _PlayReplay:
         room = THIRTY_ONE - self.count
         return [c for c in self.held[seat] if _VALUE[c] <= room]
 
-    def next_in_turn(self, after: int) -> int | None:
-        """The next player after ``after`` who has not said go and holds a card that fits."""
-        room = THIRTY_ONE - self.count
-        for i in range(1, self.n + 1):
-            seat = (after + i) % self.n
-            if seat not in self.gone and _fits(self.held[seat], room):
-                return seat
-        return None
-
     def next_holding(self, after: int) -> int | None:
         for i in range(1, self.n + 1):
             seat = (after + i) % self.n
             if self.held[seat]:
                 return seat
         return None
-
-    def in_turn(self) -> int | None:
-        if self.play_over:
-            return None
-        if not self.series:
-            return self.leader
-        assert self.last_layer is not None
-        return self.next_in_turn(self.last_layer)
 
     def whose_turn_instead(self, seat: int) -> int | None:
         """Whose turn it was when ``seat`` acted, or None when it was ``seat``'s own.
@@ -751,8 +731,7 @@ class _PlayReplay:
                 continue
             if s == seat:
                 return None
-            cards = held[s]
-            if cards and min(map(_value_of, cards)) <= room:
+            if _fits(held[s], room):
                 return s
         return None
 
@@ -760,10 +739,7 @@ class _PlayReplay:
         """No one who has not said go holds a card that fits: the series closes."""
         room = THIRTY_ONE - self.count
         gone = self.gone
-        for s, cards in enumerate(self.held):
-            if cards and s not in gone and min(map(_value_of, cards)) <= room:
-                return False
-        return True
+        return not any(s not in gone and _fits(cards, room) for s, cards in enumerate(self.held))
 
     # -- the walk ---------------------------------------------------------------------------------------------
 
