@@ -25,12 +25,12 @@ import numpy as np
 
 from cribstats.cards import JACK, Card, format_card, rank, suit, value
 from cribstats.errors import CribstatsError
+from cribstats.variants import CRIB_SIZE, VARIANTS
 
 FIFTEEN = 15
 THIRTY_ONE = 31
 PAIR_POINTS = {1: 0, 2: 2, 3: 6, 4: 12}
-HAND_SIZES = (3, 4, 5)
-CRIB_HAND_SIZE = 4
+HAND_SIZES = tuple(sorted({v.hand_size for v in VARIANTS}))  # 3, 4 and 5: the variants' hands
 KINDS = ("fifteen", "pair", "run", "flush", "nobs")
 
 
@@ -120,7 +120,7 @@ def check_show(hand: Sequence[Card], starter: Card, *, crib: bool = False) -> No
 
     :raises HandError: for a wrong number of cards or a card given twice.
     """
-    sizes = (CRIB_HAND_SIZE,) if crib else HAND_SIZES
+    sizes = (CRIB_SIZE,) if crib else HAND_SIZES
     if len(hand) not in sizes:
         given = len(hand) + 1
         what = "a crib of 4 cards" if crib else "a hand of 3, 4 or 5 cards"
