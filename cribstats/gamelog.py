@@ -484,8 +484,10 @@ def dump_game(game: GameLog) -> dict[str, Any]:
     return game.model_dump(mode="json", by_alias=True, exclude_unset=True)
 
 
-def content_hash(game: GameLog) -> str:
+def content_hash(game: GameLog, dumped: dict[str, Any] | None = None) -> str:
     """sha256 (hex) of the canonical JSON of the game: :func:`dump_game` with sorted keys, compact, UTF-8.
+
+    ``dumped`` is the game's :func:`dump_game`, when the caller has it already.
 
     Two logs that differ only in card spelling or key order have the same hash.
 
@@ -494,13 +496,17 @@ def content_hash(game: GameLog) -> str:
     >>> content_hash(a) == content_hash(b), len(content_hash(a))
     (True, 64)
     """
-    return hashlib.sha256(orjson.dumps(dump_game(game), option=orjson.OPT_SORT_KEYS)).hexdigest()
+    data = dump_game(game) if dumped is None else dumped
+    return hashlib.sha256(orjson.dumps(data, option=orjson.OPT_SORT_KEYS)).hexdigest()
 
 
-def game_key(game: GameLog) -> str:
-    """How findings and the store name a game: its ``id``, or the first 16 hex digits of :func:`content_hash`.
+def game_key(game: GameLog, digest: str | None = None) -> str:
+    """How findings and the store name a game: its ``id``, or the first 16 hex digits of :func:`content_hash`
+    (``digest``, when the caller has it already).
 
     >>> game_key(validate_game({"format": "cribstats/game/1", "id": "r2-t4", "players": ["A", "B"]}))
     'r2-t4'
     """
-    return game.id if game.id is not None else content_hash(game)[:16]
+    if game.id is not None:
+        return game.id
+    return (digest if digest is not None else content_hash(game))[:16]

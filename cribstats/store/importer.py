@@ -34,7 +34,7 @@ from sqlalchemy.engine import Connection, Engine
 
 from cribstats.cards import format_card
 from cribstats.errors import CribstatsError, LogError
-from cribstats.gamelog import GameLog, dump_game
+from cribstats.gamelog import GameLog, content_hash, dump_game, game_key
 from cribstats.replay import GameOutcome, replay
 from cribstats.store import tables as t
 from cribstats.store.db import describe_db_error, ensure_schema, is_postgresql, writer
@@ -319,8 +319,7 @@ def canonical_log(game: GameLog) -> tuple[str, str]:
     The hash is :func:`cribstats.gamelog.content_hash`, computed from the same dump to spare a second one.
     """
     dumped = dump_game(game)
-    digest = hashlib.sha256(orjson.dumps(dumped, option=orjson.OPT_SORT_KEYS)).hexdigest()
-    return orjson.dumps(dumped).decode(), digest
+    return orjson.dumps(dumped).decode(), content_hash(game, dumped)
 
 
 def prepare_game(
@@ -332,7 +331,7 @@ def prepare_game(
     """
     log, digest = canonical_log(game)
     if outcome is None:
-        outcome = replay(game)
+        outcome = replay(game, key=game_key(game, digest))
     variant = outcome.variant
     key_of: dict[str, str] = {}
     names: dict[str, str] = {}
