@@ -9,6 +9,7 @@ from typing import Annotated
 
 import typer
 from rich.console import Console
+from rich.text import Text
 
 DEFAULT_DB = "sqlite:///cribstats.db"
 
@@ -35,6 +36,12 @@ FormatOption = Annotated[OutputFormat, typer.Option("--format", "-f", help="Outp
 def err_console() -> Console:
     """Messages and errors go to standard error; data goes to standard output."""
     return Console(stderr=True)
+
+
+def fail(message: str, code: int) -> typer.Exit:
+    """Say ``error: message`` on standard error, on one line, and give the exit to raise."""
+    err_console().print(Text(f"error: {message}"), soft_wrap=True)
+    return typer.Exit(code)
 
 
 def folders_without_logs(paths: Iterable[str]) -> list[str]:

@@ -13,7 +13,7 @@ from typing import IO, TYPE_CHECKING, Annotated
 
 import typer
 
-from cribstats.cli.options import err_console
+from cribstats.cli.options import err_console, fail
 from cribstats.errors import CribstatsError
 from cribstats.variants import VARIANT_NAMES
 
@@ -132,14 +132,12 @@ def simulate(
     try:
         first_date = Date.fromisoformat(start_date) if start_date is not None else None
     except ValueError:
-        console.print(f"error: --start-date {start_date!r} is not a date: write YYYY-MM-DD", markup=False)
-        raise typer.Exit(2) from None
+        raise fail(f"--start-date {start_date!r} is not a date: write YYYY-MM-DD", 2) from None
     problem = _out_problem(out)
     if problem is None and expected is not None and str(out) != STDOUT and expected.resolve() == out.resolve():
         problem = "--expected names the same file: the games and their findings need a file each"
     if problem is not None:
-        console.print(f"error: --out {str(out)!r}: {problem}", markup=False, highlight=False, soft_wrap=True)
-        raise typer.Exit(2)
+        raise fail(f"--out {str(out)!r}: {problem}", 2)
     try:
         stream = simulate_games(
             games, variant=variant.value, players=names, seed=seed, mistake_rate=mistakes,
@@ -149,14 +147,12 @@ def simulate(
         started = time.perf_counter()
         written, deals, found = _write(stream, games, out, expected, show_progress=console.is_terminal)
     except (CribstatsError, ValueError) as err:
-        console.print(f"error: {err}", markup=False, highlight=False, soft_wrap=True)
-        raise typer.Exit(2) from None
+        raise fail(str(err), 2) from None
     except BrokenPipeError:  # the reader of --out - went away (e.g. `| head`): stop quietly
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         raise typer.Exit(0) from None
     except OSError as err:
-        console.print(f"error: cannot write {_os_problem(err)}", markup=False, highlight=False, soft_wrap=True)
-        raise typer.Exit(1) from None
+        raise fail(f"cannot write {_os_problem(err)}", 1) from None
     elapsed = time.perf_counter() - started
     where = "standard output" if str(out) == STDOUT else str(out)
     summary = f"{written} {variant.value} games ({deals} deals) written to {where} in {elapsed:.1f} s"

@@ -13,7 +13,7 @@ from rich import box
 from rich.console import Console
 from rich.table import Table
 
-from cribstats.cli.options import DbOption, FormatOption, OutputFormat, err_console
+from cribstats.cli.options import DbOption, FormatOption, OutputFormat, err_console, fail
 from cribstats.errors import CribstatsError, VariantError
 
 if TYPE_CHECKING:
@@ -151,8 +151,7 @@ def _fail(error: BaseException) -> typer.Exit:
         from cribstats.store.db import describe_db_error
 
         error = CribstatsError(f"the database failed: {describe_db_error(error)}")
-    err_console().print(f"error: {error}", markup=False, highlight=False, soft_wrap=True)
-    return typer.Exit(2 if isinstance(error, UsageError | VariantError) else 1)  # as the other commands do
+    return fail(str(error), 2 if isinstance(error, UsageError | VariantError) else 1)  # as the other commands do
 
 
 def _cell(value: object) -> str:

@@ -23,6 +23,7 @@ from cribstats.cli.options import (
     DbOption,
     OutputFormat,
     err_console,
+    fail,
     folders_without_logs,
     no_logs_message,
 )
@@ -44,11 +45,6 @@ db_app = typer.Typer(
 )
 
 
-def _fail(message: str, code: int = 1) -> typer.Exit:
-    err_console().print(Text(f"error: {message}"), soft_wrap=True)
-    return typer.Exit(code)
-
-
 @contextmanager
 def _database_errors(url: str) -> Iterator[None]:
     """Database trouble becomes one line on standard error and exit status 1, never a traceback."""
@@ -59,13 +55,13 @@ def _database_errors(url: str) -> Iterator[None]:
     try:
         yield
     except CribstatsError as err:
-        raise _fail(str(err)) from None
+        raise fail(str(err), 1) from None
     except sa.exc.SQLAlchemyError as err:
         try:
             shown = normalize_url(url).render_as_string(hide_password=True)
         except CribstatsError:
             shown = "the database"
-        raise _fail(f"{shown}: {describe_db_error(err)}") from None
+        raise fail(f"{shown}: {describe_db_error(err)}", 1) from None
 
 
 def _engine(url: str, *, must_exist: bool = False):  # type: ignore[no-untyped-def]
@@ -165,7 +161,7 @@ def import_logs(
                 )
             except KeyboardInterrupt:
                 progress.stop()
-                raise _fail(
+                raise fail(
                     "interrupted: the games of finished batches are stored, the unfinished batch is not; "
                     "run the same import again to complete it",
                     130,
@@ -271,7 +267,7 @@ def games(
     from cribstats.store.queries import list_games
 
     if since is not None and until is not None and since > until:
-        raise _fail(f"--since {since.date()} is after --until {until.date()}: no game can match", 2)
+        raise fail(f"--since {since.date()} is after --until {until.date()}: no game can match", 2)
     with _database_errors(db):
         engine = _engine(db, must_exist=True)
         listed = []
@@ -299,7 +295,7 @@ def games(
         import polars as pl
 
         if sys.stdout.isatty():
-            raise _fail("parquet is binary: redirect it to a file (--format parquet > games.parquet)")
+            raise fail("parquet is binary: redirect it to a file (--format parquet > games.parquet)", 1)
 
         frame = pl.DataFrame(
             {c: [_flat(r[c]) for r in rows] for c in GAME_COLUMNS},
@@ -392,7 +388,7 @@ def show(
                 stored = find_game(conn, game)
         engine.dispose()
         if stored is None:
-            raise _fail(f"no stored game {game!r}: `cribstats games` lists them", code=2)
+            raise fail(f"no stored game {game!r}: `cribstats games` lists them", 2)
         view = TextView()
         replay(stored.game(), view, key=stored.key)
     sys.stdout.write(view.result() + "\n")
