@@ -42,7 +42,7 @@ from cribstats.findings import (
     show_what,
     unplayed_message,
 )
-from cribstats.gamelog import GO, Deal, GameLog, MugginsCall, Result, game_key
+from cribstats.gamelog import GO, Deal, GameLog, MugginsCall, PlayEvent, Result, game_key
 from cribstats.scoring import THIRTY_ONE, PegScore, ShowScore, peg_points_ranks, score_show, score_show_total
 from cribstats.variants import CRIB_SIZE, Variant
 
@@ -187,6 +187,14 @@ def _peg_points(series: tuple[int, ...], count: int) -> tuple[int, PegScore]:
 def _fits(cards: list[Card], room: int) -> bool:
     """Whether any of ``cards`` can be laid with ``room`` left below 31."""
     return bool(cards) and min(map(_value_of, cards)) <= room
+
+
+def _someone_can_play(held: list[list[Card]], gone: set[int], room: int) -> bool:
+    """Whether a seat that has not said go holds a card that fits: while so, the series is not over."""
+    for seat, cards in enumerate(held):
+        if cards and seat not in gone and min(map(_value_of, cards)) <= room:
+            return True
+    return False
 
 
 _index_of = attrgetter("index")
@@ -566,8 +574,8 @@ class _DealReplay:
         deal = self.deal
         if deal.play is None:
             self.play_totals_only()
-            return
-        _PlayReplay(self).run()
+        elif not _play_in_order(self, deal.play):
+            _PlayReplay(self).run()
 
     def play_totals_only(self) -> None:
         """A deal without ``play``: pegging totals are credited but cannot be judged; without them, nothing."""
@@ -737,21 +745,13 @@ class _PlayReplay:
 
     def series_is_over(self) -> bool:
         """No one who has not said go holds a card that fits: the series closes."""
-        room = THIRTY_ONE - self.count
-        gone = self.gone
-        return not any(s not in gone and _fits(cards, room) for s, cards in enumerate(self.held))
+        return not _someone_can_play(self.held, self.gone, THIRTY_ONE - self.count)
 
     # -- the walk ---------------------------------------------------------------------------------------------
 
     def run(self) -> None:
         g = self.g
-        seat_of, held, facts = g.seat_of, self.held, self.facts
-        card_claims, totals, n = self.card_claims, self.totals, self.n
-        board, board_due, target, side_of_seat = g.board, g.board_due, g.target, g.side_of_seat
-        due_by_seat, claimed_by_seat = self.due_by_seat, self.claimed_by_seat
-        # the fast path lays a card in the common case: no muggins call in the deal, the game and the play
-        # still on, the card held by the player whose turn it is and fitting; anything else takes `lay`
-        fast = not self.d.calls
+        seat_of, held, facts, card_claims = g.seat_of, self.held, self.facts, self.card_claims
         for index, event in enumerate(self.events):
             player, text = event[0], event[1]
             if text == GO:
@@ -759,51 +759,6 @@ class _PlayReplay:
                 continue
             card = _CARD_OF[text]
             claimed = event[2] if len(event) == 3 else (0 if card_claims else None)
-            if fast and not g.over and not self.play_over and self.deferred is None:
-                seat = seat_of[player]
-                hand = held[seat]
-                count = self.count + _VALUE[card]
-                series, gone = self.series, self.gone
-                if series:  # in turn: the first player after the last card laid who has not said go
-                    in_turn = count <= THIRTY_ONE and seat not in gone
-                    if in_turn:
-                        after = self.last_layer
-                        while True:
-                            after = after + 1 if after + 1 < n else 0  # type: ignore[operator]
-                            if after not in gone:
-                                break
-                        in_turn = after == seat
-                else:
-                    in_turn = self.leader == seat
-                if in_turn and card in hand:
-                    hand.remove(card)
-                    pending = self.pending
-                    if pending is not None:
-                        if pending.claimed is not None and pending.claimed != pending.due:
-                            self.finish_pending(go=0)
-                        else:
-                            self.pending = None
-                    self.count = count
-                    self.series = series = (*series, card >> 2)
-                    self.last_layer = seat
-                    entry = _PEG_MEMO.get(series)
-                    if entry is None:
-                        entry = _peg_points(series, count)
-                    base, self.pending_peg = entry
-                    self.pending = fact = PlayFact(index, player, card, count, base, claimed)
-                    facts.append(fact)
-                    side = side_of_seat[seat]
-                    pegs = claimed if card_claims else (0 if totals else base)
-                    if board[side] + pegs < target and board_due[side] + base < target:
-                        board[side] += pegs  # credit_laid's common case
-                        board_due[side] += base
-                        due_by_seat[seat] += base
-                        claimed_by_seat[seat] += base if claimed is None else claimed
-                    else:
-                        self.credit_laid(index, seat, base, claimed)
-                    if count == THIRTY_ONE:
-                        self.close_series(go_point=True)
-                    continue
             if self.series and not g.over:
                 # no search when the card about to be laid fits and its player is still in: the series goes on
                 seat = seat_of[player]
@@ -1063,6 +1018,124 @@ class _PlayReplay:
             g.credit(g.side_of[name], claimed, 0)
             if d.calls:  # calls on a total were taken as its cards were laid; they share what the total missed
                 d.judge_calls(name, "play", ANY_EVENT, pegged_what)
+
+
+def _play_in_order(d: _DealReplay, events: list[PlayEvent]) -> bool:
+    """The play of a deal in the common case, walked on local state alone: every card held and laid in turn,
+    every go true, every claim right, nobody reaching the target, every card played, no muggins call.
+
+    At the first thing that is not so it returns False, having changed nothing, and :class:`_PlayReplay` walks
+    the deal again with every rule; otherwise it leaves the same facts and board that walk would.
+    """
+    g = d.g
+    card_claims = 3 in map(len, events)
+    if d.calls or g.over or d.rules.single_series or (not card_claims and d.deal.pegged is not None):
+        return False
+    n, seat_of, side_of_seat, target = d.n, g.seat_of, g.side_of_seat, g.target
+    held = [list(cards) for cards in d.kept_by_seat]
+    board, board_due = list(g.board), list(g.board_due)
+    due_by_seat, claimed_by_seat = [0] * n, [0] * n
+    facts: list[PlayFact] = []
+    count, series, gone = 0, (), set()  # type: ignore[var-annotated]
+    last = d.dealer_seat
+    pending: PlayFact | None = None  # the last card laid, while its series is open
+
+    def next_holding(after: int) -> int | None:
+        for i in range(1, n + 1):
+            seat = (after + i) % n
+            if held[seat]:
+                return seat
+        return None
+
+    def close(go: int) -> bool:
+        """Close the series on the pending card (``go``: its go point); False when its claim is wrong."""
+        assert pending is not None
+        if go:
+            seat = seat_of[pending.player]
+            side = side_of_seat[seat]
+            if board_due[side] + go >= target or (not card_claims and board[side] + go >= target):
+                return False
+            pending.due += go
+            due_by_seat[seat] += go
+            board_due[side] += go
+            if not card_claims:
+                claimed_by_seat[seat] += go
+                board[side] += go
+        return pending.claimed is None or pending.claimed == pending.due
+
+    leader = next_holding(last)
+    if leader is None:
+        return False
+    for index, event in enumerate(events):
+        player, text = event[0], event[1]
+        seat = seat_of[player]  # type: ignore[index]
+        if text == GO:
+            facts.append(PlayFact(index, player, None, count, 0, None))  # type: ignore[arg-type]
+            if leader is not None and seat not in gone:
+                if _fits(held[seat], THIRTY_ONE - count):
+                    return False
+                gone.add(seat)
+            continue
+        card = _CARD_OF[text]  # type: ignore[index]
+        hand = held[seat]
+        if leader is None or card not in hand:
+            return False
+        room = THIRTY_ONE - count
+        if series:
+            if _VALUE[card] <= room and seat not in gone:
+                # in turn: nobody after the last card's player and before this one still in with a card that fits
+                s = last
+                while True:
+                    s = s + 1 if s + 1 < n else 0
+                    if s == seat:
+                        break
+                    if s not in gone and _fits(held[s], room):
+                        return False
+            else:  # this card starts a new series: the open one must be over, its last card earning the go
+                if _someone_can_play(held, gone, room) or not close(1):
+                    return False
+                count, series, gone, pending = 0, (), set(), None
+                leader = next_holding(last)
+        if not series and leader != seat:
+            return False
+        if pending is not None and pending.claimed is not None and pending.claimed != pending.due:
+            return False  # the series went on: a go claimed with it was not earned
+        hand.remove(card)
+        count += _VALUE[card]
+        series = (*series, card >> 2)
+        last = seat
+        entry = _PEG_MEMO.get(series)
+        base = (entry if entry is not None else _peg_points(series, count))[0]
+        claimed = event[2] if len(event) == 3 else (0 if card_claims else None)
+        pending = PlayFact(index, player, card, count, base, claimed)  # type: ignore[arg-type]
+        facts.append(pending)
+        side = side_of_seat[seat]
+        pegs = claimed if card_claims else base
+        if board[side] + pegs >= target or board_due[side] + base >= target:  # type: ignore[operator]
+            return False
+        board[side] += pegs  # type: ignore[operator]
+        board_due[side] += base
+        due_by_seat[seat] += base
+        claimed_by_seat[seat] += base if claimed is None else claimed  # type: ignore[operator]
+        if count == THIRTY_ONE:
+            if not close(0):
+                return False
+            count, series, gone, pending = 0, (), set(), None
+            leader = next_holding(last)
+    if leader is not None:  # the log ends with a series open: it must be over, and every card played
+        if not series or _someone_can_play(held, gone, THIRTY_ONE - count):
+            return False
+        if not close(1) or next_holding(last) is not None:
+            return False
+    g.board[:], g.board_due[:] = board, board_due
+    if g.tell_plays:
+        for fact in facts:
+            g.visitor.visit_play(fact)
+    d.plays.extend(facts)
+    for name in d.order_from_pone:
+        seat = seat_of[name]
+        d.facts[name].pegged_due, d.facts[name].pegged_claimed = due_by_seat[seat], claimed_by_seat[seat]
+    return True
 
 
 def _without(cards: list[Card], removed: list[Card]) -> list[Card]:

@@ -9,8 +9,10 @@ same k so that nothing else is wrong; claims are chosen so that the change does 
 from __future__ import annotations
 
 import copy
+import sys
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
@@ -199,3 +201,63 @@ def test_simulated_mistakes_are_the_findings_the_simulator_expects() -> None:
             seen.update(f["kind"] for f in found)
     assert seen <= set(FINDING_KINDS)
     assert {"missed", "overclaim", "board"} <= seen
+
+
+def replay_record(log: dict[str, Any]) -> list[Any]:
+    """Everything a replay gives: findings, boards, result, and every deal's facts, plays and shows."""
+    outcome = replay(validate_game(log))
+    return [
+        [f.to_dict() for f in outcome.findings],
+        outcome.scores_claimed, outcome.scores_due, outcome.winners, outcome.winners_due, outcome.ended_in_deal,
+        [(d.completed, d.after_end, d.scores_claimed, d.scores_due, d.players, d.plays, d.shows)
+         for d in outcome.deals],
+    ]  # fmt: skip
+
+
+@given(
+    variant=st.sampled_from(VARIANT_NAMES),
+    seed=st.integers(0, 10**6),
+    rate=st.sampled_from([0.0, 0.05, 0.2]),
+    muggins=st.booleans(),
+    strip_claims=st.booleans(),
+    shuffle=st.randoms(use_true_random=False),
+)
+@SETTINGS
+def test_in_order_walk_agrees_with_the_full_walk(
+    variant: str, seed: int, rate: float, muggins: bool, strip_claims: bool, shuffle: Any
+) -> None:
+    """The play of a deal with nothing wrong is walked on a shorter path; with it turned off, every deal takes
+    the full walk: both must give the same replay, on clean games, games with mistakes, logs without card claims,
+    and logs with two play events swapped."""
+
+    log = simulated(variant, seed, mistake_rate=rate, muggins=muggins)
+    for deal in log["deals"]:
+        play = deal.get("play") or []
+        if strip_claims and not deal.get("muggins"):
+            deal["play"] = play = [event[:2] for event in play]
+        if len(play) > 2 and shuffle.random() < 0.2:
+            i = shuffle.randrange(len(play) - 1)
+            play[i], play[i + 1] = play[i + 1], play[i]
+    fast = replay_record(log)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(sys.modules["cribstats.replay"], "_play_in_order", lambda deal, events: False)
+        assert replay_record(log) == fast
+
+
+def test_clean_deals_take_the_in_order_walk() -> None:
+    """Without the check above meaning nothing: in a clean game every deal but the last (where the target is
+    reached) is walked in order."""
+    module = sys.modules["cribstats.replay"]
+    in_order = module._play_in_order
+    walked: list[bool] = []
+
+    def counted(deal: Any, events: Any) -> bool:
+        walked.append(in_order(deal, events))
+        return walked[-1]
+
+    log = simulated("six-card", 7)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(module, "_play_in_order", counted)
+        replay(validate_game(log))
+    assert len(walked) == len(log["deals"]) > 2
+    assert all(walked[:-1])
