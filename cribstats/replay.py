@@ -4,6 +4,10 @@
 facts of every deal (points due and claimed per player, every play and show) and every finding. A
 :class:`ReplayVisitor` passed in is told the same things in game order, so the audit, the store and the terminal
 view share one walk.
+
+A deal's play with nothing wrong in it (the common case) is walked on local state by ``_play_in_order``; at the
+first thing it cannot vouch for it gives up, having changed nothing, and ``_PlayReplay`` walks the deal with every
+rule. The two must agree (``tests/test_audit_property.py``).
 """
 
 from __future__ import annotations
