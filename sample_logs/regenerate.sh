@@ -45,7 +45,8 @@ for v in five-card seven-card three-player four-player; do
     --expected "$OUT/mistakes/$v.expected-findings.txt"
 done
 
-# A club tally sheet: the results of an autumn ladder (60 games, 12 players), results only.
+# A club tally sheet: the results of an autumn ladder (60 games, 12 players), results only, each
+# winner at 121.
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 $CRIBSTATS simulate --games 60 --players "$CLUB" --seed 404 --event "Autumn Ladder" --start-date 2026-09-08 \
@@ -59,7 +60,9 @@ with open(sys.argv[1]) as logs, open(sys.argv[2], "w", newline="") as out:
     for line in logs:
         game = json.loads(line)
         one, two = game["players"]
-        scores = game["result"]["scores"]
+        # a sheet records the winner at the target: pegging out ends the game in the game hole
+        target = game.get("target", 121)
+        scores = {name: min(score, target) for name, score in game["result"]["scores"].items()}
         sheet.writerow([game["date"], game["event"], game["round"], one, two, scores[one], scores[two],
                         game["deals"][0]["dealer"]])
 PY
