@@ -6,25 +6,48 @@ statistics or the command line, so it can be used as a library::
     >>> from cribstats import parse_card, score_show
     >>> score_show([parse_card(c) for c in ("5C", "5D", "5H", "JS")], parse_card("5S")).total
     29
+
+The names below are loaded on first use, so that a command imports only what it runs.
 """
 
-from cribstats.cards import Card, format_card, parse_card, parse_cards
-from cribstats.errors import CardError, ConflictError, CribstatsError, LogError, VariantError
-from cribstats.findings import Finding
-from cribstats.formats import SourceGame, read_games, read_paths
-from cribstats.gamelog import GameLog, GameLogError, dump_game, validate_game
-from cribstats.replay import GameOutcome, ReplayVisitor, replay
-from cribstats.scoring import (
-    CountError,
-    HandError,
-    PegScore,
-    ShowScore,
-    score_peg,
-    score_show,
-    score_show_many,
-    score_show_total,
-)
-from cribstats.variants import VARIANTS, Variant, find_variant
+from __future__ import annotations
+
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from cribstats.cards import Card, format_card, parse_card, parse_cards
+    from cribstats.errors import CardError, ConflictError, CribstatsError, LogError, VariantError
+    from cribstats.findings import Finding
+    from cribstats.formats import SourceGame, read_games, read_paths
+    from cribstats.gamelog import GameLog, GameLogError, dump_game, validate_game
+    from cribstats.replay import GameOutcome, ReplayVisitor, replay
+    from cribstats.scoring import (
+        CountError,
+        HandError,
+        PegScore,
+        ShowScore,
+        score_peg,
+        score_show,
+        score_show_many,
+        score_show_total,
+    )
+    from cribstats.variants import VARIANTS, Variant, find_variant
+
+_MODULES: dict[str, tuple[str, ...]] = {
+    "cribstats.cards": ("Card", "format_card", "parse_card", "parse_cards"),
+    "cribstats.errors": ("CardError", "ConflictError", "CribstatsError", "LogError", "VariantError"),
+    "cribstats.findings": ("Finding",),
+    "cribstats.formats": ("SourceGame", "read_games", "read_paths"),
+    "cribstats.gamelog": ("GameLog", "GameLogError", "dump_game", "validate_game"),
+    "cribstats.replay": ("GameOutcome", "ReplayVisitor", "replay"),
+    "cribstats.scoring": (
+        "CountError", "HandError", "PegScore", "ShowScore", "score_peg", "score_show", "score_show_many",
+        "score_show_total",
+    ),
+    "cribstats.variants": ("VARIANTS", "Variant", "find_variant"),
+}  # fmt: skip
+_HOME: dict[str, str] = {name: module for module, names in _MODULES.items() for name in names}
 
 __all__ = [
     "VARIANTS",
@@ -59,3 +82,17 @@ __all__ = [
     "score_show_total",
     "validate_game",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    """Load a public name from its module the first time it is asked for."""
+    home = _HOME.get(name)
+    if home is None:
+        raise AttributeError(f"module 'cribstats' has no attribute {name!r}")
+    value = getattr(import_module(home), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *_HOME})

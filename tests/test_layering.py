@@ -4,6 +4,8 @@ and the command line on top. The rules core uses no storage, analytics, plotting
 from __future__ import annotations
 
 import ast
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -60,3 +62,29 @@ def test_imports_point_down(path: Path) -> None:
             assert target <= level, f"{path.name} ({here}) imports {name}, which sits above it"
         elif level == 0:
             assert root not in CORE_FORBIDDEN, f"the rules core module {path.name} imports {name}"
+
+
+def modules_loaded_by(statement: str) -> set[str]:
+    """The modules a fresh interpreter has loaded after running ``statement``."""
+    code = f"import sys\n{statement}\nprint('\\n'.join(sys.modules))"
+    out = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True).stdout
+    return set(out.split())
+
+
+HEAVY = {"numpy", "polars", "sqlalchemy", "alembic", "matplotlib", "cribstats.replay", "cribstats.gamelog"}
+
+
+def test_the_command_line_loads_what_a_command_needs_when_it_runs() -> None:
+    """Start-up: building the ``cribstats`` command loads no analytics, database or replay module."""
+    assert not modules_loaded_by("import cribstats.cli.app") & HEAVY
+
+
+def test_the_package_names_load_on_first_use() -> None:
+    import cribstats
+
+    assert sorted(cribstats.__all__) == sorted(cribstats._HOME)
+    assert not modules_loaded_by("import cribstats") & HEAVY
+    loaded = modules_loaded_by("from cribstats import replay, read_paths, score_show")
+    assert {"cribstats.replay", "cribstats.formats", "cribstats.scoring"} <= loaded
+    with pytest.raises(AttributeError, match="no attribute 'nothing'"):
+        cribstats.nothing  # noqa: B018

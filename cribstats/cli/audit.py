@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 import sys
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.console import Console
@@ -12,10 +12,11 @@ from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 from rich.table import Table
 from rich.text import Text
 
-from cribstats.audit import AuditCollector, AuditSummary, GameAudit, finding_json_line
 from cribstats.cli.options import err_console, folders_without_logs, no_logs_message
 from cribstats.errors import CribstatsError
-from cribstats.formats import read_paths
+
+if TYPE_CHECKING:
+    from cribstats.audit import AuditSummary, GameAudit
 
 EXIT_HELP = "Exit status: 0 when no game has a finding, 1 when some do, 2 when an input could not be read."
 
@@ -42,6 +43,9 @@ def audit(
 
         cat game.json | cribstats audit -
     """
+    from cribstats.audit import AuditCollector, finding_json_line  # loaded here: start-up stays short
+    from cribstats.formats import read_paths
+
     errors = err_console()
     collector = AuditCollector(keep=False)
     out = sys.stdout.buffer if json else None

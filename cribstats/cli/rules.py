@@ -4,17 +4,19 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from cribstats.cards import Card, format_card, parse_cards
+from cribstats.cards import format_card, parse_cards
 from cribstats.cli.options import err_console
 from cribstats.errors import CribstatsError
-from cribstats.scoring import KINDS, HandError, check_series, check_show, score_peg, score_show
+
+if TYPE_CHECKING:
+    from cribstats.cards import Card
 
 USAGE_ERROR = 2
 KIND_TOTALS = {"fifteen": "fifteens", "pair": "pairs", "run": "runs", "flush": "flush", "nobs": "nobs"}
@@ -58,6 +60,8 @@ def score(
 
     Example: cribstats score --crib --json 2H 4H 6H 8H KH
     """
+    from cribstats.scoring import KINDS, HandError, check_show, score_show  # loaded here: start-up stays short
+
     try:
         parsed = _cards(cards)
         if not parsed:
@@ -110,6 +114,8 @@ def peg(
 
     Example: cribstats peg --json 7C 7D 7H 5S 5C   (4: a pair and 31)
     """
+    from cribstats.scoring import check_series, score_peg  # loaded here: start-up stays short
+
     try:
         series = _cards(cards)
         check_series(series)
