@@ -44,6 +44,8 @@ from cribstats.stats.measures import (
     FINDING_COLUMNS,
     RATE_COLUMNS,
     RESULT_COLUMNS,
+    detail,
+    findings_by_kind,
     hand_points,
     load_stats,
     missed_by_phase,
@@ -175,11 +177,9 @@ def report_context(engine: Engine, filters: StatsFilter | None = None, *, title:
         worst = load_worst_findings(conn, filters, WORST_FINDINGS)
     stats = load_stats(frames)
     table = standings(frames)
-    games = frames.games.collect()
-    findings = frames.findings.collect()
-    dates = games["date"].drop_nulls()
-    finished = frames.game_players.filter(pl.col("won")).select("game_id").unique().collect().height
-    by_kind = findings.group_by("kind").agg(pl.len().alias("n")).sort(["n", "kind"], descending=[True, False])
+    games = detail(frames.game_totals, "game_totals").collect().row(0, named=True)
+    finished = detail(frames.game_results, "game_results").select(pl.col("games").sum()).collect().item()
+    by_kind = findings_by_kind(frames)
     players = []
     for row in stats.iter_rows(named=True):
         groups = [(group, [(LABELS[c], format_value(c, row[c])) for c in cols]) for group, cols in PLAYER_GROUPS]
@@ -191,13 +191,13 @@ def report_context(engine: Engine, filters: StatsFilter | None = None, *, title:
         "scope": filters.describe(),
         "generated": datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"),
         "summary": [
-            ("Games", str(games.height)),
+            ("Games", str(games["games"])),
             ("Finished games", str(finished)),
-            ("Deals", str(int(games["deal_count"].sum()))),
+            ("Deals", str(games["deals"] or 0)),
             ("Players", str(stats.height)),
-            ("Findings", str(findings.height)),
-            ("First game", dates.min().isoformat() if dates.len() else "–"),  # type: ignore[union-attr]
-            ("Last game", dates.max().isoformat() if dates.len() else "–"),  # type: ignore[union-attr]
+            ("Findings", str(by_kind["n"].sum())),
+            ("First game", games["first"].isoformat() if games["first"] else "–"),
+            ("Last game", games["last"].isoformat() if games["last"] else "–"),
         ],
         "standings_head": [LABELS[c] for c in table.columns],
         "standings": _rows(table, tuple(table.columns)),

@@ -1,76 +1,147 @@
-"""The measures on small hand-built frames: results, skunks, spread, standings order, deal and finding figures.
+"""The measures over small hand-made stores: results, skunks, spread, standings order, deal and finding figures.
 
-Every expected value is worked out by hand in the comments from the definitions in ``cribstats.stats.measures``.
+Each test writes its rows into a real database (an SQLite file, and PostgreSQL when a server is configured), reads
+the totals back with ``load_frames`` (the grouped queries the statistics run) and checks the figures. Every
+expected value is worked out by hand in the comments from the definitions in ``cribstats.stats.measures``.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from datetime import UTC, datetime
 from datetime import date as Date
 from typing import Any
 
 import polars as pl
+import pytest
+import sqlalchemy as sa
 from polars.testing import assert_frame_equal
 
 from cribstats.stats.frames import (
-    DEAL_PLAYER_SCHEMA,
-    FINDING_SCHEMA,
-    GAME_PLAYER_SCHEMA,
-    GAME_SCHEMA,
     StatsFilter,
     StatsFrames,
+    deal_totals_query,
+    finding_totals_query,
+    load_frames,
 )
-from cribstats.stats.measures import hand_points, load_stats, missed_by_phase, skunk_trend, standings
+from cribstats.stats.measures import (
+    findings_by_kind,
+    hand_points,
+    load_stats,
+    missed_by_phase,
+    skunk_trend,
+    standings,
+)
+from cribstats.store import tables as t
+from cribstats.store.db import make_engine, upgrade
 from cribstats.store.tables import name_key
 from cribstats.variants import find_variant
 
-PLAYER_IDS: dict[str, int] = {}
+MakeFrames = Callable[..., StatsFrames]
+CARD = "5H"
 
 
-def _pid(name: str) -> int:
-    return PLAYER_IDS.setdefault(name, len(PLAYER_IDS) + 1)
+def _cards(n: int) -> str:
+    return " ".join([CARD] * n)
 
 
-def make_frames(
+def store_rows(
+    conn: sa.Connection,
     games: list[dict[str, Any]],
-    deals: list[dict[str, Any]] | None = None,
-    findings: list[dict[str, Any]] | None = None,
-    filters: StatsFilter | None = None,
-) -> StatsFrames:
-    """Frames as the store would give them. A game: id, variant, target, date, seats [(name, team, won, level,
-    score)]; a deal row: game, name, role, completed, pegged, hand, crib, heels; a finding: game, name, kind,
-    phase, claimed, due, completed."""
-    game_rows, gp_rows = [], []
+    deals: list[dict[str, Any]],
+    findings: list[dict[str, Any]],
+) -> None:
+    """Rows as the importer would store them. A game: id, variant, target, date, event, seats [(name, team, won,
+    level, score)]; a deal row: game, name, role, completed, pegged, hand, crib, heels (each on a deal of its
+    own, dealt the variant's cards); a finding: game, name, kind, phase, claimed, due, completed (of a deal of its
+    own; ``deal`` None for a game-level finding)."""
+    player_ids: dict[str, int] = {}
+
+    def pid(name: str) -> int:
+        if name_key(name) not in player_ids:
+            player_ids[name_key(name)] = len(player_ids) + 1
+            conn.execute(t.player_table.insert(), {"id": player_ids[name_key(name)], "name": name,
+                                                   "name_key": name_key(name)})  # fmt: skip
+        return player_ids[name_key(name)]
+
+    events: dict[str, int] = {}
+    variants = {}
     for g in games:
-        game_rows.append({"game_id": g["id"], "game_key": f"g{g['id']}", "date": g.get("date"),
-                          "variant": g.get("variant", "six-card"), "target": g.get("target", 121),
-                          "player_count": len(g["seats"]), "deal_count": 0, "event": None})  # fmt: skip
-        for name, team, won, level, score in g["seats"]:
-            gp_rows.append({"game_id": g["id"], "player_id": _pid(name), "player": name,
-                            "name_key": name_key(name), "team": team, "won": int(won), "skunk_level": level,
-                            "final_score_claimed": score})  # fmt: skip
-    hand_sizes = {g["id"]: find_variant(g.get("variant", "six-card")).hand_size for g in games}
-    dp_rows = [
-        {"player_id": _pid(d["name"]), "role": d["role"], "completed": int(d["completed"]),
-         "pegged_due": d.get("pegged"), "hand_due": d.get("hand"), "crib_due": d.get("crib"),
-         "heels_due": d.get("heels", 0), "hand_size": hand_sizes[d["game"]]}
-        for d in deals or []
-    ]  # fmt: skip
-    f_rows = [
-        {"game_id": f["game"], "player_id": _pid(f["name"]), "kind": f["kind"], "phase": f.get("phase", "play"),
-         "claimed": f.get("claimed"), "due": f.get("due"), "completed": int(f.get("completed", True))}
-        for f in findings or []
-    ]  # fmt: skip
-    return StatsFrames(
-        games=pl.DataFrame(game_rows, schema=GAME_SCHEMA).lazy(),
-        game_players=pl.DataFrame(gp_rows, schema=GAME_PLAYER_SCHEMA)
-        .lazy()
-        .with_columns(pl.col("won").cast(bool)),
-        deal_players=pl.DataFrame(dp_rows, schema=DEAL_PLAYER_SCHEMA)
-        .lazy()
-        .with_columns(pl.col("completed").cast(bool)),
-        findings=pl.DataFrame(f_rows, schema=FINDING_SCHEMA).lazy().with_columns(pl.col("completed").cast(bool)),
-        filters=filters or StatsFilter(),
-    )
+        variant = find_variant(g.get("variant", "six-card"))
+        variants[g["id"]] = variant
+        event = g.get("event")
+        if event is not None and event not in events:
+            events[event] = len(events) + 1
+            conn.execute(t.event_table.insert(), {"id": events[event], "name": event})
+        conn.execute(t.game_table.insert(), {
+            "id": g["id"], "content_hash": f"h{g['id']}", "game_key": f"g{g['id']}", "variant": variant.name,
+            "target": g.get("target", variant.target), "muggins": False, "player_count": len(g["seats"]),
+            "date": g.get("date"), "event_id": events.get(event) if event else None, "skunk_level": 0,
+            "deal_count": g.get("deal_count", 0), "finding_count": 0, "log": "{}",
+            "imported_at": datetime.now(UTC),
+        })  # fmt: skip
+        for seat, (name, team, won, level, score) in enumerate(g["seats"]):
+            conn.execute(t.game_player_table.insert(), {
+                "game_id": g["id"], "player_id": pid(name), "seat": seat, "team": team, "won": won, "won_due": won,
+                "skunk_level": level, "final_score_claimed": score,
+            })  # fmt: skip
+    numbers: dict[int, int] = {}
+
+    def new_deal(game: int, name: str, completed: bool) -> int:
+        numbers[game] = numbers.get(game, 0) + 1
+        result = conn.execute(t.deal_table.insert().returning(t.deal_table.c.id), {
+            "game_id": game, "number": numbers[game], "dealer_id": pid(name), "starter": CARD,
+            "completed": completed, "after_end": False,
+        })  # fmt: skip
+        return result.scalar_one()
+
+    for d in deals:
+        variant = variants[d["game"]]
+        completed = bool(d["completed"])
+        conn.execute(t.deal_player_table.insert(), {
+            "deal_id": new_deal(d["game"], d["name"], completed), "game_id": d["game"],
+            "player_id": pid(d["name"]),
+            "seat": 0, "role": d["role"], "dealt": _cards(variant.dealt),
+            "discards": _cards(variant.dealt - variant.hand_size), "pegged_due": d.get("pegged"),
+            "hand_due": d.get("hand"), "crib_due": d.get("crib"), "heels_due": d.get("heels", 0),
+            "heels_claimed": 0, "muggins_gained": 0, "muggins_lost": 0, "completed": completed,
+        })  # fmt: skip
+    for seq, f in enumerate(findings):
+        number = None
+        if f.get("deal", True):
+            new_deal(f["game"], f["name"], bool(f.get("completed", True)))
+            number = numbers[f["game"]]
+        conn.execute(t.finding_table.insert(), {
+            "game_id": f["game"], "seq": seq, "deal_number": number, "kind": f["kind"],
+            "phase": f.get("phase", "play"), "player_id": pid(f["name"]) if f.get("name") else None,
+            "claimed": f.get("claimed"), "due": f.get("due"), "message": f["kind"],
+        })  # fmt: skip
+
+
+@pytest.fixture
+def engine(db_url: str):
+    engine = make_engine(db_url)
+    upgrade(engine)
+    yield engine
+    engine.dispose()
+
+
+@pytest.fixture
+def make_frames(engine: sa.Engine) -> MakeFrames:
+    """Store the rows (see :func:`store_rows`), then read the frames as the statistics do."""
+
+    def make(
+        games: list[dict[str, Any]],
+        deals: list[dict[str, Any]] | None = None,
+        findings: list[dict[str, Any]] | None = None,
+        filters: StatsFilter | None = None,
+    ) -> StatsFrames:
+        with engine.begin() as conn:
+            store_rows(conn, games, deals or [], findings or [])
+        with engine.connect() as conn:
+            return load_frames(conn, filters)
+
+    return make
 
 
 def two_player(game_id: int, winner: str, loser: str, loser_score: int, **extra: Any) -> dict[str, Any]:
@@ -82,7 +153,7 @@ def by_player(frame: pl.DataFrame) -> dict[str, dict[str, Any]]:
     return {row.pop("player"): row for row in frame.to_dicts()}
 
 
-def test_standings_follow_the_acc_order() -> None:
+def test_standings_follow_the_acc_order(make_frames: MakeFrames) -> None:
     # Zoe: 3 plain wins over Cal, margins 6+7+9 = 22 -> 6 points, 3 wins.
     # Yan: 2 skunk wins (80, 85: margins 41+36 = 77) -> 6 points, 2 wins: below Zoe on games won despite spread.
     # Xia: 2 wins (100, 101: 21+20 = 41) -> 4 points; Bea and Abe: 2 wins each (110, 111: 11+10 = 21) -> 4
@@ -109,7 +180,7 @@ def test_standings_follow_the_acc_order() -> None:
     assert_frame_equal(standings(make_frames(games)), expected)
 
 
-def test_three_player_margin_over_each_loser() -> None:
+def test_three_player_margin_over_each_loser(make_frames: MakeFrames) -> None:
     # Ann reaches 121; Ben 100 (margin 21), Cy 85 (margin 36, a skunk: 85 < 91). The game's level is 1.
     game = {"id": 1, "variant": "three-player",
             "seats": [("Ann", 0, True, 0, 121), ("Ben", 1, False, 0, 100), ("Cy", 2, False, 1, 85)]}  # fmt: skip
@@ -119,7 +190,7 @@ def test_three_player_margin_over_each_loser() -> None:
     assert (got["Cy"]["spread"], got["Cy"]["skunks_lost"], got["Cy"]["game_points"]) == (-36, 1, 0)
 
 
-def test_partners_share_the_side_result() -> None:
+def test_partners_share_the_side_result(make_frames: MakeFrames) -> None:
     # Team 0 (Ann, Cy) wins; team 1 (Ben, Di) ends on 60, a double skunk (60 < 61): the margin 61 counts once.
     game = {"id": 1, "variant": "four-player",
             "seats": [("Ann", 0, True, 0, 121), ("Ben", 1, False, 2, 60), ("Cy", 0, True, 0, 121),
@@ -132,7 +203,7 @@ def test_partners_share_the_side_result() -> None:
         assert (got[loser]["spread"], got[loser]["double_skunks_lost"], got[loser]["skunks_lost"]) == (-61, 1, 0)
 
 
-def test_deal_and_finding_figures() -> None:
+def test_deal_and_finding_figures(make_frames: MakeFrames) -> None:
     games = [
         two_player(1, "Ann", "Ben", 100),
         {"id": 2, "seats": [("Ann", 0, False, 0, 40), ("Ben", 1, False, 0, 50)]},  # unfinished: no winner
@@ -172,7 +243,7 @@ def test_deal_and_finding_figures() -> None:
     assert (ben["points_missed"], ben["missed_per_deal"], ben["illegal_plays"]) == (0, 0.0, 0)
 
 
-def test_player_filter_keeps_that_player_only() -> None:
+def test_player_filter_keeps_that_player_only(make_frames: MakeFrames) -> None:
     games = [two_player(1, "Ann", "Ben", 100), two_player(2, "Ben", "Ann", 70)]
     got = load_stats(make_frames(games, filters=StatsFilter(player=" ann ")))
     assert got["player"].to_list() == ["Ann"]
@@ -180,7 +251,7 @@ def test_player_filter_keeps_that_player_only() -> None:
     assert got.select("games", "wins", "spread", "skunks_lost", "game_points").row(0) == (2, 1, -30, 1, 2)
 
 
-def test_skunk_trend_by_month() -> None:
+def test_skunk_trend_by_month(make_frames: MakeFrames) -> None:
     games = [
         two_player(1, "Ann", "Ben", 80, date=Date(2026, 1, 5)),  # skunk
         two_player(2, "Ann", "Ben", 100, date=Date(2026, 1, 20)),
@@ -194,7 +265,7 @@ def test_skunk_trend_by_month() -> None:
     assert_frame_equal(skunk_trend(make_frames(games)), expected)
 
 
-def test_hand_points_only_four_card_hands() -> None:
+def test_hand_points_only_four_card_hands(make_frames: MakeFrames) -> None:
     games = [two_player(1, "Ann", "Ben", 100), two_player(2, "Ann", "Ben", 100, variant="five-card")]
     deals = [
         {"game": 1, "name": "Ann", "role": "dealer", "completed": True, "hand": 8},
@@ -207,7 +278,7 @@ def test_hand_points_only_four_card_hands() -> None:
     assert_frame_equal(hand_points(make_frames(games, deals)), expected)
 
 
-def test_missed_by_phase() -> None:
+def test_missed_by_phase(make_frames: MakeFrames) -> None:
     games = [two_player(1, "Ann", "Ben", 100)]
     deals = [{"game": 1, "name": "Ann", "role": "dealer", "completed": True},
              {"game": 1, "name": "Ann", "role": "pone", "completed": True}]  # fmt: skip
@@ -220,3 +291,84 @@ def test_missed_by_phase() -> None:
     assert got.select("phase", "missed", "per_deal").rows() == [
         ("play", 1, 0.5), ("heels", 0, 0.0), ("hand", 2, 1.0), ("crib", 0, 0.0)
     ]  # fmt: skip
+
+
+
+def test_filters_pick_games_in_the_database(make_frames: MakeFrames, engine: sa.Engine) -> None:
+    # (1) League, 2026-01-10: Ann beats Ben on 100 (margin 21). (2) League, 2026-02-10: Ben beats Ann on 80
+    # (41, a skunk: 80 < 91). (3) Open, 2026-02-20, five-card (target 61): Ann beats Ben on 40 (21; the
+    # five-card skunk line is 31, so none). (4) undated: Ben beats Ann on 120 (1). Ann has one completed deal as
+    # pone per game g, pegging g points with a hand of 2g, and one missed finding of g points.
+    games = [
+        two_player(1, "Ann", "Ben", 100, event="League", date=Date(2026, 1, 10)),
+        two_player(2, "Ben", "Ann", 80, event="League", date=Date(2026, 2, 10)),
+        {"id": 3, "variant": "five-card", "event": "Open", "date": Date(2026, 2, 20),
+         "seats": [("Ann", 0, True, 0, 61), ("Ben", 1, False, 0, 40)]},
+        two_player(4, "Ben", "Ann", 120),
+    ]  # fmt: skip
+    deals = [{"game": g, "name": "Ann", "role": "pone", "completed": True, "pegged": g, "hand": 2 * g}
+             for g in range(1, 5)]  # fmt: skip
+    findings = [{"game": g, "name": "Ann", "kind": "missed", "claimed": 0, "due": g} for g in range(1, 5)]
+    make_frames(games, deals, findings)
+
+    def read(**filters: Any) -> StatsFrames:
+        with engine.connect() as conn:
+            return load_frames(conn, StatsFilter(**filters))
+
+    def ann(**filters: Any) -> tuple[Any, ...]:
+        row = by_player(load_stats(read(**filters)))["Ann"]
+        columns = ("games", "wins", "spread", "deals", "pegging_per_deal_pone", "points_missed")
+        return tuple(row[c] for c in columns)
+
+    assert ann() == (4, 2, 21 - 41 + 21 - 1, 4, 10 / 4, 10)
+    assert ann(event="LEAGUE") == (2, 1, 21 - 41, 2, 3 / 2, 3)
+    assert ann(since=Date(2026, 2, 1)) == (2, 1, -41 + 21, 2, 5 / 2, 5)  # the undated game is left out
+    assert ann(since=Date(2026, 1, 10), until=Date(2026, 1, 10)) == (1, 1, 21, 1, 1.0, 1)
+    assert ann(variant="six-card") == (3, 1, 21 - 41 - 1, 3, 7 / 3, 7)
+    assert ann(variant="five-card", event="open") == (1, 1, 21, 1, 3.0, 3)
+    # Ben's six-card games: won 2 (one a skunk: 3 + 2 game points), lost 1; spread -21 + 41 + 1.
+    ben = by_player(load_stats(read(variant="six-card")))["Ben"]
+    assert (ben["games"], ben["wins"], ben["game_points"], ben["skunks_won"], ben["spread"]) == (3, 2, 5, 1, 21)
+    assert ben["deals"] == 0 and ben["pegging_per_deal_pone"] is None
+    # Only the five-card game's hand (2 * 3 points, three cards) is left for the three-card hand chart.
+    assert hand_points(read(variant="five-card"), hand_size=3).rows() == [(6, 1, 1.0)]
+    assert hand_points(read(variant="five-card")).height == 0
+    assert load_stats(read(event="no such event")).height == 0
+    assert load_stats(read(player="nobody")).height == 0
+
+
+def test_findings_by_kind_counts_game_level_findings(make_frames: MakeFrames) -> None:
+    # Two missed findings, one over-claim, and a result finding about the game (no player, no deal).
+    findings = [
+        {"game": 1, "name": "Ann", "kind": "missed", "claimed": 0, "due": 2},
+        {"game": 1, "name": "Ben", "kind": "missed", "claimed": 1, "due": 2},
+        {"game": 1, "name": "Ann", "kind": "overclaim", "claimed": 3, "due": 2},
+        {"game": 1, "name": None, "kind": "result", "phase": "result", "deal": None},
+    ]
+    frames = make_frames([two_player(1, "Ann", "Ben", 100)], findings=findings)
+    assert findings_by_kind(frames).rows() == [("missed", 2), ("overclaim", 1), ("result", 1)]
+
+
+def test_stats_and_standings_read_no_detail(engine: sa.Engine) -> None:
+    with engine.connect() as conn:
+        frames = load_frames(conn, detail=False)
+    assert (frames.game_totals, frames.game_results, frames.hand_totals) == (None, None, None)
+    assert load_stats(frames).height == 0 and standings(frames).height == 0
+    with pytest.raises(ValueError, match="read them with detail=True"):
+        hand_points(frames)
+
+
+@pytest.mark.parametrize(
+    ("query", "index"),
+    [(deal_totals_query, "ix_deal_player_totals"), (finding_totals_query, "ix_finding_totals")],
+)
+def test_totals_are_read_from_a_covering_index(sqlite_url: str, query: Callable[..., Any], index: str) -> None:
+    """SQLite adds up deal facts and findings from the index alone, never visiting the wide table rows."""
+    engine = make_engine(sqlite_url)
+    upgrade(engine)
+    with engine.connect() as conn:
+        sql = str(query(StatsFilter()).compile(conn, compile_kwargs={"literal_binds": True}))
+        plan = " ".join(row[-1] for row in conn.exec_driver_sql(f"EXPLAIN QUERY PLAN {sql}"))
+    engine.dispose()
+    assert f"COVERING INDEX {index}" in plan
+    assert "TEMP B-TREE" not in plan  # grouped in the index's order: no sort

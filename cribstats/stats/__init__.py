@@ -1,4 +1,4 @@
-"""Player statistics over the store: polars frames of the stored facts and named measures over them.
+"""Player statistics over the store: polars frames of totals the database adds up, and named measures over them.
 
 >>> from cribstats.store.db import make_engine, upgrade
 >>> engine = make_engine("sqlite://")
@@ -27,17 +27,18 @@ __all__ = [
 ]
 
 
-def read_frames(engine: Engine, filters: StatsFilter | None = None) -> StatsFrames:
-    """The stored facts the filter covers (one query per table), ready for the measures."""
+def read_frames(engine: Engine, filters: StatsFilter | None = None, *, detail: bool = True) -> StatsFrames:
+    """The stored totals the filter covers (one grouped query per frame), ready for the measures; without
+    ``detail``, only those ``stats`` and ``standings`` read."""
     with engine.connect() as conn:
-        return load_frames(conn, filters)
+        return load_frames(conn, filters, detail=detail)
 
 
 def compute_stats(engine: Engine, filters: StatsFilter | None = None) -> pl.DataFrame:
     """``cribstats stats``: one row per player with the columns of ``STATS_COLUMNS``."""
-    return load_stats(read_frames(engine, filters))
+    return load_stats(read_frames(engine, filters, detail=False))
 
 
 def compute_standings(engine: Engine, filters: StatsFilter | None = None) -> pl.DataFrame:
     """``cribstats standings``: the ACC table (game points, then wins, then spread)."""
-    return standings(read_frames(engine, filters))
+    return standings(read_frames(engine, filters, detail=False))

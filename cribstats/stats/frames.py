@@ -1,26 +1,37 @@
-"""Stored facts as polars frames: one ``pl.read_database`` query per table, filtered in the database.
+"""Stored facts as polars frames: the database adds up, polars divides and ranks.
 
 :class:`StatsFilter` names the games a figure is about (a player, an event, a date range, a variant).
-:func:`load_frames` reads the four tables the statistics use into :class:`StatsFrames`:
+:func:`load_frames` runs one grouped query per frame, filtered in the database, so that what polars reads is a
+few rows per player however many games are stored:
 
-=================== ============================================================================================
-frame               columns
-=================== ============================================================================================
-``games``           game_id, game_key, date, variant, target, player_count, deal_count, event
-``game_players``    game_id, player_id, player, name_key, team, won, skunk_level, final_score_claimed
-``deal_players``    player_id, role, completed, pegged_due, hand_due, crib_due, heels_due, hand_size
-``findings``        game_id, player_id, kind, phase, claimed, due, completed (of the finding's deal)
-=================== ============================================================================================
+==================== ===========================================================================================
+frame                columns (one row per group)
+==================== ===========================================================================================
+``players``          player_id, player, name_key: everyone who sat in a covered game
+``result_totals``    player_id, won, game_skunk, skunk_level: games, spread (decided games only)
+``deal_totals``      player_id, role, completed: deals, pegged_due, pegged_deals, hand_due, hand_deals,
+                     crib_due, crib_deals, heels_due
+``finding_totals``   player_id, kind, phase: findings, gap (the sum of ``due - claimed``)
+``missed_totals``    player_id, phase: missed (points due less claimed of ``missed`` findings, completed deals)
+``game_totals``      games, deals, first, last (of the covered games; one row)
+``game_results``     date, game_skunk: games (decided games)
+``hand_totals``      hand_size, points: hands (hands shown, by the cards kept and the points due)
+==================== ===========================================================================================
 
-With a player filter, ``games`` and ``game_players`` hold every game that player sat in (the other players'
-results are needed for the spread); ``deal_players`` and ``findings`` hold that player's rows only.
+``game_skunk`` is the highest skunk level of a game's players (the winner's skunk); ``pegged_deals`` (and
+``hand_deals``, ``crib_deals``) count the deals whose points are known, as the averages divide by them. The last
+three frames serve the charts and the report only: ``load_frames(..., detail=False)`` leaves them out (None), as
+``cribstats stats`` and ``standings`` do.
+
+With a player filter, results are worked out over every game that player sat in (the other players' results
+make the spread) and only that player's rows are kept; deal and finding totals are that player's only.
 
 >>> from cribstats.store.db import make_engine, upgrade
 >>> engine = make_engine("sqlite://")
 >>> upgrade(engine)
 >>> with engine.connect() as conn:
 ...     frames = load_frames(conn, StatsFilter(variant="six-card"))
->>> frames.games.collect().height, frames.deal_players.collect_schema()["completed"]
+>>> frames.players.collect().height, frames.deal_totals.collect_schema()["completed"]
 (0, Boolean)
 """
 
@@ -79,54 +90,58 @@ class StatsFilter:
 
 @dataclass(slots=True)
 class StatsFrames:
-    """The stored facts a set of statistics reads, as lazy frames (see the module notes for the columns)."""
+    """The totals a set of statistics reads, as lazy frames (see the module notes for the columns).
 
-    games: pl.LazyFrame
-    game_players: pl.LazyFrame
-    deal_players: pl.LazyFrame
-    findings: pl.LazyFrame
+    ``game_totals``, ``game_results`` and ``hand_totals`` are None when the frames were read without detail.
+    """
+
+    players: pl.LazyFrame
+    result_totals: pl.LazyFrame
+    deal_totals: pl.LazyFrame
+    finding_totals: pl.LazyFrame
+    missed_totals: pl.LazyFrame
     filters: StatsFilter
+    game_totals: pl.LazyFrame | None = None
+    game_results: pl.LazyFrame | None = None
+    hand_totals: pl.LazyFrame | None = None
 
 
-GAME_SCHEMA: dict[str, Any] = {
-    "game_id": pl.Int64,
-    "game_key": pl.String,
-    "date": pl.Date,
-    "variant": pl.String,
-    "target": pl.Int64,
-    "player_count": pl.Int64,
-    "deal_count": pl.Int64,
-    "event": pl.String,
-}
-GAME_PLAYER_SCHEMA: dict[str, Any] = {
-    "game_id": pl.Int64,
+PLAYER_SCHEMA: dict[str, Any] = {"player_id": pl.Int64, "player": pl.String, "name_key": pl.String}
+RESULT_SCHEMA: dict[str, Any] = {
     "player_id": pl.Int64,
-    "player": pl.String,
-    "name_key": pl.String,
-    "team": pl.Int64,
-    "won": pl.Int8,
+    "won": pl.Boolean,
+    "game_skunk": pl.Int64,
     "skunk_level": pl.Int64,
-    "final_score_claimed": pl.Int64,
+    "games": pl.Int64,
+    "spread": pl.Int64,
 }
-DEAL_PLAYER_SCHEMA: dict[str, Any] = {
+DEAL_SCHEMA: dict[str, Any] = {
     "player_id": pl.Int64,
     "role": pl.String,
-    "completed": pl.Int8,
+    "completed": pl.Boolean,
+    "deals": pl.Int64,
     "pegged_due": pl.Int64,
+    "pegged_deals": pl.Int64,
     "hand_due": pl.Int64,
+    "hand_deals": pl.Int64,
     "crib_due": pl.Int64,
+    "crib_deals": pl.Int64,
     "heels_due": pl.Int64,
-    "hand_size": pl.Int64,
 }
 FINDING_SCHEMA: dict[str, Any] = {
-    "game_id": pl.Int64,
     "player_id": pl.Int64,
     "kind": pl.String,
     "phase": pl.String,
-    "claimed": pl.Int64,
-    "due": pl.Int64,
-    "completed": pl.Int8,
+    "findings": pl.Int64,
+    "gap": pl.Int64,
 }
+MISSED_SCHEMA: dict[str, Any] = {"player_id": pl.Int64, "phase": pl.String, "missed": pl.Int64}
+GAME_TOTALS_SCHEMA: dict[str, Any] = {"games": pl.Int64, "deals": pl.Int64, "first": pl.Date, "last": pl.Date}
+GAME_RESULTS_SCHEMA: dict[str, Any] = {"date": pl.Date, "game_skunk": pl.Int64, "games": pl.Int64}
+HAND_SCHEMA: dict[str, Any] = {"hand_size": pl.Int64, "points": pl.Int64, "hands": pl.Int64}
+
+
+# --- which games ------------------------------------------------------------------------------------------------
 
 
 def game_conditions(filters: StatsFilter) -> list[sa.ColumnElement[bool]]:
@@ -161,115 +176,235 @@ def game_ids(filters: StatsFilter) -> sa.Select[Any] | None:
     return sa.select(g.c.id).select_from(source).where(*conditions)
 
 
-def _as_int(column: sa.ColumnElement[Any], label: str) -> sa.Label[Any]:
+def _in_games(column: sa.ColumnElement[Any], filters: StatsFilter) -> list[sa.ColumnElement[bool]]:
+    """``column`` (a game id) among the covered games: no condition when every game is covered."""
+    ids = game_ids(filters)
+    return [] if ids is None else [column.in_(ids)]
+
+
+def _own_rows(table: sa.Table, filters: StatsFilter) -> list[sa.ColumnElement[bool]]:
+    """Rows of ``table`` (with game_id and player_id) in the covered games, and with a player filter that
+    player's only."""
+    conditions = _in_games(table.c.game_id, replace(filters, player=None))
+    if filters.player is not None:
+        conditions.append(table.c.player_id == _player_id(filters))
+    return conditions
+
+
+def _as_int(column: sa.ColumnElement[Any], label: str | None = None) -> Any:
     """Booleans read as 0/1 on every backend."""
-    return sa.cast(column, sa.Integer).label(label)
+    cast = sa.cast(column, sa.Integer)
+    return cast if label is None else cast.label(label)
 
 
 def games_query(filters: StatsFilter) -> sa.Select[Any]:
-    g, e = t.game_table, t.event_table
-    query = sa.select(
-        g.c.id.label("game_id"),
-        g.c.game_key,
-        g.c.date,
-        g.c.variant,
-        g.c.target,
-        g.c.player_count,
-        g.c.deal_count,
-        e.c.name.label("event"),
-    ).select_from(g.outerjoin(e, g.c.event_id == e.c.id))
-    ids = game_ids(filters)
-    if ids is not None:
-        query = query.where(g.c.id.in_(ids))
+    """The covered games: id, date and number of deals."""
+    g = t.game_table
+    return sa.select(g.c.id.label("game_id"), g.c.date, g.c.deal_count).where(*_in_games(g.c.id, filters))
+
+
+# --- the queries ------------------------------------------------------------------------------------------------
+
+
+def players_query(filters: StatsFilter) -> sa.Select[Any]:
+    """Everyone who sat in a covered game (with a player filter: that player, if they did)."""
+    p, gp = t.player_table, t.game_player_table
+    seated = sa.select(gp.c.player_id).where(*_in_games(gp.c.game_id, filters))
+    query = sa.select(p.c.id.label("player_id"), p.c.name.label("player"), p.c.name_key).where(p.c.id.in_(seated))
+    if filters.player_key is not None:
+        query = query.where(p.c.name_key == filters.player_key)
     return query
 
 
-def game_players_query(filters: StatsFilter) -> sa.Select[Any]:
-    gp, p = t.game_player_table, t.player_table
-    query = sa.select(
-        gp.c.game_id,
-        gp.c.player_id,
-        p.c.name.label("player"),
-        p.c.name_key,
-        gp.c.team,
-        _as_int(gp.c.won, "won"),
-        gp.c.skunk_level,
-        gp.c.final_score_claimed,
-    ).select_from(gp.join(p, gp.c.player_id == p.c.id))
-    ids = game_ids(filters)
-    if ids is not None:
-        query = query.where(gp.c.game_id.in_(ids))
-    return query
-
-
-def deal_players_query(filters: StatsFilter) -> sa.Select[Any]:
-    """The fact table, narrowed to what the measures read. ``hand_size`` is the cards kept (dealt less discards,
-    from the card lists' lengths: three characters a card), so that no join to ``game`` is needed."""
-    dp = t.deal_player_table
-    hand_size = (sa.func.length(dp.c.dealt) - sa.func.length(dp.c.discards)) // 3
-    query = sa.select(
-        dp.c.player_id,
-        dp.c.role,
-        _as_int(dp.c.completed, "completed"),
-        dp.c.pegged_due,
-        dp.c.hand_due,
-        dp.c.crib_due,
-        dp.c.heels_due,
-        hand_size.label("hand_size"),
+def _per_game(filters: StatsFilter) -> sa.Subquery:
+    """Per covered game: ``game_skunk`` (the highest skunk level of its players) and ``decided`` (1 when a side
+    reached the target, so that the game counts for results)."""
+    gp = t.game_player_table
+    return (
+        sa.select(
+            gp.c.game_id,
+            sa.func.max(gp.c.skunk_level).label("game_skunk"),
+            sa.func.max(_as_int(gp.c.won)).label("decided"),
+        )
+        .where(*_in_games(gp.c.game_id, filters))
+        .group_by(gp.c.game_id)
+        .subquery("per_game")
     )
-    ids = game_ids(replace(filters, player=None))
-    if ids is not None:
-        query = query.where(dp.c.game_id.in_(ids))
+
+
+def _margin(target: sa.ColumnElement[Any], gp: sa.Table) -> sa.ColumnElement[Any]:
+    """How far a seat's side fell short of the target: never below 0; 0 when its score is unknown (null)."""
+    short = target - gp.c.final_score_claimed
+    return sa.case((short > 0, short), else_=0)
+
+
+def result_totals_query(filters: StatsFilter) -> sa.Select[Any]:
+    """Results of decided games, per player, won or lost, game skunk and own skunk level: games and spread.
+
+    A losing side's margin is ``target - its final score`` (never below 0; 0 when the score is unknown); the
+    winner is given the sum of the losing sides' margins, a loser minus its own (see
+    :mod:`cribstats.stats.measures`). Partners share their side's score, so a side's margin is that of its
+    first seat, whose number is the side's (``team`` is ``Variant.side_of(seat)``: the seat itself, or seat % 2
+    for partners). One pass over each game's seats (in the order of the (game, seat) index) gives the game's
+    figures; a second joins them to the seats and adds up per player.
+    """
+    gp, g = t.game_player_table, t.game_table
+    per_game = (
+        sa.select(
+            gp.c.game_id,
+            sa.func.max(g.c.target).label("target"),
+            sa.func.max(gp.c.skunk_level).label("game_skunk"),
+            sa.func.max(_as_int(gp.c.won)).label("decided"),
+            sa.cast(
+                sa.func.sum(
+                    sa.case(
+                        (sa.and_(gp.c.seat == gp.c.team, sa.not_(gp.c.won)), _margin(g.c.target, gp)), else_=0
+                    )
+                ),
+                sa.Integer,
+            ).label("win_margin"),
+        )
+        .select_from(gp.join(g, g.c.id == gp.c.game_id))
+        .where(*_in_games(gp.c.game_id, filters))
+        .group_by(gp.c.game_id)
+        .subquery("result_games")
+    )
+    spread = sa.case((gp.c.won, per_game.c.win_margin), else_=-_margin(per_game.c.target, gp))
+    query = (
+        sa.select(
+            gp.c.player_id,
+            _as_int(gp.c.won, "won"),
+            per_game.c.game_skunk,
+            gp.c.skunk_level,
+            sa.func.count().label("games"),
+            sa.func.sum(spread).label("spread"),
+        )
+        .select_from(per_game.join(gp, gp.c.game_id == per_game.c.game_id))
+        .where(per_game.c.decided == 1)
+        .group_by(gp.c.player_id, gp.c.won, per_game.c.game_skunk, gp.c.skunk_level)
+    )
     if filters.player is not None:
-        query = query.where(dp.c.player_id == _player_id(filters))
+        query = query.where(gp.c.player_id == _player_id(filters))
     return query
 
 
-def findings_query(filters: StatsFilter) -> sa.Select[Any]:
+def deal_totals_query(filters: StatsFilter) -> sa.Select[Any]:
+    """The fact table added up per player, role and completed: deals, and the points due with the number of
+    deals where they are known (an index holds every column read, so the table itself is not visited)."""
+    dp = t.deal_player_table
+    return (
+        sa.select(
+            dp.c.player_id,
+            dp.c.role,
+            _as_int(dp.c.completed, "completed"),
+            sa.func.count().label("deals"),
+            sa.func.sum(dp.c.pegged_due).label("pegged_due"),
+            sa.func.count(dp.c.pegged_due).label("pegged_deals"),
+            sa.func.sum(dp.c.hand_due).label("hand_due"),
+            sa.func.count(dp.c.hand_due).label("hand_deals"),
+            sa.func.sum(dp.c.crib_due).label("crib_due"),
+            sa.func.count(dp.c.crib_due).label("crib_deals"),
+            sa.func.sum(dp.c.heels_due).label("heels_due"),
+        )
+        .where(*_own_rows(dp, filters))
+        .group_by(dp.c.player_id, dp.c.role, dp.c.completed)
+    )
+
+
+def finding_totals_query(filters: StatsFilter) -> sa.Select[Any]:
+    """Findings per player (null for game-level findings), kind and phase: how many, and the sum of
+    ``due - claimed`` (findings without both count for nothing in it)."""
+    f = t.finding_table
+    return (
+        sa.select(
+            f.c.player_id,
+            f.c.kind,
+            f.c.phase,
+            sa.func.count().label("findings"),
+            sa.func.sum(f.c.due - f.c.claimed).label("gap"),
+        )
+        .where(*_own_rows(f, filters))
+        .group_by(f.c.kind, f.c.player_id, f.c.phase)
+    )
+
+
+def missed_totals_query(filters: StatsFilter) -> sa.Select[Any]:
+    """Points missed (``due - claimed`` of ``missed`` findings) in completed deals, per player and phase."""
     f, d = t.finding_table, t.deal_table
-    query = sa.select(
-        f.c.game_id,
-        f.c.player_id,
-        f.c.kind,
-        f.c.phase,
-        f.c.claimed,
-        f.c.due,
-        _as_int(d.c.completed, "completed"),
-    ).select_from(f.outerjoin(d, sa.and_(d.c.game_id == f.c.game_id, d.c.number == f.c.deal_number)))
-    game_filter = game_ids(replace(filters, player=None))
-    if game_filter is not None:
-        query = query.where(f.c.game_id.in_(game_filter))
-    if filters.player is not None:
-        query = query.where(f.c.player_id == _player_id(filters))
-    return query
+    return (
+        sa.select(f.c.player_id, f.c.phase, sa.func.sum(f.c.due - f.c.claimed).label("missed"))
+        .select_from(f.join(d, sa.and_(d.c.game_id == f.c.game_id, d.c.number == f.c.deal_number)))
+        .where(f.c.kind == "missed", d.c.completed, *_own_rows(f, filters))
+        .group_by(f.c.player_id, f.c.phase)
+    )
+
+
+def game_totals_query(filters: StatsFilter) -> sa.Select[Any]:
+    """The covered games: how many, their deals, the first and last date."""
+    games = games_query(filters).subquery()
+    return sa.select(
+        sa.func.count().label("games"),
+        sa.func.sum(games.c.deal_count).label("deals"),
+        sa.func.min(games.c.date).label("first"),
+        sa.func.max(games.c.date).label("last"),
+    )
+
+
+def game_results_query(filters: StatsFilter) -> sa.Select[Any]:
+    """Decided games per date (null for undated) and game skunk level."""
+    g = t.game_table
+    per_game = _per_game(filters)
+    return (
+        sa.select(g.c.date, per_game.c.game_skunk, sa.func.count().label("games"))
+        .select_from(per_game.join(g, g.c.id == per_game.c.game_id))
+        .where(per_game.c.decided == 1)
+        .group_by(g.c.date, per_game.c.game_skunk)
+    )
+
+
+def hand_totals_query(filters: StatsFilter) -> sa.Select[Any]:
+    """Hands shown, per hand size and points due. The hand size is the cards kept (dealt less discards, from the
+    card lists' lengths: three characters a card), so that no join to ``game`` is needed."""
+    dp = t.deal_player_table
+    hand_size = ((sa.func.length(dp.c.dealt) - sa.func.length(dp.c.discards)) // 3).label("hand_size")
+    return (
+        sa.select(hand_size, dp.c.hand_due.label("points"), sa.func.count().label("hands"))
+        .where(dp.c.hand_due.is_not(None), *_own_rows(dp, filters))
+        .group_by(hand_size, dp.c.hand_due)
+    )
 
 
 def read_frame(conn: Connection, query: sa.Select[Any], schema: dict[str, Any]) -> pl.DataFrame:
-    """One query into a frame with a fixed schema (so that an empty result has the right column types)."""
-    frame = pl.read_database(query, conn, schema_overrides=schema, infer_schema_length=None)
-    if frame.width == 0 or frame.height == 0:
-        return pl.DataFrame(schema=schema)
-    return frame.select([pl.col(name).cast(dtype) for name, dtype in schema.items()])
+    """One query into a frame with a fixed schema (so that an empty result has the right column types).
+    Booleans arrive as 0/1."""
+    raw = {name: pl.Int8 if dtype == pl.Boolean else dtype for name, dtype in schema.items()}
+    frame = pl.DataFrame([tuple(row) for row in conn.execute(query)], schema=raw, orient="row")
+    return frame.cast(schema)  # type: ignore[arg-type]
 
 
-def load_frames(conn: Connection, filters: StatsFilter | None = None) -> StatsFrames:
-    """Read the games, results, deal facts and findings the filter covers: one query per table.
+def load_frames(conn: Connection, filters: StatsFilter | None = None, *, detail: bool = True) -> StatsFrames:
+    """Read the totals the filter covers: one grouped query per frame. Without ``detail``, the frames only the
+    charts and the report read (``game_totals``, ``game_results``, ``hand_totals``) are left out.
 
     :raises VariantError: for an unknown variant in the filter.
     """
     filters = filters or StatsFilter()
-    games = read_frame(conn, games_query(filters), GAME_SCHEMA)
-    game_players = read_frame(conn, game_players_query(filters), GAME_PLAYER_SCHEMA)
-    deal_players = read_frame(conn, deal_players_query(filters), DEAL_PLAYER_SCHEMA)
-    findings = read_frame(conn, findings_query(filters), FINDING_SCHEMA)
-    return StatsFrames(
-        games=games.lazy(),
-        game_players=game_players.lazy().with_columns(pl.col("won").cast(pl.Boolean)),
-        deal_players=deal_players.lazy().with_columns(pl.col("completed").cast(pl.Boolean)),
-        findings=findings.lazy().with_columns(pl.col("completed").fill_null(0).cast(pl.Boolean)),
+    frames = StatsFrames(
+        players=read_frame(conn, players_query(filters), PLAYER_SCHEMA).lazy(),
+        result_totals=read_frame(conn, result_totals_query(filters), RESULT_SCHEMA).lazy(),
+        deal_totals=read_frame(conn, deal_totals_query(filters), DEAL_SCHEMA).lazy(),
+        finding_totals=read_frame(conn, finding_totals_query(filters), FINDING_SCHEMA).lazy(),
+        missed_totals=read_frame(conn, missed_totals_query(filters), MISSED_SCHEMA).lazy(),
         filters=filters,
     )
+    if detail:
+        frames.game_totals = read_frame(conn, game_totals_query(filters), GAME_TOTALS_SCHEMA).lazy()
+        frames.game_results = read_frame(conn, game_results_query(filters), GAME_RESULTS_SCHEMA).lazy()
+        frames.hand_totals = read_frame(conn, hand_totals_query(filters), HAND_SCHEMA).lazy()
+    return frames
 
+
+# --- the worst findings (the report) ----------------------------------------------------------------------------
 
 WORST_KINDS: tuple[str, ...] = ("missed", "overclaim", "muggins-call")
 
@@ -279,7 +414,7 @@ def worst_findings_query(filters: StatsFilter, limit: int) -> sa.Select[Any]:
     the oldest first: game key and date, deal, kind, phase, player, claimed, due, message."""
     f, g, p = t.finding_table, t.game_table, t.player_table
     gap = sa.func.abs(sa.func.coalesce(f.c.due, 0) - sa.func.coalesce(f.c.claimed, 0))
-    query = (
+    return (
         sa.select(
             g.c.game_key,
             g.c.date,
@@ -293,16 +428,10 @@ def worst_findings_query(filters: StatsFilter, limit: int) -> sa.Select[Any]:
             f.c.message,
         )
         .select_from(f.join(g, f.c.game_id == g.c.id).outerjoin(p, f.c.player_id == p.c.id))
-        .where(f.c.kind.in_(WORST_KINDS))
+        .where(f.c.kind.in_(WORST_KINDS), *_own_rows(f, filters))
         .order_by(gap.desc(), g.c.date.is_(None), g.c.date, g.c.id, f.c.seq)
         .limit(limit)
     )
-    game_filter = game_ids(replace(filters, player=None))
-    if game_filter is not None:
-        query = query.where(f.c.game_id.in_(game_filter))
-    if filters.player is not None:
-        query = query.where(f.c.player_id == _player_id(filters))
-    return query
 
 
 WORST_SCHEMA: dict[str, Any] = {

@@ -1,4 +1,4 @@
-"""The figures of ``cribstats stats``: named polars expressions over the stored facts (``StatsFrames``).
+"""The figures of ``cribstats stats``: named polars expressions over the stored totals (``StatsFrames``).
 
 Definitions (DESIGN.md, "Statistics"; the choices where it is silent are marked *decided*):
 
@@ -58,19 +58,13 @@ won = pl.col("won")
 completed = pl.col("completed")
 is_dealer = pl.col("role") == "dealer"
 is_pone = pl.col("role") == "pone"
+games_n = pl.col("games")
 
-# --- results: over game_players of decided games, with "game_skunk" (the winner's level) and "margin" ----------
+# --- results: over ``result_totals`` (decided games per player, won, game_skunk and skunk_level) ---------------
 
 game_points_expr = pl.when(won).then(pl.when(pl.col("game_skunk") >= 1).then(3).otherwise(2)).otherwise(0)
 """ACC game points of one result."""
-loss_margin_expr = (
-    pl.when(~won)
-    .then((pl.col("target") - pl.col("final_score_claimed")).clip(lower_bound=0).fill_null(0))
-    .otherwise(0)
-)
-"""How far a losing side fell short of the target (0 for a winner)."""
-spread_expr = pl.when(won).then(pl.col("win_margin").fill_null(0)).otherwise(-pl.col("loss_margin"))
-"""The winner's margin over every losing side, or minus the loser's own margin."""
+# The margins behind the spread are added up in the database: see ``frames.result_totals_query``.
 
 
 def _ratio(numerator: pl.Expr, denominator: pl.Expr) -> pl.Expr:
@@ -78,106 +72,84 @@ def _ratio(numerator: pl.Expr, denominator: pl.Expr) -> pl.Expr:
     return pl.when(denominator > 0).then(numerator / denominator).otherwise(None).cast(pl.Float64)
 
 
+def _total(column: str, keep: pl.Expr | None = None) -> pl.Expr:
+    """The sum of a total column over the groups ``keep`` selects (all of them when None), as an Int64."""
+    values = pl.col(column) if keep is None else pl.col(column).filter(keep)
+    return values.sum().cast(pl.Int64)
+
+
 def _per_deal(column: str, role: pl.Expr | None) -> pl.Expr:
-    """Points due per completed deal (in a role) where the points are known."""
+    """Points due per completed deal (in a role) where the points are known: ``pegged_due`` is divided by
+    ``pegged_deals``, and so on."""
     keep = completed if role is None else completed & role
-    values = pl.col(column).filter(keep)
-    return _ratio(values.sum(), values.count())
+    return _ratio(_total(column, keep), _total(column.replace("_due", "_deals"), keep))
 
 
 def skunk_count(level: int, *, winner: bool) -> pl.Expr:
     """Games won (or lost) at exactly this skunk level."""
     if winner:
-        return (won & (pl.col("game_skunk") == level)).sum().cast(pl.Int64)
-    return (~won & (pl.col("skunk_level") == level)).sum().cast(pl.Int64)
-
-
-def results(frames: StatsFrames) -> pl.LazyFrame:
-    """Per game and player of a decided game: won, game_skunk, loss_margin, win_margin, game_points, spread."""
-    gp = frames.game_players.join(frames.games.select("game_id", "target"), on="game_id", how="inner")
-    gp = gp.filter(won.any().over("game_id")).with_columns(
-        pl.col("skunk_level").max().over("game_id").alias("game_skunk"),
-        loss_margin_expr.alias("loss_margin"),
-    )
-    sides = (
-        gp.filter(~won)
-        .group_by("game_id", "team")
-        .agg(pl.col("loss_margin").first())
-        .group_by("game_id")
-        .agg(pl.col("loss_margin").sum().alias("win_margin"))
-    )
-    return gp.join(sides, on="game_id", how="left").with_columns(
-        game_points_expr.alias("game_points"), spread_expr.alias("spread")
-    )
+        return _total("games", won & (pl.col("game_skunk") == level))
+    return _total("games", ~won & (pl.col("skunk_level") == level))
 
 
 def player_results(frames: StatsFrames) -> pl.LazyFrame:
     """Per player: games, wins, losses, win rate, game points, spread, skunks won and lost by level."""
-    games = pl.len().cast(pl.Int64)
-    wins = won.sum().cast(pl.Int64)
-    return (
-        results(frames)
-        .group_by("player_id")
-        .agg(
-            games.alias("games"),
-            wins.alias("wins"),
-            (games - wins).alias("losses"),
-            _ratio(wins, games).alias("win_rate"),
-            pl.col("game_points").sum().cast(pl.Int64),
-            pl.col("spread").sum().cast(pl.Int64),
-            *[skunk_count(level, winner=True).alias(f"{name}_won") for level, name in SKUNK_NAMES.items()],
-            *[skunk_count(level, winner=False).alias(f"{name}_lost") for level, name in SKUNK_NAMES.items()],
-        )
+    games = _total("games")
+    wins = _total("games", won)
+    return frames.result_totals.group_by("player_id").agg(
+        games.alias("games"),
+        wins.alias("wins"),
+        (games - wins).alias("losses"),
+        _ratio(wins, games).alias("win_rate"),
+        (game_points_expr * games_n).sum().cast(pl.Int64).alias("game_points"),
+        _total("spread").alias("spread"),
+        *[skunk_count(level, winner=True).alias(f"{name}_won") for level, name in SKUNK_NAMES.items()],
+        *[skunk_count(level, winner=False).alias(f"{name}_lost") for level, name in SKUNK_NAMES.items()],
     )
 
 
 def player_deals(frames: StatsFrames) -> pl.LazyFrame:
     """Per player: completed deals by role, pegging/hand/crib points due per deal, his heels."""
-    return frames.deal_players.group_by("player_id").agg(
-        completed.sum().cast(pl.Int64).alias("deals"),
-        (completed & is_dealer).sum().cast(pl.Int64).alias("deals_as_dealer"),
-        (completed & is_pone).sum().cast(pl.Int64).alias("deals_as_pone"),
+    return frames.deal_totals.group_by("player_id").agg(
+        _total("deals", completed).alias("deals"),
+        _total("deals", completed & is_dealer).alias("deals_as_dealer"),
+        _total("deals", completed & is_pone).alias("deals_as_pone"),
         _per_deal("pegged_due", is_dealer).alias("pegging_per_deal_dealer"),
         _per_deal("pegged_due", is_pone).alias("pegging_per_deal_pone"),
         _per_deal("hand_due", is_dealer).alias("hand_per_deal_dealer"),
         _per_deal("hand_due", is_pone).alias("hand_per_deal_pone"),
         _per_deal("crib_due", is_dealer).alias("crib_per_deal"),
-        pl.col("heels_due").sum().cast(pl.Int64).alias("heels"),
+        _total("heels_due").alias("heels"),
     )
 
 
-missed_points = pl.when(pl.col("kind") == "missed").then(pl.col("due") - pl.col("claimed")).otherwise(0)
-"""Points a ``missed`` finding says were left on the board."""
-overclaimed_points = pl.when(pl.col("kind") == "overclaim").then(pl.col("claimed") - pl.col("due")).otherwise(0)
-"""Points an ``overclaim`` finding says were taken beyond what was due."""
+is_missed = pl.col("kind") == "missed"
+is_overclaim = pl.col("kind") == "overclaim"
 is_illegal = pl.col("kind").is_in(ILLEGAL_KINDS)
 
 
 def player_findings(frames: StatsFrames) -> pl.LazyFrame:
-    """Per player: points missed and over-claimed, points missed in completed deals, illegal plays."""
-    return (
-        frames.findings.filter(pl.col("player_id").is_not_null())
+    """Per player: points missed and over-claimed, points missed in completed deals, illegal plays.
+
+    ``gap`` is the sum of ``due - claimed``: what ``missed`` findings left on the board, and minus what
+    ``overclaim`` findings took beyond what was due.
+    """
+    totals = (
+        frames.finding_totals.filter(pl.col("player_id").is_not_null())
         .group_by("player_id")
         .agg(
-            missed_points.sum().fill_null(0).cast(pl.Int64).alias("points_missed"),
-            overclaimed_points.sum().fill_null(0).cast(pl.Int64).alias("points_overclaimed"),
-            missed_points.filter(completed).sum().fill_null(0).cast(pl.Int64).alias("missed_completed"),
-            is_illegal.sum().cast(pl.Int64).alias("illegal_plays"),
+            _total("gap", is_missed).alias("points_missed"),
+            (-_total("gap", is_overclaim)).alias("points_overclaimed"),
+            _total("findings", is_illegal).alias("illegal_plays"),
         )
     )
+    missed = frames.missed_totals.group_by("player_id").agg(_total("missed").alias("missed_completed"))
+    return totals.join(missed, on="player_id", how="full", coalesce=True)
 
 
 def players(frames: StatsFrames) -> pl.LazyFrame:
     """The players the filter covers: player_id, player (name), name_key."""
-    named = frames.game_players.select("player_id", "player", "name_key").unique("player_id")
-    if frames.filters.player_key is not None:
-        named = named.filter(pl.col("name_key") == frames.filters.player_key)
-    else:
-        seen = pl.concat(
-            [frames.game_players.select("player_id"), frames.deal_players.select("player_id")]
-        ).unique()
-        named = named.join(seen, on="player_id", how="semi")
-    return named
+    return frames.players
 
 
 def player_stats(frames: StatsFrames) -> pl.LazyFrame:
@@ -227,22 +199,27 @@ def standings(frames: StatsFrames) -> pl.DataFrame:
 # --- the figures behind the charts ------------------------------------------------------------------------------
 
 
+def detail(frame: pl.LazyFrame | None, name: str) -> pl.LazyFrame:
+    """A frame only the charts and the report read, which ``load_frames(..., detail=False)`` leaves out.
+
+    :raises ValueError: when the frames were read without it.
+    """
+    if frame is None:
+        raise ValueError(f"the frames were read without {name}: read them with detail=True")
+    return frame
+
+
 def skunk_trend(frames: StatsFrames) -> pl.DataFrame:
     """Per month (dated, decided games): games, skunked games (any level), double or worse, and their rates."""
-    per_game = (
-        results(frames)
-        .group_by("game_id")
-        .agg(pl.col("game_skunk").max())
-        .join(frames.games.select("game_id", "date"), on="game_id")
+    return (
+        detail(frames.game_results, "game_results")
         .filter(pl.col("date").is_not_null())
         .with_columns(pl.col("date").dt.truncate("1mo").alias("month"))
-    )
-    return (
-        per_game.group_by("month")
+        .group_by("month")
         .agg(
-            pl.len().cast(pl.Int64).alias("games"),
-            (pl.col("game_skunk") >= 1).sum().cast(pl.Int64).alias("skunked"),
-            (pl.col("game_skunk") >= 2).sum().cast(pl.Int64).alias("double_or_worse"),
+            _total("games").alias("games"),
+            _total("games", pl.col("game_skunk") >= 1).alias("skunked"),
+            _total("games", pl.col("game_skunk") >= 2).alias("double_or_worse"),
         )
         .with_columns(
             (pl.col("skunked") / pl.col("games")).alias("skunk_rate"),
@@ -257,10 +234,10 @@ def hand_points(frames: StatsFrames, *, hand_size: int = 4) -> pl.DataFrame:
     """How often each hand total (points due, the player's own hand) came up in games whose hands hold
     ``hand_size`` cards (four: six-card, three- and four-player, comparable with the random-hand table)."""
     return (
-        frames.deal_players.filter(pl.col("hand_due").is_not_null() & (pl.col("hand_size") == hand_size))
-        .group_by("hand_due")
-        .agg(pl.len().cast(pl.Int64).alias("hands"))
-        .rename({"hand_due": "points"})
+        detail(frames.hand_totals, "hand_totals")
+        .filter(pl.col("hand_size") == hand_size)
+        .group_by("points")
+        .agg(_total("hands").alias("hands"))
         .with_columns((pl.col("hands") / pl.col("hands").sum()).alias("share"))
         .sort("points")
         .collect()
@@ -273,17 +250,23 @@ def missed_by_phase(frames: StatsFrames) -> pl.DataFrame:
     grid = players(frames).join(deals, on="player_id").join(
         pl.LazyFrame({"phase": list(CLAIM_PHASES)}), how="cross"
     )
-    missed = (
-        frames.findings.filter((pl.col("kind") == "missed") & completed)
-        .group_by("player_id", "phase")
-        .agg(missed_points.sum().cast(pl.Int64).alias("missed"))
-    )
+    missed = frames.missed_totals.group_by("player_id", "phase").agg(_total("missed").alias("missed"))
     return (
         grid.join(missed, on=["player_id", "phase"], how="left")
         .with_columns(pl.col("missed").fill_null(0))
         .with_columns((pl.col("missed") / pl.col("deals")).alias("per_deal"))
         .sort("name_key", "player_id", pl.col("phase").replace_strict({p: i for i, p in enumerate(CLAIM_PHASES)}))
         .select("player", "phase", "missed", "deals", "per_deal")
+        .collect()
+    )
+
+
+def findings_by_kind(frames: StatsFrames) -> pl.DataFrame:
+    """Findings per kind (game-level findings included): kind, n; the most frequent first."""
+    return (
+        frames.finding_totals.group_by("kind")
+        .agg(_total("findings").alias("n"))
+        .sort(["n", "kind"], descending=[True, False])
         .collect()
     )
 

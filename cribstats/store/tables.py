@@ -180,8 +180,16 @@ class DealPlayer(StoreTable, table=True):
     __tablename__ = "deal_player"
     __table_args__ = (
         sa.UniqueConstraint("deal_id", "seat", name="uq_deal_player_seat"),
-        sa.Index("ix_deal_player_player_completed", "player_id", "completed"),
-        sa.Index("ix_deal_player_game_id", "game_id"),
+        # Covering indexes of the statistics' totals (stats.frames), read without visiting the rows: by player
+        # (grouped in the index's order) and by game (for a filter that picks games).
+        sa.Index(
+            "ix_deal_player_totals",
+            *("player_id", "role", "completed", "pegged_due", "hand_due", "crib_due", "heels_due", "game_id"),
+        ),
+        sa.Index(
+            "ix_deal_player_game_totals",
+            *("game_id", "player_id", "role", "completed", "pegged_due", "hand_due", "crib_due", "heels_due"),
+        ),
     )
 
     id: int | None = Field(default=None, primary_key=True)
@@ -233,8 +241,12 @@ class FindingRow(StoreTable, table=True):
 
     __tablename__ = "finding"
     __table_args__ = (
-        sa.Index("ix_finding_game_id", "game_id"),
-        sa.Index("ix_finding_kind", "kind"),
+        # Covering indexes of the statistics' totals (stats.frames): by kind (the worst-findings list filters on
+        # it too) and by game (for a filter that picks games).
+        sa.Index("ix_finding_totals", "kind", "player_id", "phase", "game_id", "deal_number", "claimed", "due"),
+        sa.Index(
+            "ix_finding_game_totals", *("game_id", "kind", "player_id", "phase", "deal_number", "claimed", "due")
+        ),
         sa.Index("ix_finding_player_id", "player_id"),
     )
 
