@@ -290,3 +290,34 @@ def test_an_interrupted_import_says_how_to_finish(
     assert (result.exit_code, result.stdout) == (130, "")
     assert result.stderr.strip().startswith("error: interrupted: the games of finished batches are stored")
     assert "run the same import again" in result.stderr and "Traceback" not in result.output
+
+
+@pytest.mark.slow
+def test_import_with_worker_processes_stores_what_one_process_stores(tmp_path: Path) -> None:
+    logs = [g.log for g in simulate_games(70, seed=53, mistake_rate=0.05)]
+    path = tmp_path / "club.jsonl"
+    path.write_bytes(
+        b"".join(orjson.dumps(log) + b"\n" for log in logs[:30]) + b"[1, 2]\n"
+        + b"".join(orjson.dumps(log) + b"\n" for log in logs[30:])
+    )
+    outputs = {}
+    stored = {}
+    for workers in ("1", "2"):
+        url = f"sqlite:///{tmp_path / f'j{workers}.db'}"
+        result = run("import", "--db", url, "-q", "-j", workers, str(path))
+        assert result.exit_code == 2  # one line refused
+        assert result.stderr.startswith(f"{path}:line 31: a line holds one game, a JSON object, not an array")
+        outputs[workers] = result.stdout
+        engine = make_engine(url)
+        with engine.connect() as conn:
+            stored[workers] = conn.execute(
+                sa.text(
+                    "SELECT g.id, g.game_key, g.source_place, count(dp.id) FROM game g"
+                    " JOIN deal_player dp ON dp.game_id = g.id GROUP BY g.id ORDER BY g.id"
+                )
+            ).all()
+        engine.dispose()
+    assert summary_rows(outputs["2"])["games imported"] == 70
+    assert outputs["1"] == outputs["2"]
+    assert stored["1"] == stored["2"]
+    assert sorted(r.game_key for r in stored["2"]) == sorted(log["id"] for log in logs)

@@ -83,30 +83,69 @@ def assert_whole(engine: sa.Engine) -> None:
         assert found.get(game.id, 0) == game.finding_count
 
 
+def descendants(pid: int) -> set[int]:
+    """The processes below ``pid`` (children, their children, ...), from /proc."""
+    parents: dict[int, int] = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                stat = (entry / "stat").read_text()
+            except OSError:  # ended meanwhile
+                continue
+            parents[int(entry.name)] = int(stat.rsplit(")", 1)[1].split()[1])
+    found: set[int] = set()
+    wanted = [pid]
+    while wanted:
+        parent = wanted.pop()
+        for child, its_parent in parents.items():
+            if its_parent == parent and child not in found:
+                found.add(child)
+                wanted.append(child)
+    return found
+
+
+def alive(pid: int) -> bool:
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return False
+    return stat.rsplit(")", 1)[1].split()[0] != "Z"  # a zombie has ended
+
+
 @pytest.mark.slow
-@pytest.mark.parametrize("n", [600])
-def test_kill_9_mid_import_then_a_rerun_completes_it(db_url: str, tmp_path: Path, n: int) -> None:
+@pytest.mark.parametrize("workers", ["1", "2"])
+def test_kill_9_mid_import_then_a_rerun_completes_it(db_url: str, tmp_path: Path, workers: str) -> None:
+    n = 600
     path = tmp_path / "big.jsonl"
     path.write_bytes(b"".join(many_logs(n)))
     engine = make_engine(db_url)
-    proc = cli_import(db_url, path, "--batch-size", "25")
+    proc = cli_import(db_url, path, "--batch-size", "25", "--workers", workers)
     deadline = time.monotonic() + 120
+    helpers: set[int] = set()
     try:
         while game_count(engine) < 50:
             assert proc.poll() is None, "the import finished before it could be killed; give it more games"
             assert time.monotonic() < deadline, "the import wrote nothing in time"
             time.sleep(0.02)
+        if workers != "1" and Path("/proc").is_dir():
+            helpers = descendants(proc.pid)
+            assert helpers, "the parallel import runs no worker process"
         os.kill(proc.pid, signal.SIGKILL)
     finally:
         proc.wait(timeout=60)
     assert proc.returncode == -signal.SIGKILL
+    # the worker processes see their parent gone and end by themselves
+    deadline = time.monotonic() + 30
+    while any(alive(pid) for pid in helpers):
+        assert time.monotonic() < deadline, "worker processes outlived the killed import"
+        time.sleep(0.1)
     engine.dispose()
     engine = make_engine(db_url)
     kept = game_count(engine)
     assert 50 <= kept < n
     assert_whole(engine)
 
-    summary = import_paths([path], engine)
+    summary = import_paths([path], engine, workers=int(workers))
     assert (summary.present, summary.imported, summary.refused_count) == (kept, n - kept, 0)
     assert game_count(engine) == n
     assert_whole(engine)

@@ -370,8 +370,10 @@ def test_the_result_as_the_table_recorded_it_seat_by_seat(engine: sa.Engine, tmp
 
 
 @pytest.mark.slow
-def test_a_large_input_streams_in_bounded_memory(tmp_path: Path) -> None:
-    """Memory held while importing does not grow with the number of games: only one batch is kept."""
+@pytest.mark.parametrize("workers", [1, 2])
+def test_a_large_input_streams_in_bounded_memory(tmp_path: Path, workers: int) -> None:
+    """Memory held while importing does not grow with the number of games: only one batch is kept (with worker
+    processes, also a bounded number of games on their way back from them)."""
     import tracemalloc
 
     def peak_imported(n: int) -> int:
@@ -381,7 +383,7 @@ def test_a_large_input_streams_in_bounded_memory(tmp_path: Path) -> None:
                 out.write(orjson.dumps({**ONE_DEAL, "id": f"fresh-{i}"}) + b"\n")
         engine = make_engine(f"sqlite:///{tmp_path / f'fresh-{n}.db'}")
         tracemalloc.start()
-        summary = import_paths([path], engine, batch_size=100)
+        summary = import_paths([path], engine, batch_size=100, workers=workers)
         _, top = tracemalloc.get_traced_memory()
         tracemalloc.stop()
         engine.dispose()
@@ -393,39 +395,79 @@ def test_a_large_input_streams_in_bounded_memory(tmp_path: Path) -> None:
     assert peak_imported(2400) < 1.5 * small  # four times the games, not four times the memory
 
 
-@pytest.mark.slow
-def test_parallel_replay_gives_the_same_store(tmp_path: Path) -> None:
-    logs = sim_logs(90, seed=71, mistake_rate=0.03)
+def every_row(engine: sa.Engine) -> dict[str, list[tuple[Any, ...]]]:
+    """Every row of every table, ids included, in id order; only the clock's columns left out."""
+    from cribstats.store.tables import TABLES
+
+    clock = {"imported_at", "started_at", "finished_at"}
+    with engine.connect() as conn:
+        return {
+            table.name: [
+                tuple(r)
+                for r in conn.execute(
+                    sa.select(*(c for c in table.c if c.name not in clock)).order_by(table.c.id)
+                )
+            ]
+            for table in TABLES
+        }
+
+
+def mixed_inputs(tmp_path: Path) -> list[Path]:
+    """JSON Lines long enough to be cut into several chunks (a BOM, blank lines, a broken line and a game
+    refused by the store among them, a game twice), a JSON array, a tally sheet, an empty file, a second file
+    that meets games of the first."""
+    data = Path(__file__).parent / "data" / "formats"
+    logs = sim_logs(150, seed=71, mistake_rate=0.03)
+    lines = [orjson.dumps(log) for log in logs]
+    folded = {"format": "cribstats/game/1", "players": ["Al", " al"]}
+    lines[59:59] = [b"{broken", b"", b"   ", orjson.dumps(folded)]
+    lines.append(lines[3])
     first = tmp_path / "first.jsonl"
-    first.write_bytes(
-        b"".join(orjson.dumps(log) + b"\n" for log in logs[:40])
-        + b"{broken\n"
-        + b"".join(orjson.dumps(log) + b"\n" for log in logs[40:])
-    )
-    second = write_jsonl(tmp_path / "second.jsonl", [ONE_DEAL, logs[3]])
+    first.write_bytes(b"\xef\xbb\xbf" + b"\n".join(lines) + b"\n\n")
+    second = write_jsonl(tmp_path / "second.jsonl", [ONE_DEAL, logs[3], logs[120]])
+    return [first, data / "games-array.json", data / "tally.csv", data / "blank.jsonl", second]
+
+
+@pytest.mark.slow
+def test_parallel_replay_gives_the_same_store(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import cribstats.store.importer as importer
+
+    paths = mixed_inputs(tmp_path)
+    monkeypatch.setattr(importer, "PARALLEL_CHUNK", 7)  # many chunks, the broken line inside one
+    monkeypatch.setattr(importer, "AUTO_PARALLEL_AFTER", 40)  # auto: some chunks here, then the processes
+    monkeypatch.setattr(importer, "default_workers", lambda: 2)
     results = {}
-    for workers in (1, 2):
+    for workers in (1, 2, None):
         engine = make_engine(f"sqlite:///{tmp_path / f'w{workers}.db'}")
-        summary = import_paths([first, second], engine, workers=workers, batch_size=40)
-        with engine.connect() as conn:
-            stored = {
-                "games": conn.execute(
-                    sa.text("SELECT game_key, source_file, source_place, finding_count FROM game ORDER BY id")
-                ).all(),
-                "runs": conn.execute(
-                    sa.text(
-                        "SELECT file, games_imported, games_present, games_refused FROM import_run ORDER BY id"
-                    )
-                ).all(),
-                "counts": table_counts(conn),
-            }
+        summary = import_paths(paths, engine, workers=workers, batch_size=40)
+        results[workers] = (
+            (summary.imported, summary.present, summary.deals, summary.findings),
+            [str(r) for r in summary.refused],
+            every_row(engine),
+        )
+        stored_runs = rows(engine, "SELECT * FROM import_run ORDER BY id")
         engine.dispose()
-        results[workers] = (summary.imported, summary.present, [str(r) for r in summary.refused], stored)
-    assert results[1] == results[2]
-    imported, present, refused, stored = results[2]
-    assert (imported, present, len(refused)) == (91, 1, 1)
-    assert refused[0].startswith(f"{first}:line 41")
-    assert [tuple(r) for r in stored["runs"]] == [(str(first), 90, 0, 1), (str(second), 1, 1, 0)]
+    assert results[1] == results[2] == results[None]
+    (imported, present, _deals, _findings), refused, _stored = results[2]
+    # 150 + 2 of the array + 4 tally rows + ONE_DEAL; present: logs[3] again in first, then in second, logs[120]
+    assert (imported, present) == (157, 3)
+    first = str(paths[0])
+    assert refused == [
+        f"{first}:line 60, column 2: not valid JSON: unexpected character, expected a string key",
+        f"{first}:line 63: players 'Al' and 'al' differ only in case or spacing: they would be one player",
+        f"{paths[1]}:[1].deals[0].muggins[0]: a play call needs 'event', the index of the play event whose claim"
+        " it corrects",
+        f"{paths[3]}: the file is empty",
+    ]
+    # file, games imported, present, conflicting, refused
+    runs = [(r.file, r.games_imported, r.games_present, r.games_conflicting, r.games_refused) for r in stored_runs]
+    assert runs == [
+        (first, 150, 1, 0, 2),
+        (str(paths[1]), 2, 0, 0, 1),
+        (str(paths[2]), 4, 0, 0, 0),
+        (str(paths[3]), 0, 0, 0, 1),
+        (str(paths[4]), 1, 2, 0, 0),
+    ]
 
 
 @pytest.mark.postgres
@@ -441,3 +483,26 @@ def test_a_claim_too_large_for_the_database_refuses_only_that_game(pg_url: str, 
     assert summary.refused[0].reason.startswith("the database refused it: ")
     assert sorted(r.game_key for r in rows(engine, "SELECT game_key FROM game")) == sorted(g["id"] for g in good)
     engine.dispose()
+
+
+def test_an_import_interrupted_mid_write_keeps_whole_batches(engine: sa.Engine, tmp_path: Path) -> None:
+    """Ctrl-C while a batch is being written: the interrupt itself comes out (nothing else is raised in its
+    place), the batches written before it stay, and running the import again completes it."""
+    logs = sim_logs(9, seed=91)
+    path = write_jsonl(tmp_path / "nine.jsonl", logs)
+    bulk_writes = []
+
+    def interrupt_the_second_batch(conn, cursor, statement, *args) -> None:  # type: ignore[no-untyped-def]
+        if 'INSERT INTO "deal_player"' in statement or "nextval" in statement:  # PostgreSQL: deal ids
+            bulk_writes.append(statement)
+            if len(bulk_writes) == 2:
+                raise KeyboardInterrupt
+
+    sa.event.listen(engine, "before_cursor_execute", interrupt_the_second_batch)
+    with pytest.raises(KeyboardInterrupt):
+        import_paths([path], engine, batch_size=4)
+    sa.event.remove(engine, "before_cursor_execute", interrupt_the_second_batch)
+    assert counts(engine)["game"] == 4  # the first batch, whole
+    summary = import_paths([path], engine, batch_size=4)
+    assert (summary.present, summary.imported) == (4, 5)
+    assert counts(engine)["deal"] == sum(len(log["deals"]) for log in logs)
