@@ -3,9 +3,13 @@
 Run: ``.venv/bin/python benchmarks/bench_stats.py [GAMES]`` (default 100,000). It prints medians of a few runs,
 each measured in the same run as its baseline:
 
-- ``stats``: :func:`cribstats.stats.compute_stats` (grouped SQL totals read into polars, then the measures),
-  against a baseline of plain SQL ``GROUP BY`` aggregates of the same sums and counts over the same tables (no
-  polars, no spread, no completed-deal join, no ratios): the ratio says what the figures cost over the bare sums.
+- ``stats``: :func:`cribstats.stats.compute_stats` (the per game totals added up per player in SQL, read into
+  polars, then the ratios), against a baseline of plain SQL ``GROUP BY`` sums straight from the fact tables
+  (``game_player``, ``deal_player``, ``finding``; no spread, no completed-deal join, no ratios), as the figures
+  were read before the per game totals. Also timed: a plain ``GROUP BY`` of the totals table, and
+  ``player_totals_query`` alone (read into a frame).
+- the totals' share of the import: :func:`cribstats.store.totals.add_game_totals` for 1,000 stored games (a
+  batch of the importer), rolled back, against writing the same games' deal fact rows again (also rolled back).
 - ``stats --format json`` through the command line in a new process (start-up and imports included), and the
   same command over an empty store: the start-up alone (imports, the schema check).
 - ``report``: :func:`cribstats.report.build_report` for the sample season (``sample_logs/``, or a simulated one
@@ -13,9 +17,10 @@ each measured in the same run as its baseline:
 
 The 100,000-game store is built once and kept in the temp folder (``cribstats-bench/``): 250 simulated games
 of every variant are imported with the importer, then their rows are copied with shifted ids by
-``INSERT ... SELECT`` until the store holds GAMES games (play events are not copied: statistics do not read them).
-A store kept from an older cribstats is brought up to the current schema (``cribstats.store.db.upgrade``: the
-statistics' indexes) and analysed before it is measured.
+``INSERT ... SELECT`` until the store holds GAMES games (play events are not copied: statistics do not read them;
+the per game totals are). A store kept from an older cribstats is brought up to the current schema
+(``cribstats.store.db.upgrade``: revision 0003 fills the per game totals of the games already stored) and
+analysed before it is measured.
 """
 
 from __future__ import annotations
@@ -35,15 +40,18 @@ import sqlalchemy as sa
 from cribstats.report import build_report
 from cribstats.simulate import simulate_games
 from cribstats.stats import compute_stats
+from cribstats.stats.frames import PLAYER_TOTALS_SCHEMA, SUMMED, StatsFilter, player_totals_query, read_frame
 from cribstats.store import tables as t
 from cribstats.store.db import current_revision, head_revision, make_engine, upgrade
 from cribstats.store.importer import import_paths
+from cribstats.store.totals import add_game_totals
 
 ROOT = Path(__file__).resolve().parent.parent
 SEED_GAMES = {"six-card": 150, "five-card": 25, "seven-card": 25, "three-player": 25, "four-player": 25}
 NAMES = ["Alice", "Bob", "Carol", "Dave", "Erin", "Frank", "Grace", "Hank", "Irene", "Jack", "Kate", "Leo"]
 REPEATS = 3
-COPIED = ("game", "game_player", "deal", "deal_player", "finding")
+COPIED = ("game", "game_player", "deal", "deal_player", "finding", "game_player_totals")
+TOTALS_BATCH = 1000  # games per add_game_totals call timed, as in an import batch
 
 
 def median_time(fn: Callable[[], object], repeats: int = REPEATS) -> float:
@@ -139,12 +147,45 @@ BASELINE_SQL = [
        FROM deal_player GROUP BY player_id, role, completed""",
     """SELECT kind, player_id, phase, count(*), sum(due - claimed) FROM finding GROUP BY kind, player_id, phase""",
 ]
+"""The bare sums of the stored facts, straight from the fact tables (as ``stats`` read them before the per game
+totals): no spread, no completed-deal join, no ratios."""
+TOTALS_SQL = f"""SELECT player_id, count(won), {", ".join(f"sum({c})" for c in SUMMED)}
+FROM game_player_totals GROUP BY player_id"""
+"""The plain sums of the per game totals per player (no skunk counts, no names)."""
 
 
-def sql_baseline(engine: sa.Engine) -> None:
+def sql_baseline(engine: sa.Engine, queries: list[str]) -> None:
     with engine.connect() as conn:
-        for query in BASELINE_SQL:
+        for query in queries:
             conn.exec_driver_sql(query).all()
+
+
+def totals_query(engine: sa.Engine) -> None:
+    with engine.connect() as conn:
+        read_frame(conn, player_totals_query(StatsFilter()), PLAYER_TOTALS_SCHEMA)
+
+
+def totals_cost(engine: sa.Engine) -> tuple[float, float]:
+    """Seconds to fill the totals of ``TOTALS_BATCH`` stored games, and to write their deal fact rows again
+    (both rolled back): what the totals add to an import batch, against part of what it already writes."""
+    dp = t.deal_player_table
+    with engine.connect() as conn:
+        last = conn.execute(sa.select(sa.func.max(t.game_table.c.id))).scalar_one()
+    ids = list(range(last - TOTALS_BATCH + 1, last + 1))
+
+    def fill() -> None:
+        with engine.connect() as conn, conn.begin() as transaction:
+            add_game_totals(conn, ids)
+            transaction.rollback()
+
+    def rewrite_facts() -> None:
+        with engine.connect() as conn, conn.begin() as transaction:
+            rows = conn.execute(sa.select(dp).where(dp.c.game_id.between(ids[0], ids[-1]))).mappings().all()
+            conn.execute(dp.delete().where(dp.c.game_id.between(ids[0], ids[-1])))
+            conn.execute(dp.insert(), [dict(r) for r in rows])
+            transaction.rollback()
+
+    return median_time(fill), median_time(rewrite_facts)
 
 
 def cli_time(url: str, repeats: int = REPEATS) -> float:
@@ -171,16 +212,27 @@ def bench_stats(games: int) -> None:
     with engine.connect() as conn:
         stored = conn.execute(sa.select(sa.func.count()).select_from(t.game_table)).scalar()
         facts = conn.execute(sa.select(sa.func.count()).select_from(t.deal_player_table)).scalar()
+        totals = conn.execute(sa.select(sa.func.count()).select_from(t.game_player_totals_table)).scalar()
     frame = compute_stats(engine)  # warm the page cache once
-    base = median_time(lambda: sql_baseline(engine))
+    base = median_time(lambda: sql_baseline(engine, BASELINE_SQL))
+    plain = median_time(lambda: sql_baseline(engine, [TOTALS_SQL]))
+    query = median_time(lambda: totals_query(engine))
     ours = median_time(lambda: compute_stats(engine))
+    fill, facts_again = totals_cost(engine)
     cli = cli_time(url)
     start_up = cli_time(empty_store(path.parent))
-    print(f"stats over {stored:,} games ({facts:,} deal_player rows, {frame.height} players):")
-    print(f"  plain SQL GROUP BY baseline   {base:7.3f} s")
-    print(f"  compute_stats (SQL + polars)  {ours:7.3f} s   {ours / base:5.2f}x baseline   (target < 3 s)")
-    print(f"  cribstats stats --format json {cli:7.3f} s   {cli / base:5.2f}x baseline   (target < 3 s)")
-    print(f"    of which start-up           {start_up:7.3f} s   (the same command over an empty store)")
+    print(f"stats over {stored:,} games ({facts:,} deal_player rows, {totals:,} game_player_totals rows, "
+          f"{frame.height} players):")
+    print(f"  plain SQL GROUP BY of the fact tables (baseline)   {base:7.3f} s")
+    print(f"  plain SQL GROUP BY of game_player_totals           {plain:7.3f} s   {plain / base:5.2f}x baseline")
+    print(f"  player_totals_query, read into a frame             {query:7.3f} s   {query / base:5.2f}x baseline")
+    print(f"  compute_stats (SQL + polars)                       {ours:7.3f} s   {ours / base:5.2f}x baseline"
+          "   (target < 3 s)")
+    print(f"  cribstats stats --format json                      {cli:7.3f} s   {cli / base:5.2f}x baseline"
+          "   (target < 3 s)")
+    print(f"    of which start-up                                {start_up:7.3f} s   (empty store)")
+    print(f"import: add_game_totals for {TOTALS_BATCH:,} games           {fill:7.3f} s   "
+          f"{fill / facts_again:5.2f}x writing their deal_player rows again ({facts_again:.3f} s)")
 
 
 def bench_report() -> None:

@@ -33,7 +33,8 @@ def db(tmp_path_factory: pytest.TempPathFactory) -> str:
     folder = tmp_path_factory.mktemp("cli")
     (folder / "club.csv").write_text(TALLY)
     url = f"sqlite:///{folder / 'club.db'}"
-    assert import_paths([folder / "club.csv"], make_engine(url)).imported == 5
+    engine = make_engine(url)
+    assert import_paths([folder / "club.csv"], engine).imported == 5
     return url
 
 

@@ -30,7 +30,8 @@ def build_store(folder: Path) -> str:
                                    start_date="2026-02-03", games_per_night=3):  # fmt: skip
             handle.write(orjson.dumps(game.log) + b"\n")
     url = f"sqlite:///{folder / 'club.db'}"
-    assert import_paths([logs], make_engine(url)).imported == 9
+    engine = make_engine(url)
+    assert import_paths([logs], engine).imported == 9
     return url
 
 

@@ -17,13 +17,7 @@ import pytest
 import sqlalchemy as sa
 from polars.testing import assert_frame_equal
 
-from cribstats.stats.frames import (
-    StatsFilter,
-    StatsFrames,
-    deal_totals_query,
-    finding_totals_query,
-    load_frames,
-)
+from cribstats.stats.frames import StatsFilter, StatsFrames, load_frames, player_totals_query
 from cribstats.stats.measures import (
     findings_by_kind,
     hand_points,
@@ -35,6 +29,7 @@ from cribstats.stats.measures import (
 from cribstats.store import tables as t
 from cribstats.store.db import make_engine, upgrade
 from cribstats.store.tables import name_key
+from cribstats.store.totals import add_game_totals
 from cribstats.variants import find_variant
 
 MakeFrames = Callable[..., StatsFrames]
@@ -51,10 +46,10 @@ def store_rows(
     deals: list[dict[str, Any]],
     findings: list[dict[str, Any]],
 ) -> None:
-    """Rows as the importer would store them. A game: id, variant, target, date, event, seats [(name, team, won,
-    level, score)]; a deal row: game, name, role, completed, pegged, hand, crib, heels (each on a deal of its
-    own, dealt the variant's cards); a finding: game, name, kind, phase, claimed, due, completed (of a deal of its
-    own; ``deal`` None for a game-level finding)."""
+    """Rows as the importer would store them, per game totals included. A game: id, variant, target, date,
+    event, seats [(name, team, won, level, score)]; a deal row: game, name, role, completed, pegged, hand, crib,
+    heels (each on a deal of its own, dealt the variant's cards); a finding: game, name, kind, phase, claimed,
+    due, completed (of a deal of its own; ``deal`` None for a game-level finding)."""
     player_ids: dict[str, int] = {}
 
     def pid(name: str) -> int:
@@ -116,6 +111,7 @@ def store_rows(
             "phase": f.get("phase", "play"), "player_id": pid(f["name"]) if f.get("name") else None,
             "claimed": f.get("claimed"), "due": f.get("due"), "message": f["kind"],
         })  # fmt: skip
+    add_game_totals(conn, [g["id"] for g in games])
 
 
 @pytest.fixture
@@ -358,17 +354,15 @@ def test_stats_and_standings_read_no_detail(engine: sa.Engine) -> None:
         hand_points(frames)
 
 
-@pytest.mark.parametrize(
-    ("query", "index"),
-    [(deal_totals_query, "ix_deal_player_totals"), (finding_totals_query, "ix_finding_totals")],
-)
-def test_totals_are_read_from_a_covering_index(sqlite_url: str, query: Callable[..., Any], index: str) -> None:
-    """SQLite adds up deal facts and findings from the index alone, never visiting the wide table rows."""
+def test_stats_read_the_per_game_totals_alone(sqlite_url: str) -> None:
+    """``stats`` and ``standings`` add up game_player_totals (joined to the players' names), nothing else."""
     engine = make_engine(sqlite_url)
     upgrade(engine)
     with engine.connect() as conn:
-        sql = str(query(StatsFilter()).compile(conn, compile_kwargs={"literal_binds": True}))
-        plan = " ".join(row[-1] for row in conn.exec_driver_sql(f"EXPLAIN QUERY PLAN {sql}"))
+        for filters in (StatsFilter(), StatsFilter(player="Ann")):
+            sql = str(player_totals_query(filters).compile(conn, compile_kwargs={"literal_binds": True}))
+            plan = " ".join(row[-1] for row in conn.exec_driver_sql(f"EXPLAIN QUERY PLAN {sql}"))
+            assert "game_player_totals" in plan
+            for table in ("deal_player", "finding", "game_player ", "deal "):
+                assert table not in plan + " "
     engine.dispose()
-    assert f"COVERING INDEX {index}" in plan
-    assert "TEMP B-TREE" not in plan  # grouped in the index's order: no sort

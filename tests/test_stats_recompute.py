@@ -75,7 +75,8 @@ def season(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture(scope="module")
 def season_db(season: Path, tmp_path_factory: pytest.TempPathFactory) -> str:
     url = f"sqlite:///{tmp_path_factory.mktemp('db') / 'season.db'}"
-    summary = import_paths([season], make_engine(url))
+    engine = make_engine(url)
+    summary = import_paths([season], engine)
     assert summary.complete, summary.refused
     assert summary.imported == sum(n for _, n, *_ in SEASON) + 3 + 1
     return url
@@ -268,7 +269,8 @@ def test_unknown_player_gives_no_rows(season_db: str) -> None:
 
 @pytest.mark.postgres
 def test_postgresql_agrees(season: Path, pg_url: str) -> None:
-    summary = import_paths([season], make_engine(pg_url))
+    engine = make_engine(pg_url)
+    summary = import_paths([season], engine)
     assert summary.complete
     assert cli_stats(pg_url) == expected_stats(season)
     assert cli_stats(pg_url, "--event", "OPEN", "--player", "carol") == expected_stats(

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from datetime import date
 from pathlib import Path
 
@@ -14,6 +16,7 @@ from test_store_import import ONE_DEAL, write_jsonl
 from cribstats.gamelog import content_hash, validate_game
 from cribstats.simulate import simulate_games
 from cribstats.store.db import (
+    SCHEMA_REVISION,
     StoreError,
     atomic,
     ensure_schema,
@@ -44,7 +47,28 @@ def test_the_migrations_build_exactly_the_tables(engine: sa.Engine) -> None:
         diff = compare_metadata(MigrationContext.configure(conn), metadata)
         version = conn.exec_driver_sql("SELECT version_num FROM alembic_version").scalar_one()
     assert diff == []
-    assert version == head_revision()
+    assert version == head_revision() == SCHEMA_REVISION
+
+
+def test_a_store_behind_the_migrations_is_told_to_upgrade(engine: sa.Engine) -> None:
+    upgrade(engine, "0002")
+    assert schema_state(engine) == "behind"
+    upgrade(engine)
+    assert schema_state(engine) == "current"
+
+
+def test_opening_a_store_does_not_load_the_migrations(tmp_path: Path) -> None:
+    """Start-up of ``stats``, ``games`` and ``show``: the schema check reads the revision with plain SQL."""
+    store = tmp_path / "club.db"
+    upgrade(make_engine(f"sqlite:///{store}"))
+    code = (
+        "import sys\n"
+        "from cribstats.store.db import make_engine, schema_state\n"
+        f"assert schema_state(make_engine('sqlite:///{store}')) == 'current'\n"
+        "print(sorted(m for m in sys.modules if m.split('.')[0] == 'alembic'))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True).stdout
+    assert out.strip() == "[]"
 
 
 def test_an_unknown_revision_is_refused(engine: sa.Engine) -> None:

@@ -7,10 +7,8 @@ few rows per player however many games are stored:
 ==================== ===========================================================================================
 frame                columns (one row per group)
 ==================== ===========================================================================================
-``players``          player_id, player, name_key: everyone who sat in a covered game
-``result_totals``    player_id, won, game_skunk, skunk_level: games, spread (decided games only)
-``deal_totals``      player_id, role, completed: deals, pegged_due, pegged_deals, hand_due, hand_deals,
-                     crib_due, crib_deals, heels_due
+``player_totals``    player_id, player, name_key: the sums of ``game_player_totals`` over the covered games
+                     (see :data:`PLAYER_TOTALS_SCHEMA`): everyone who sat in a covered game
 ``finding_totals``   player_id, kind, phase: findings, gap (the sum of ``due - claimed``)
 ``missed_totals``    player_id, phase: missed (points due less claimed of ``missed`` findings, completed deals)
 ``game_totals``      games, deals, first, last (of the covered games; one row)
@@ -18,21 +16,21 @@ frame                columns (one row per group)
 ``hand_totals``      hand_size, points: hands (hands shown, by the cards kept and the points due)
 ==================== ===========================================================================================
 
-``game_skunk`` is the highest skunk level of a game's players (the winner's skunk); ``pegged_deals`` (and
-``hand_deals``, ``crib_deals``) count the deals whose points are known, as the averages divide by them. The last
-three frames serve the charts and the report only: ``load_frames(..., detail=False)`` leaves them out (None), as
-``cribstats stats`` and ``standings`` do.
+``player_totals`` is all ``cribstats stats`` and ``standings`` read: one grouped query over the per game and
+player totals that the store writes with each game (:mod:`cribstats.store.totals`). The other frames serve the
+charts and the report only: ``load_frames(..., detail=False)`` leaves them out (None). ``game_skunk`` is the
+highest skunk level of a game's players (the winner's skunk).
 
-With a player filter, results are worked out over every game that player sat in (the other players' results
-make the spread) and only that player's rows are kept; deal and finding totals are that player's only.
+With a player filter, results are those of every game that player sat in (the other players' results make the
+spread: the totals hold them already) and only that player's rows are kept; so are finding totals.
 
 >>> from cribstats.store.db import make_engine, upgrade
 >>> engine = make_engine("sqlite://")
 >>> upgrade(engine)
 >>> with engine.connect() as conn:
 ...     frames = load_frames(conn, StatsFilter(variant="six-card"))
->>> frames.players.collect().height, frames.deal_totals.collect_schema()["completed"]
-(0, Boolean)
+>>> frames.player_totals.collect().height, frames.player_totals.collect_schema()["games"]
+(0, Int64)
 """
 
 from __future__ import annotations
@@ -92,41 +90,35 @@ class StatsFilter:
 class StatsFrames:
     """The totals a set of statistics reads, as lazy frames (see the module notes for the columns).
 
-    ``game_totals``, ``game_results`` and ``hand_totals`` are None when the frames were read without detail.
+    Every frame but ``player_totals`` is None when the frames were read without detail.
     """
 
-    players: pl.LazyFrame
-    result_totals: pl.LazyFrame
-    deal_totals: pl.LazyFrame
-    finding_totals: pl.LazyFrame
-    missed_totals: pl.LazyFrame
+    player_totals: pl.LazyFrame
     filters: StatsFilter
+    finding_totals: pl.LazyFrame | None = None
+    missed_totals: pl.LazyFrame | None = None
     game_totals: pl.LazyFrame | None = None
     game_results: pl.LazyFrame | None = None
     hand_totals: pl.LazyFrame | None = None
 
 
-PLAYER_SCHEMA: dict[str, Any] = {"player_id": pl.Int64, "player": pl.String, "name_key": pl.String}
-RESULT_SCHEMA: dict[str, Any] = {
+SKUNK_NAMES: dict[int, str] = {1: "skunks", 2: "double_skunks", 3: "triple_skunks"}
+SUMMED = (
+    "game_points", "spread", "deals", "deals_as_dealer", "deals_as_pone", "pegged_due_dealer",
+    "pegged_deals_dealer", "pegged_due_pone", "pegged_deals_pone", "hand_due_dealer", "hand_deals_dealer",
+    "hand_due_pone", "hand_deals_pone", "crib_due", "crib_deals", "heels_due", "points_missed",
+    "points_overclaimed", "missed_completed", "illegal_plays",
+)  # fmt: skip
+"""The columns of ``game_player_totals`` that ``player_totals`` adds up as they are."""
+PLAYER_TOTALS_SCHEMA: dict[str, Any] = {
     "player_id": pl.Int64,
-    "won": pl.Boolean,
-    "game_skunk": pl.Int64,
-    "skunk_level": pl.Int64,
+    "player": pl.String,
+    "name_key": pl.String,
     "games": pl.Int64,
-    "spread": pl.Int64,
-}
-DEAL_SCHEMA: dict[str, Any] = {
-    "player_id": pl.Int64,
-    "role": pl.String,
-    "completed": pl.Boolean,
-    "deals": pl.Int64,
-    "pegged_due": pl.Int64,
-    "pegged_deals": pl.Int64,
-    "hand_due": pl.Int64,
-    "hand_deals": pl.Int64,
-    "crib_due": pl.Int64,
-    "crib_deals": pl.Int64,
-    "heels_due": pl.Int64,
+    "wins": pl.Int64,
+    **{f"{name}_won": pl.Int64 for name in SKUNK_NAMES.values()},
+    **{f"{name}_lost": pl.Int64 for name in SKUNK_NAMES.values()},
+    **dict.fromkeys(SUMMED, pl.Int64),
 }
 FINDING_SCHEMA: dict[str, Any] = {
     "player_id": pl.Int64,
@@ -206,14 +198,35 @@ def games_query(filters: StatsFilter) -> sa.Select[Any]:
 # --- the queries ------------------------------------------------------------------------------------------------
 
 
-def players_query(filters: StatsFilter) -> sa.Select[Any]:
-    """Everyone who sat in a covered game (with a player filter: that player, if they did)."""
-    p, gp = t.player_table, t.game_player_table
-    seated = sa.select(gp.c.player_id).where(*_in_games(gp.c.game_id, filters))
-    query = sa.select(p.c.id.label("player_id"), p.c.name.label("player"), p.c.name_key).where(p.c.id.in_(seated))
-    if filters.player_key is not None:
-        query = query.where(p.c.name_key == filters.player_key)
-    return query
+def player_totals_query(filters: StatsFilter) -> sa.Select[Any]:
+    """Per player, the per game totals of the covered games added up: games (decided), wins, skunks won and
+    lost by level, and the sums of :data:`SUMMED`; with the player's name. One row per player who sat in a
+    covered game (with a player filter: that player only)."""
+    gt, p = t.game_player_totals_table, t.player_table
+    won, lost, level = gt.c.won, sa.not_(gt.c.won), gt.c.skunk_level
+
+    def times(when: sa.ColumnElement[bool]) -> sa.ColumnElement[Any]:
+        return sa.func.sum(sa.case((when, 1), else_=0))
+
+    per_player = (
+        sa.select(
+            gt.c.player_id,
+            sa.func.count(gt.c.won).label("games"),
+            times(won).label("wins"),
+            *[times(sa.and_(won, level == n)).label(f"{name}_won") for n, name in SKUNK_NAMES.items()],
+            *[times(sa.and_(lost, level == n)).label(f"{name}_lost") for n, name in SKUNK_NAMES.items()],
+            *[sa.func.sum(gt.c[name]).label(name) for name in SUMMED],
+        )
+        .where(*_own_rows(gt, filters))
+        .group_by(gt.c.player_id)
+        .subquery("per_player")
+    )
+    return sa.select(
+        per_player.c.player_id,
+        p.c.name.label("player"),
+        p.c.name_key,
+        *[per_player.c[name] for name in list(PLAYER_TOTALS_SCHEMA)[3:]],
+    ).select_from(per_player.join(p, p.c.id == per_player.c.player_id))
 
 
 def _per_game(filters: StatsFilter) -> sa.Subquery:
@@ -229,85 +242,6 @@ def _per_game(filters: StatsFilter) -> sa.Subquery:
         .where(*_in_games(gp.c.game_id, filters))
         .group_by(gp.c.game_id)
         .subquery("per_game")
-    )
-
-
-def _margin(target: sa.ColumnElement[Any], gp: sa.Table) -> sa.ColumnElement[Any]:
-    """How far a seat's side fell short of the target: never below 0; 0 when its score is unknown (null)."""
-    short = target - gp.c.final_score_claimed
-    return sa.case((short > 0, short), else_=0)
-
-
-def result_totals_query(filters: StatsFilter) -> sa.Select[Any]:
-    """Results of decided games, per player, won or lost, game skunk and own skunk level: games and spread.
-
-    A losing side's margin is ``target - its final score`` (never below 0; 0 when the score is unknown); the
-    winner is given the sum of the losing sides' margins, a loser minus its own (see
-    :mod:`cribstats.stats.measures`). Partners share their side's score, so a side's margin is that of its
-    first seat, whose number is the side's (``team`` is ``Variant.side_of(seat)``: the seat itself, or seat % 2
-    for partners). One pass over each game's seats (in the order of the (game, seat) index) gives the game's
-    figures; a second joins them to the seats and adds up per player.
-    """
-    gp, g = t.game_player_table, t.game_table
-    per_game = (
-        sa.select(
-            gp.c.game_id,
-            sa.func.max(g.c.target).label("target"),
-            sa.func.max(gp.c.skunk_level).label("game_skunk"),
-            sa.func.max(_as_int(gp.c.won)).label("decided"),
-            sa.cast(
-                sa.func.sum(
-                    sa.case(
-                        (sa.and_(gp.c.seat == gp.c.team, sa.not_(gp.c.won)), _margin(g.c.target, gp)), else_=0
-                    )
-                ),
-                sa.Integer,
-            ).label("win_margin"),
-        )
-        .select_from(gp.join(g, g.c.id == gp.c.game_id))
-        .where(*_in_games(gp.c.game_id, filters))
-        .group_by(gp.c.game_id)
-        .subquery("result_games")
-    )
-    spread = sa.case((gp.c.won, per_game.c.win_margin), else_=-_margin(per_game.c.target, gp))
-    query = (
-        sa.select(
-            gp.c.player_id,
-            _as_int(gp.c.won, "won"),
-            per_game.c.game_skunk,
-            gp.c.skunk_level,
-            sa.func.count().label("games"),
-            sa.func.sum(spread).label("spread"),
-        )
-        .select_from(per_game.join(gp, gp.c.game_id == per_game.c.game_id))
-        .where(per_game.c.decided == 1)
-        .group_by(gp.c.player_id, gp.c.won, per_game.c.game_skunk, gp.c.skunk_level)
-    )
-    if filters.player is not None:
-        query = query.where(gp.c.player_id == _player_id(filters))
-    return query
-
-
-def deal_totals_query(filters: StatsFilter) -> sa.Select[Any]:
-    """The fact table added up per player, role and completed: deals, and the points due with the number of
-    deals where they are known (an index holds every column read, so the table itself is not visited)."""
-    dp = t.deal_player_table
-    return (
-        sa.select(
-            dp.c.player_id,
-            dp.c.role,
-            _as_int(dp.c.completed, "completed"),
-            sa.func.count().label("deals"),
-            sa.func.sum(dp.c.pegged_due).label("pegged_due"),
-            sa.func.count(dp.c.pegged_due).label("pegged_deals"),
-            sa.func.sum(dp.c.hand_due).label("hand_due"),
-            sa.func.count(dp.c.hand_due).label("hand_deals"),
-            sa.func.sum(dp.c.crib_due).label("crib_due"),
-            sa.func.count(dp.c.crib_due).label("crib_deals"),
-            sa.func.sum(dp.c.heels_due).label("heels_due"),
-        )
-        .where(*_own_rows(dp, filters))
-        .group_by(dp.c.player_id, dp.c.role, dp.c.completed)
     )
 
 
@@ -383,21 +317,19 @@ def read_frame(conn: Connection, query: sa.Select[Any], schema: dict[str, Any]) 
 
 
 def load_frames(conn: Connection, filters: StatsFilter | None = None, *, detail: bool = True) -> StatsFrames:
-    """Read the totals the filter covers: one grouped query per frame. Without ``detail``, the frames only the
-    charts and the report read (``game_totals``, ``game_results``, ``hand_totals``) are left out.
+    """Read the totals the filter covers: one grouped query per frame. Without ``detail``, only
+    ``player_totals`` is read (all ``stats`` and ``standings`` need); the frames the charts and the report read
+    are left out.
 
     :raises VariantError: for an unknown variant in the filter.
     """
     filters = filters or StatsFilter()
     frames = StatsFrames(
-        players=read_frame(conn, players_query(filters), PLAYER_SCHEMA).lazy(),
-        result_totals=read_frame(conn, result_totals_query(filters), RESULT_SCHEMA).lazy(),
-        deal_totals=read_frame(conn, deal_totals_query(filters), DEAL_SCHEMA).lazy(),
-        finding_totals=read_frame(conn, finding_totals_query(filters), FINDING_SCHEMA).lazy(),
-        missed_totals=read_frame(conn, missed_totals_query(filters), MISSED_SCHEMA).lazy(),
-        filters=filters,
+        player_totals=read_frame(conn, player_totals_query(filters), PLAYER_TOTALS_SCHEMA).lazy(), filters=filters
     )
     if detail:
+        frames.finding_totals = read_frame(conn, finding_totals_query(filters), FINDING_SCHEMA).lazy()
+        frames.missed_totals = read_frame(conn, missed_totals_query(filters), MISSED_SCHEMA).lazy()
         frames.game_totals = read_frame(conn, game_totals_query(filters), GAME_TOTALS_SCHEMA).lazy()
         frames.game_results = read_frame(conn, game_results_query(filters), GAME_RESULTS_SCHEMA).lazy()
         frames.hand_totals = read_frame(conn, hand_totals_query(filters), HAND_SCHEMA).lazy()

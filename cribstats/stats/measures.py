@@ -1,5 +1,9 @@
 """The figures of ``cribstats stats``: named polars expressions over the stored totals (``StatsFrames``).
 
+The counts and sums behind them are worked out per game and player when a game is stored
+(:mod:`cribstats.store.totals`) and added up per player in the database (``frames.player_totals_query``);
+polars divides and ranks.
+
 Definitions (DESIGN.md, "Statistics"; the choices where it is silent are marked *decided*):
 
 * **Results** follow the result the table played to (claims and muggins takings: ``game_player.won``).
@@ -23,19 +27,18 @@ Definitions (DESIGN.md, "Statistics"; the choices where it is silent are marked 
 * ``illegal_plays`` counts the player's findings of the kinds in :data:`ILLEGAL_KINDS`, over every deal.
 
 >>> import polars as pl
->>> results = pl.DataFrame({"won": [True, True, False], "game_skunk": [0, 2, 0]})
->>> results.select(game_points_expr).to_series().to_list()
-[2, 3, 0]
+>>> totals = pl.DataFrame({"wins": [3, 0], "games": [4, 0]})
+>>> totals.select(ratio(pl.col("wins"), pl.col("games"))).to_series().to_list()
+[0.75, None]
 """
 
 from __future__ import annotations
 
 import polars as pl
 
-from cribstats.stats.frames import StatsFrames
+from cribstats.stats.frames import SKUNK_NAMES, StatsFrames
+from cribstats.store.totals import ILLEGAL_KINDS as ILLEGAL_KINDS  # counted per game when a game is stored
 
-ILLEGAL_KINDS: tuple[str, ...] = ("illegal-card", "over-31", "false-go", "out-of-turn", "unplayed")
-SKUNK_NAMES: dict[int, str] = {1: "skunks", 2: "double_skunks", 3: "triple_skunks"}
 CLAIM_PHASES: tuple[str, ...] = ("play", "heels", "hand", "crib")
 
 RESULT_COLUMNS = (
@@ -54,20 +57,8 @@ RATE_COLUMNS = frozenset(
      "crib_per_deal", "missed_per_deal"}
 )  # fmt: skip
 
-won = pl.col("won")
-completed = pl.col("completed")
-is_dealer = pl.col("role") == "dealer"
-is_pone = pl.col("role") == "pone"
-games_n = pl.col("games")
 
-# --- results: over ``result_totals`` (decided games per player, won, game_skunk and skunk_level) ---------------
-
-game_points_expr = pl.when(won).then(pl.when(pl.col("game_skunk") >= 1).then(3).otherwise(2)).otherwise(0)
-"""ACC game points of one result."""
-# The margins behind the spread are added up in the database: see ``frames.result_totals_query``.
-
-
-def _ratio(numerator: pl.Expr, denominator: pl.Expr) -> pl.Expr:
+def ratio(numerator: pl.Expr, denominator: pl.Expr) -> pl.Expr:
     """``numerator / denominator`` as a float, null when the denominator is 0."""
     return pl.when(denominator > 0).then(numerator / denominator).otherwise(None).cast(pl.Float64)
 
@@ -78,95 +69,34 @@ def _total(column: str, keep: pl.Expr | None = None) -> pl.Expr:
     return values.sum().cast(pl.Int64)
 
 
-def _per_deal(column: str, role: pl.Expr | None) -> pl.Expr:
-    """Points due per completed deal (in a role) where the points are known: ``pegged_due`` is divided by
-    ``pegged_deals``, and so on."""
-    keep = completed if role is None else completed & role
-    return _ratio(_total(column, keep), _total(column.replace("_due", "_deals"), keep))
+games_n = pl.col("games")
+wins_n = pl.col("wins")
+deals_n = pl.col("deals")
+
+RATES: dict[str, pl.Expr] = {
+    "losses": games_n - wins_n,
+    "win_rate": ratio(wins_n, games_n),
+    "pegging_per_deal_dealer": ratio(pl.col("pegged_due_dealer"), pl.col("pegged_deals_dealer")),
+    "pegging_per_deal_pone": ratio(pl.col("pegged_due_pone"), pl.col("pegged_deals_pone")),
+    "hand_per_deal_dealer": ratio(pl.col("hand_due_dealer"), pl.col("hand_deals_dealer")),
+    "hand_per_deal_pone": ratio(pl.col("hand_due_pone"), pl.col("hand_deals_pone")),
+    "crib_per_deal": ratio(pl.col("crib_due"), pl.col("crib_deals")),
+    "heels": pl.col("heels_due"),
+    "missed_per_deal": ratio(pl.col("missed_completed"), deals_n),
+}
+"""The figures worked out from a player's totals (``frames.player_totals``): each average is the points due
+divided by the completed deals (in the role) where those points are known."""
 
 
-def skunk_count(level: int, *, winner: bool) -> pl.Expr:
-    """Games won (or lost) at exactly this skunk level."""
-    if winner:
-        return _total("games", won & (pl.col("game_skunk") == level))
-    return _total("games", ~won & (pl.col("skunk_level") == level))
-
-
-def player_results(frames: StatsFrames) -> pl.LazyFrame:
-    """Per player: games, wins, losses, win rate, game points, spread, skunks won and lost by level."""
-    games = _total("games")
-    wins = _total("games", won)
-    return frames.result_totals.group_by("player_id").agg(
-        games.alias("games"),
-        wins.alias("wins"),
-        (games - wins).alias("losses"),
-        _ratio(wins, games).alias("win_rate"),
-        (game_points_expr * games_n).sum().cast(pl.Int64).alias("game_points"),
-        _total("spread").alias("spread"),
-        *[skunk_count(level, winner=True).alias(f"{name}_won") for level, name in SKUNK_NAMES.items()],
-        *[skunk_count(level, winner=False).alias(f"{name}_lost") for level, name in SKUNK_NAMES.items()],
-    )
-
-
-def player_deals(frames: StatsFrames) -> pl.LazyFrame:
-    """Per player: completed deals by role, pegging/hand/crib points due per deal, his heels."""
-    return frames.deal_totals.group_by("player_id").agg(
-        _total("deals", completed).alias("deals"),
-        _total("deals", completed & is_dealer).alias("deals_as_dealer"),
-        _total("deals", completed & is_pone).alias("deals_as_pone"),
-        _per_deal("pegged_due", is_dealer).alias("pegging_per_deal_dealer"),
-        _per_deal("pegged_due", is_pone).alias("pegging_per_deal_pone"),
-        _per_deal("hand_due", is_dealer).alias("hand_per_deal_dealer"),
-        _per_deal("hand_due", is_pone).alias("hand_per_deal_pone"),
-        _per_deal("crib_due", is_dealer).alias("crib_per_deal"),
-        _total("heels_due").alias("heels"),
-    )
-
-
-is_missed = pl.col("kind") == "missed"
-is_overclaim = pl.col("kind") == "overclaim"
-is_illegal = pl.col("kind").is_in(ILLEGAL_KINDS)
-
-
-def player_findings(frames: StatsFrames) -> pl.LazyFrame:
-    """Per player: points missed and over-claimed, points missed in completed deals, illegal plays.
-
-    ``gap`` is the sum of ``due - claimed``: what ``missed`` findings left on the board, and minus what
-    ``overclaim`` findings took beyond what was due.
-    """
-    totals = (
-        frames.finding_totals.filter(pl.col("player_id").is_not_null())
-        .group_by("player_id")
-        .agg(
-            _total("gap", is_missed).alias("points_missed"),
-            (-_total("gap", is_overclaim)).alias("points_overclaimed"),
-            _total("findings", is_illegal).alias("illegal_plays"),
-        )
-    )
-    missed = frames.missed_totals.group_by("player_id").agg(_total("missed").alias("missed_completed"))
-    return totals.join(missed, on="player_id", how="full", coalesce=True)
-
-
-def players(frames: StatsFrames) -> pl.LazyFrame:
-    """The players the filter covers: player_id, player (name), name_key."""
-    return frames.players
+def player_totals(frames: StatsFrames) -> pl.LazyFrame:
+    """The per player totals with every count filled (0 for none), in name order."""
+    counts = [c for c, dtype in frames.player_totals.collect_schema().items() if dtype == pl.Int64]
+    return frames.player_totals.with_columns(pl.col(counts).fill_null(0)).sort(pl.col("name_key"), "player_id")
 
 
 def player_stats(frames: StatsFrames) -> pl.LazyFrame:
     """One row per player with every column of :data:`STATS_COLUMNS`, sorted by name."""
-    table = (
-        players(frames)
-        .join(player_results(frames), on="player_id", how="left")
-        .join(player_deals(frames), on="player_id", how="left")
-        .join(player_findings(frames), on="player_id", how="left")
-    )
-    counts = [c for c in STATS_COLUMNS[1:] if c not in RATE_COLUMNS] + ["missed_completed"]
-    return (
-        table.with_columns(pl.col(counts).fill_null(0).cast(pl.Int64))
-        .with_columns(_ratio(pl.col("missed_completed"), pl.col("deals")).alias("missed_per_deal"))
-        .sort(pl.col("name_key"), pl.col("player_id"))
-        .select(STATS_COLUMNS)
-    )
+    return player_totals(frames).with_columns(**RATES).select(STATS_COLUMNS)
 
 
 # --- standings -------------------------------------------------------------------------------------------------
@@ -182,9 +112,10 @@ def standings(frames: StatsFrames) -> pl.DataFrame:
     Players level on all three share a rank (1, 2, 2, 4); within a rank they are listed by name.
     """
     table = (
-        players(frames)
-        .join(player_results(frames), on="player_id", how="inner")
+        player_totals(frames)
+        .filter(games_n > 0)
         .with_columns(
+            RATES["losses"].alias("losses"),
             pl.sum_horizontal(f"{n}_won" for n in SKUNK_NAMES.values()).cast(pl.Int64).alias("skunk_wins"),
             pl.sum_horizontal(f"{n}_lost" for n in SKUNK_NAMES.values()).cast(pl.Int64).alias("skunk_losses"),
         )
@@ -246,11 +177,17 @@ def hand_points(frames: StatsFrames, *, hand_size: int = 4) -> pl.DataFrame:
 
 def missed_by_phase(frames: StatsFrames) -> pl.DataFrame:
     """Per player and claim phase: points missed in completed deals, per completed deal (players with deals)."""
-    deals = player_deals(frames).select("player_id", "deals").filter(pl.col("deals") > 0)
-    grid = players(frames).join(deals, on="player_id").join(
-        pl.LazyFrame({"phase": list(CLAIM_PHASES)}), how="cross"
+    grid = (
+        player_totals(frames)
+        .select("player_id", "player", "name_key", "deals")
+        .filter(deals_n > 0)
+        .join(pl.LazyFrame({"phase": list(CLAIM_PHASES)}), how="cross")
     )
-    missed = frames.missed_totals.group_by("player_id", "phase").agg(_total("missed").alias("missed"))
+    missed = (
+        detail(frames.missed_totals, "missed_totals")
+        .group_by("player_id", "phase")
+        .agg(_total("missed").alias("missed"))
+    )
     return (
         grid.join(missed, on=["player_id", "phase"], how="left")
         .with_columns(pl.col("missed").fill_null(0))
@@ -264,7 +201,8 @@ def missed_by_phase(frames: StatsFrames) -> pl.DataFrame:
 def findings_by_kind(frames: StatsFrames) -> pl.DataFrame:
     """Findings per kind (game-level findings included): kind, n; the most frequent first."""
     return (
-        frames.finding_totals.group_by("kind")
+        detail(frames.finding_totals, "finding_totals")
+        .group_by("kind")
         .agg(_total("findings").alias("n"))
         .sort(["n", "kind"], descending=[True, False])
         .collect()

@@ -1,9 +1,11 @@
 """The relational store's tables (SQLModel on SQLAlchemy 2): one row per player, event, game, deal and fact.
 
-``deal_player`` is the fact table most statistics read: one row per player and deal, with the points due and
-claimed in the play, the hand, the crib and his heels. Cards are stored in canonical spelling (``"5H"``); a list
-of cards is the canonical spellings joined by one space (``"5S 4S 2S 8D 6H 8C"``). Every table has a plain integer
-``id``; names are lower_snake. ``metadata`` is what the migrations and ``make_engine`` build from.
+``deal_player`` is the fact table: one row per player and deal, with the points due and claimed in the play, the
+hand, the crib and his heels; ``game_player_totals`` adds them up per game and player, with the result and the
+findings, for ``stats`` and ``standings``. Cards are stored in canonical spelling (``"5H"``); a list of cards is
+the canonical spellings joined by one space (``"5S 4S 2S 8D 6H 8C"``). Every table of facts has a plain integer
+``id`` (the totals are keyed by player and game); names are lower_snake. ``metadata`` is what the migrations and
+``make_engine`` build from.
 
 >>> sorted(t for t in metadata.tables)[:4]
 ['deal', 'deal_player', 'event', 'finding']
@@ -180,16 +182,7 @@ class DealPlayer(StoreTable, table=True):
     __tablename__ = "deal_player"
     __table_args__ = (
         sa.UniqueConstraint("deal_id", "seat", name="uq_deal_player_seat"),
-        # Covering indexes of the statistics' totals (stats.frames), read without visiting the rows: by player
-        # (grouped in the index's order) and by game (for a filter that picks games).
-        sa.Index(
-            "ix_deal_player_totals",
-            *("player_id", "role", "completed", "pegged_due", "hand_due", "crib_due", "heels_due", "game_id"),
-        ),
-        sa.Index(
-            "ix_deal_player_game_totals",
-            *("game_id", "player_id", "role", "completed", "pegged_due", "hand_due", "crib_due", "heels_due"),
-        ),
+        sa.Index("ix_deal_player_game_id", "game_id"),
     )
 
     id: int | None = Field(default=None, primary_key=True)
@@ -241,12 +234,8 @@ class FindingRow(StoreTable, table=True):
 
     __tablename__ = "finding"
     __table_args__ = (
-        # Covering indexes of the statistics' totals (stats.frames): by kind (the worst-findings list filters on
-        # it too) and by game (for a filter that picks games).
-        sa.Index("ix_finding_totals", "kind", "player_id", "phase", "game_id", "deal_number", "claimed", "due"),
-        sa.Index(
-            "ix_finding_game_totals", *("game_id", "kind", "player_id", "phase", "deal_number", "claimed", "due")
-        ),
+        sa.Index("ix_finding_game_id", "game_id"),
+        sa.Index("ix_finding_kind", "kind"),
         sa.Index("ix_finding_player_id", "player_id"),
     )
 
@@ -263,6 +252,62 @@ class FindingRow(StoreTable, table=True):
     message: str = Field(sa_column=sa.Column(sa.Text, nullable=False))
 
 
+def _count() -> sa.Column:
+    return sa.Column(sa.Integer, nullable=False, server_default="0")
+
+
+class GamePlayerTotals(StoreTable, table=True):
+    """What one player's game adds to ``cribstats stats`` and ``standings``: one row per (game, player), filled
+    from the game's other rows by :func:`cribstats.store.totals.add_game_totals` (definitions: the notes of
+    :mod:`cribstats.stats.measures`).
+
+    Result: ``won`` (null when no side reached the target: the game counts for no one's results),
+    ``skunk_level`` as the game counts for this player (a winner: the highest among the losers; a loser: their
+    own), ``game_points`` and ``spread``. Deal facts over completed deals: ``deals``, ``deals_as_dealer``,
+    ``deals_as_pone``, and per role the points due with the number of deals where they are known
+    (``pegged_due_dealer``/``pegged_deals_dealer``, ...; ``crib_*`` as dealer); ``heels_due`` over every deal.
+    Findings over every deal: ``points_missed``, ``points_overclaimed``, ``illegal_plays``; ``missed_completed``
+    is the points missed in completed deals. A replaced game takes its totals with it (the key to ``game``
+    cascades).
+    """
+
+    __tablename__ = "game_player_totals"
+    # Keyed by player, then game, and on SQLite stored in that order (no rowid): the statistics add the rows
+    # up per player in the table's own order, with no sort. Filling, replacing and deleting a game go by game.
+    __table_args__ = (sa.Index("ix_game_player_totals_game_id", "game_id"), {"sqlite_with_rowid": False})
+
+    player_id: int = Field(
+        sa_column=sa.Column(sa.Integer, sa.ForeignKey("player.id"), primary_key=True, autoincrement=False)
+    )
+    game_id: int = Field(
+        sa_column=sa.Column(
+            sa.Integer, sa.ForeignKey("game.id", ondelete="CASCADE"), primary_key=True, autoincrement=False
+        )
+    )
+    won: bool | None = Field(default=None, sa_column=sa.Column(sa.Boolean, nullable=True))
+    skunk_level: int = Field(default=0, sa_column=_count())
+    game_points: int = Field(default=0, sa_column=_count())
+    spread: int = Field(default=0, sa_column=_count())
+    deals: int = Field(default=0, sa_column=_count())
+    deals_as_dealer: int = Field(default=0, sa_column=_count())
+    deals_as_pone: int = Field(default=0, sa_column=_count())
+    pegged_due_dealer: int = Field(default=0, sa_column=_count())
+    pegged_deals_dealer: int = Field(default=0, sa_column=_count())
+    pegged_due_pone: int = Field(default=0, sa_column=_count())
+    pegged_deals_pone: int = Field(default=0, sa_column=_count())
+    hand_due_dealer: int = Field(default=0, sa_column=_count())
+    hand_deals_dealer: int = Field(default=0, sa_column=_count())
+    hand_due_pone: int = Field(default=0, sa_column=_count())
+    hand_deals_pone: int = Field(default=0, sa_column=_count())
+    crib_due: int = Field(default=0, sa_column=_count())
+    crib_deals: int = Field(default=0, sa_column=_count())
+    heels_due: int = Field(default=0, sa_column=_count())
+    points_missed: int = Field(default=0, sa_column=_count())
+    points_overclaimed: int = Field(default=0, sa_column=_count())
+    missed_completed: int = Field(default=0, sa_column=_count())
+    illegal_plays: int = Field(default=0, sa_column=_count())
+
+
 player_table: sa.Table = Player.__table__  # type: ignore[attr-defined]
 event_table: sa.Table = Event.__table__  # type: ignore[attr-defined]
 import_run_table: sa.Table = ImportRun.__table__  # type: ignore[attr-defined]
@@ -272,6 +317,7 @@ deal_table: sa.Table = Deal.__table__  # type: ignore[attr-defined]
 deal_player_table: sa.Table = DealPlayer.__table__  # type: ignore[attr-defined]
 play_event_table: sa.Table = PlayEvent.__table__  # type: ignore[attr-defined]
 finding_table: sa.Table = FindingRow.__table__  # type: ignore[attr-defined]
+game_player_totals_table: sa.Table = GamePlayerTotals.__table__  # type: ignore[attr-defined]
 
 TABLES: tuple[sa.Table, ...] = (
     player_table,
@@ -284,3 +330,6 @@ TABLES: tuple[sa.Table, ...] = (
     play_event_table,
     finding_table,
 )
+"""The tables of stored facts, each with a plain integer ``id``."""
+DERIVED_TABLES: tuple[sa.Table, ...] = (game_player_totals_table,)
+"""Tables worked out from the facts (:mod:`cribstats.store.totals`), keyed by what they total."""
