@@ -12,8 +12,9 @@ The names below are loaded on first use, so that a command imports only what it 
 
 from __future__ import annotations
 
-from importlib import import_module
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from cribstats.lazy import lazy_names
 
 if TYPE_CHECKING:
     from cribstats.cards import Card, format_card, parse_card, parse_cards
@@ -47,7 +48,6 @@ _MODULES: dict[str, tuple[str, ...]] = {
     ),
     "cribstats.variants": ("VARIANTS", "Variant", "find_variant"),
 }  # fmt: skip
-_HOME: dict[str, str] = {name: module for module, names in _MODULES.items() for name in names}
 
 __all__ = [
     "VARIANTS",
@@ -83,16 +83,4 @@ __all__ = [
     "validate_game",
 ]
 
-
-def __getattr__(name: str) -> Any:
-    """Load a public name from its module the first time it is asked for."""
-    home = _HOME.get(name)
-    if home is None:
-        raise AttributeError(f"module 'cribstats' has no attribute {name!r}")
-    value = getattr(import_module(home), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted({*globals(), *_HOME})
+__getattr__, __dir__ = lazy_names(__name__, _MODULES, globals())

@@ -11,8 +11,9 @@ The names below are loaded on first use: reading the store need not load the imp
 
 from __future__ import annotations
 
-from importlib import import_module
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from cribstats.lazy import lazy_names
 
 if TYPE_CHECKING:
     from cribstats.store.db import StoreError, make_engine, upgrade
@@ -22,7 +23,6 @@ _MODULES: dict[str, tuple[str, ...]] = {
     "cribstats.store.db": ("StoreError", "make_engine", "upgrade"),
     "cribstats.store.importer": ("ImportSummary", "Refusal", "import_file", "import_games", "import_paths"),
 }
-_HOME: dict[str, str] = {name: module for module, names in _MODULES.items() for name in names}
 
 __all__ = [
     "ImportSummary",
@@ -35,16 +35,4 @@ __all__ = [
     "upgrade",
 ]
 
-
-def __getattr__(name: str) -> Any:
-    """Load a public name from its module the first time it is asked for."""
-    home = _HOME.get(name)
-    if home is None:
-        raise AttributeError(f"module 'cribstats.store' has no attribute {name!r}")
-    value = getattr(import_module(home), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted({*globals(), *_HOME})
+__getattr__, __dir__ = lazy_names(__name__, _MODULES, globals())
