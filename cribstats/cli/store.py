@@ -112,15 +112,16 @@ def import_logs(
         int, typer.Option("--batch-size", min=1, help="Games written per transaction (commit every N games).")
     ] = 1000,
     workers: Annotated[
-        int,
+        int | None,
         typer.Option(
             "--workers",
             "-j",
             min=1,
             help="Processes that parse and replay games while this one writes them (1: all in this one). "
-            "Worth it on idle cores and large inputs; the result is the same.",
+            "Default: one per core, started once a few hundred games have been read; the result is the same.",
+            show_default=False,
         ),
-    ] = 1,
+    ] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
 ) -> None:
     """Read game logs, replay every deal, and store games, deals, facts and findings.
