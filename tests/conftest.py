@@ -83,6 +83,17 @@ def db_url(request: pytest.FixtureRequest) -> str:
     return request.getfixturevalue("pg_url")
 
 
+@pytest.fixture
+def store(db_url: str) -> Iterator[sa.Engine]:
+    """An empty store, migrated to the newest schema, on an SQLite file and on a PostgreSQL database."""
+    from cribstats.store.db import make_engine, upgrade
+
+    engine = make_engine(db_url)
+    upgrade(engine)
+    yield engine
+    engine.dispose()
+
+
 @pytest.fixture(scope="session")
 def sample_logs_dir() -> Path:
     """The project's sample game logs (``sample_logs/``)."""

@@ -115,11 +115,8 @@ def store_rows(
 
 
 @pytest.fixture
-def engine(db_url: str):
-    engine = make_engine(db_url)
-    upgrade(engine)
-    yield engine
-    engine.dispose()
+def engine(store: sa.Engine) -> sa.Engine:
+    return store
 
 
 @pytest.fixture

@@ -19,7 +19,7 @@ from cribstats.replay import replay
 from cribstats.simulate import simulate_games
 from cribstats.store import tables as t
 from cribstats.store import totals as totals_module
-from cribstats.store.db import alembic_config, make_engine, upgrade, writer
+from cribstats.store.db import alembic_config, upgrade, writer
 from cribstats.store.importer import import_paths
 from cribstats.store.tables import name_key
 from cribstats.store.totals import add_game_totals, id_runs
@@ -48,11 +48,8 @@ VARIANTS = {"six-card": 11, "five-card": 12, "seven-card": 13, "three-player": 1
 
 
 @pytest.fixture
-def engine(db_url: str):
-    engine = make_engine(db_url)
-    upgrade(engine)
-    yield engine
-    engine.dispose()
+def engine(store: sa.Engine) -> sa.Engine:
+    return store
 
 
 def write_logs(folder: Path) -> Path:
