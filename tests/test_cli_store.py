@@ -176,6 +176,25 @@ def test_show_an_unknown_game_exit_2_without_traceback(sqlite_url: str, night: P
     assert result.stdout == ""
 
 
+def test_show_an_ambiguous_hash_prefix_names_the_games(sqlite_url: str, night: Path) -> None:
+    run("import", "--db", sqlite_url, "-q", str(night))
+    engine = sa.create_engine(sqlite_url)
+    with engine.begin() as conn:  # two stored games whose content hashes begin alike
+        keys = conn.exec_driver_sql("SELECT game_key FROM game ORDER BY id LIMIT 2").scalars().all()
+        for n, key in enumerate(keys):
+            conn.exec_driver_sql(
+                "UPDATE game SET content_hash = ? WHERE game_key = ?", (f"abcdef{n}" + "0" * 57, key)
+            )
+    engine.dispose()
+    result = run("show", "--db", sqlite_url, "abcdef")
+    assert result.exit_code == 2
+    assert result.stderr.strip() == (
+        f"error: 'abcdef' begins the content hash of several stored games ({keys[0]}, {keys[1]}): "
+        "give more of the hash, or the game's key"
+    )
+    assert run("show", "--db", sqlite_url, "abcdef1").stdout.startswith(f"Game {keys[1]}:")
+
+
 def test_database_errors_are_one_line(tmp_path: Path) -> None:
     missing = run("games", "--db", f"sqlite:///{tmp_path / 'none.db'}")
     assert missing.exit_code == 1

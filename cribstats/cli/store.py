@@ -391,16 +391,20 @@ def show(
         cribstats show tuesday-2026-11-03-r2-t4
     """
     from cribstats.replay import replay
-    from cribstats.store.queries import find_game
+    from cribstats.store.queries import AmbiguousGameError, find_game
     from cribstats.textview import TextView
 
     with _database_errors(db):
         engine = _engine(db, must_exist=True)
         stored = None
-        if _has_games_tables(engine):
-            with engine.connect() as conn:
-                stored = find_game(conn, game)
-        engine.dispose()
+        try:
+            if _has_games_tables(engine):
+                with engine.connect() as conn:
+                    stored = find_game(conn, game)
+        except AmbiguousGameError as err:
+            raise fail(str(err), 2) from None
+        finally:
+            engine.dispose()
         if stored is None:
             raise fail(f"no stored game {game!r}: `cribstats games` lists them", 2)
         view = TextView()

@@ -17,11 +17,25 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
+from cribstats.errors import CribstatsError
 from cribstats.gamelog import GameLog, validate_game_json
 from cribstats.store import tables as t
 from cribstats.store.tables import name_key
 
 HASH_PREFIX_MIN = 6
+AMBIGUOUS_SHOWN = 5  # games named when a hash prefix matches more than one
+
+
+class AmbiguousGameError(CribstatsError):
+    """A content hash prefix that more than one stored game starts with."""
+
+    def __init__(self, ref: str, keys: list[str]) -> None:
+        named = ", ".join(keys[:AMBIGUOUS_SHOWN]) + (", ..." if len(keys) > AMBIGUOUS_SHOWN else "")
+        super().__init__(
+            f"{ref!r} begins the content hash of several stored games ({named}): "
+            "give more of the hash, or the game's key"
+        )
+        self.ref, self.keys = ref, keys
 
 
 @dataclass(slots=True)
@@ -155,7 +169,10 @@ class StoredGame:
 
 def find_game(conn: Connection, ref: str) -> StoredGame | None:
     """A game by its key (the log's id, or its content hash prefix), its store id (digits), or a unique prefix
-    of its content hash (at least six hex digits); None when nothing (or more than one game) matches."""
+    of its content hash (at least six hex digits); None when nothing matches.
+
+    :raises AmbiguousGameError: when the reference is a hash prefix of more than one stored game.
+    """
     g = t.game_table
     cols = (g.c.id, g.c.game_key, g.c.content_hash, g.c.source_file, g.c.source_place, g.c.log)
     ref = ref.strip()
@@ -163,8 +180,11 @@ def find_game(conn: Connection, ref: str) -> StoredGame | None:
     if row is None and ref.isdigit():
         row = conn.execute(sa.select(*cols).where(g.c.id == int(ref))).first()
     if row is None and len(ref) >= HASH_PREFIX_MIN and all(c in "0123456789abcdef" for c in ref.lower()):
-        rows = conn.execute(sa.select(*cols).where(g.c.content_hash.startswith(ref.lower())).limit(2)).all()
-        row = rows[0] if len(rows) == 1 else None
+        found = sa.select(*cols).where(g.c.content_hash.startswith(ref.lower())).order_by(g.c.id)
+        rows = conn.execute(found.limit(AMBIGUOUS_SHOWN + 1)).all()
+        if len(rows) > 1:
+            raise AmbiguousGameError(ref, [r.game_key for r in rows])
+        row = rows[0] if rows else None
     if row is None:
         return None
     source = None
