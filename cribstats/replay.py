@@ -350,7 +350,10 @@ class _GameReplay:
             winners = tuple(sides_of[self.winner_side]) if self.winner_side is not None else ()
             self.judge_result(scores, winners)
         else:
-            scores = dict(recorded.scores) if recorded and recorded.scores else {}
+            scores = {}
+            if recorded and recorded.scores:  # in seat order, as the board's are
+                seat_of, last = self.seat_of, len(self.players)
+                scores = dict(sorted(recorded.scores.items(), key=lambda item: seat_of.get(item[0], last)))
             winners = ()
             if recorded and recorded.winner:
                 winners = tuple(sides_of[self.side(recorded.winner)])

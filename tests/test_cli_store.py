@@ -195,6 +195,17 @@ def test_show_an_ambiguous_hash_prefix_names_the_games(sqlite_url: str, night: P
     assert run("show", "--db", sqlite_url, "abcdef1").stdout.startswith(f"Game {keys[1]}:")
 
 
+def test_show_a_tally_result_lists_the_players_in_one_order(sqlite_url: str, tmp_path: Path) -> None:
+    sheet = tmp_path / "ladder.csv"
+    sheet.write_text("date,event,round,player1,player2,score1,score2,first_dealer\n"
+                     "2026-09-29,Autumn Ladder,2,Grace,Bob,72,121,Bob\n")  # fmt: skip
+    run("import", "--db", sqlite_url, "-q", str(sheet))
+    lines = run("show", "--db", sqlite_url, "1").stdout.splitlines()
+    assert " to 121, Bob v Grace (Autumn Ladder, round 2, 2026-09-29)" in lines[0]
+    assert "Final: Bob 121, Grace 72" in lines
+    assert "Won by Bob, a skunk" in lines
+
+
 def test_database_errors_are_one_line(tmp_path: Path) -> None:
     missing = run("games", "--db", f"sqlite:///{tmp_path / 'none.db'}")
     assert missing.exit_code == 1
