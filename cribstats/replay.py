@@ -201,6 +201,33 @@ def _someone_can_play(held: list[list[Card]], gone: set[int], room: int) -> bool
     return False
 
 
+def _next_holding(held: list[list[Card]], after: int) -> int | None:
+    """The first seat after ``after`` (round the table) that still holds a card: the next lead; None when none."""
+    n = len(held)
+    for i in range(1, n + 1):
+        seat = (after + i) % n
+        if held[seat]:
+            return seat
+    return None
+
+
+def _turn_instead(held: list[list[Card]], gone: set[int], last: int, seat: int, room: int) -> int | None:
+    """Whose turn it was, in an open series whose last card ``last`` laid, when ``seat`` acted; None when it
+    was ``seat``'s own. Players before ``seat`` who hold no card that fits have said go, whatever the log says.
+    """
+    n = len(held)
+    s = last
+    for _ in range(n):
+        s = s + 1 if s + 1 < n else 0
+        if s in gone:
+            continue
+        if s == seat:
+            return None
+        if _fits(held[s], room):
+            return s
+    return None
+
+
 _index_of = attrgetter("index")
 _card_of = _CARD_OF.__getitem__
 
@@ -699,7 +726,7 @@ class _PlayReplay:
         self.series: tuple[int, ...] = ()  # ranks laid since the count was last 0
         self.last_layer: int | None = None
         self.gone: set[int] = set()
-        self.leader = self.next_holding(d.dealer_seat)
+        self.leader = _next_holding(self.held, d.dealer_seat)
         self.play_over = self.leader is None
         self.pending: PlayFact | None = None  # the last card laid, while its series may still give it a go
         self.pending_peg = _NO_POINTS
@@ -718,37 +745,14 @@ class _PlayReplay:
         room = THIRTY_ONE - self.count
         return [c for c in self.held[seat] if _VALUE[c] <= room]
 
-    def next_holding(self, after: int) -> int | None:
-        for i in range(1, self.n + 1):
-            seat = (after + i) % self.n
-            if self.held[seat]:
-                return seat
-        return None
-
     def whose_turn_instead(self, seat: int) -> int | None:
-        """Whose turn it was when ``seat`` acted, or None when it was ``seat``'s own.
-
-        Players before ``seat`` who hold no card that fits have said go, whether or not the log says so.
-        """
+        """Whose turn it was when ``seat`` acted, or None when it was ``seat``'s own (:func:`_turn_instead`)."""
         if self.play_over:
             return None
         if not self.series:
             return None if self.leader in (None, seat) else self.leader
         assert self.last_layer is not None
-        room = THIRTY_ONE - self.count
-        n, gone, held = self.n, self.gone, self.held
-        s = self.last_layer
-        for _ in range(n):
-            s += 1
-            if s == n:
-                s = 0
-            if s in gone:
-                continue
-            if s == seat:
-                return None
-            if _fits(held[s], room):
-                return s
-        return None
+        return _turn_instead(self.held, self.gone, self.last_layer, seat, THIRTY_ONE - self.count)
 
     def series_is_over(self) -> bool:
         """No one who has not said go holds a card that fits: the series closes."""
@@ -988,7 +992,7 @@ class _PlayReplay:
         self.gone = set()
         assert self.last_layer is not None or not go_point
         after = self.last_layer if self.last_layer is not None else self.d.dealer_seat
-        self.leader = self.next_holding(after)
+        self.leader = _next_holding(self.held, after)
         if self.leader is None or self.single_series:
             self.play_over = True
 
@@ -1047,13 +1051,6 @@ def _play_in_order(d: _DealReplay, events: list[PlayEvent]) -> bool:
     last = d.dealer_seat
     pending: PlayFact | None = None  # the last card laid, while its series is open
 
-    def next_holding(after: int) -> int | None:
-        for i in range(1, n + 1):
-            seat = (after + i) % n
-            if held[seat]:
-                return seat
-        return None
-
     def close(go: int) -> bool:
         """Close the series on the pending card (``go``: its go point); False when its claim is wrong."""
         assert pending is not None
@@ -1070,7 +1067,7 @@ def _play_in_order(d: _DealReplay, events: list[PlayEvent]) -> bool:
                 board[side] += go
         return pending.claimed is None or pending.claimed == pending.due
 
-    leader = next_holding(last)
+    leader = _next_holding(held, last)
     if leader is None:
         return False
     for index, event in enumerate(events):
@@ -1090,19 +1087,14 @@ def _play_in_order(d: _DealReplay, events: list[PlayEvent]) -> bool:
         room = THIRTY_ONE - count
         if series:
             if _VALUE[card] <= room and seat not in gone:
-                # in turn: nobody after the last card's player and before this one still in with a card that fits
-                s = last
-                while True:
-                    s = s + 1 if s + 1 < n else 0
-                    if s == seat:
-                        break
-                    if s not in gone and _fits(held[s], room):
-                        return False
+                # the seat right after the last card's is in turn at once (the common case: no search)
+                if seat != (last + 1) % n and _turn_instead(held, gone, last, seat, room) is not None:
+                    return False
             else:  # this card starts a new series: the open one must be over, its last card earning the go
                 if _someone_can_play(held, gone, room) or not close(1):
                     return False
                 count, series, gone, pending = 0, (), set(), None
-                leader = next_holding(last)
+                leader = _next_holding(held, last)
         if not series and leader != seat:
             return False
         if pending is not None and pending.claimed is not None and pending.claimed != pending.due:
@@ -1128,11 +1120,11 @@ def _play_in_order(d: _DealReplay, events: list[PlayEvent]) -> bool:
             if not close(0):
                 return False
             count, series, gone, pending = 0, (), set(), None
-            leader = next_holding(last)
+            leader = _next_holding(held, last)
     if leader is not None:  # the log ends with a series open: it must be over, and every card played
         if not series or _someone_can_play(held, gone, THIRTY_ONE - count):
             return False
-        if not close(1) or next_holding(last) is not None:
+        if not close(1) or _next_holding(held, last) is not None:
             return False
     g.board[:], g.board_due[:] = board, board_due
     if g.tell_plays:
