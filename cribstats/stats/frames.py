@@ -183,12 +183,6 @@ def _own_rows(table: sa.Table, filters: StatsFilter) -> list[sa.ColumnElement[bo
     return conditions
 
 
-def _as_int(column: sa.ColumnElement[Any], label: str | None = None) -> Any:
-    """Booleans read as 0/1 on every backend."""
-    cast = sa.cast(column, sa.Integer)
-    return cast if label is None else cast.label(label)
-
-
 def games_query(filters: StatsFilter) -> sa.Select[Any]:
     """The covered games: id, date and number of deals."""
     g = t.game_table
@@ -227,22 +221,6 @@ def player_totals_query(filters: StatsFilter) -> sa.Select[Any]:
         p.c.name_key,
         *[per_player.c[name] for name in list(PLAYER_TOTALS_SCHEMA)[3:]],
     ).select_from(per_player.join(p, p.c.id == per_player.c.player_id))
-
-
-def _per_game(filters: StatsFilter) -> sa.Subquery:
-    """Per covered game: ``game_skunk`` (the highest skunk level of its players) and ``decided`` (1 when a side
-    reached the target, so that the game counts for results)."""
-    gp = t.game_player_table
-    return (
-        sa.select(
-            gp.c.game_id,
-            sa.func.max(gp.c.skunk_level).label("game_skunk"),
-            sa.func.max(_as_int(gp.c.won)).label("decided"),
-        )
-        .where(*_in_games(gp.c.game_id, filters))
-        .group_by(gp.c.game_id)
-        .subquery("per_game")
-    )
 
 
 def finding_totals_query(filters: StatsFilter) -> sa.Select[Any]:
@@ -285,14 +263,18 @@ def game_totals_query(filters: StatsFilter) -> sa.Select[Any]:
 
 
 def game_results_query(filters: StatsFilter) -> sa.Select[Any]:
-    """Decided games per date (null for undated) and game skunk level."""
-    g = t.game_table
-    per_game = _per_game(filters)
+    """Decided games per date (null for undated) and game skunk level (the winner's, in the per game totals)."""
+    g, gt = t.game_table, t.game_player_totals_table
+    winners = (
+        sa.select(gt.c.game_id, sa.func.max(gt.c.skunk_level).label("game_skunk"))
+        .where(gt.c.won, *_in_games(gt.c.game_id, filters))
+        .group_by(gt.c.game_id)
+        .subquery("winners")
+    )
     return (
-        sa.select(g.c.date, per_game.c.game_skunk, sa.func.count().label("games"))
-        .select_from(per_game.join(g, g.c.id == per_game.c.game_id))
-        .where(per_game.c.decided == 1)
-        .group_by(g.c.date, per_game.c.game_skunk)
+        sa.select(g.c.date, winners.c.game_skunk, sa.func.count().label("games"))
+        .select_from(winners.join(g, g.c.id == winners.c.game_id))
+        .group_by(g.c.date, winners.c.game_skunk)
     )
 
 
