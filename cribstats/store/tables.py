@@ -20,6 +20,8 @@ import sqlalchemy as sa
 from sqlalchemy.orm import registry
 from sqlmodel import Field, SQLModel
 
+from cribstats import names
+
 NAMING_CONVENTION = {
     "ix": "ix_%(column_0_label)s",
     "uq": "uq_%(table_name)s_%(column_0_name)s",
@@ -34,12 +36,13 @@ class StoreTable(SQLModel, registry=registry(metadata=metadata)):
 
 
 def name_key(name: str) -> str:
-    """The key that makes two spellings of a name one player: case folded, inner whitespace collapsed.
+    """The key that makes two spellings of a name one player: NFC, case folded, inner whitespace collapsed
+    (:func:`cribstats.names.name_key`).
 
     >>> name_key(" Bob  Smith ")
     'bob smith'
     """
-    return " ".join(name.split()).casefold()
+    return names.name_key(name)
 
 
 def _fk(target: str, *, nullable: bool = False, ondelete: str | None = "CASCADE") -> sa.Column:
