@@ -270,7 +270,7 @@ def games(
         OutputFormat, typer.Option("--format", "-f", help="Output format.", case_sensitive=False)
     ] = OutputFormat.table,
 ) -> None:
-    """List the stored games, oldest first.
+    """List the stored games in the order they were played: by date, then round, then table (file order).
 
     Examples:
 

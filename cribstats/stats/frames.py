@@ -45,6 +45,7 @@ from sqlalchemy.engine import Connection
 
 from cribstats.store import tables as t
 from cribstats.store.tables import name_key
+from cribstats.store.totals import misdealt_deals
 from cribstats.variants import find_variant
 
 
@@ -152,8 +153,10 @@ def game_conditions(filters: StatsFilter) -> list[sa.ColumnElement[bool]]:
 
 
 def _player_id(filters: StatsFilter) -> sa.ScalarSelect[Any]:
-    p = t.player_table
-    return sa.select(p.c.id).where(p.c.name_key == filters.player_key).scalar_subquery()
+    """The filter's player: by name key, or by an alias from ``cribstats players merge`` or ``rename``."""
+    from cribstats.store.players import player_id_query
+
+    return player_id_query(filters.player_key or "")
 
 
 def game_ids(filters: StatsFilter) -> sa.Select[Any] | None:
@@ -241,12 +244,13 @@ def finding_totals_query(filters: StatsFilter) -> sa.Select[Any]:
 
 
 def missed_totals_query(filters: StatsFilter) -> sa.Select[Any]:
-    """Points missed (``due - claimed`` of ``missed`` findings) in completed deals, per player and phase."""
+    """Points missed (``due - claimed`` of ``missed`` findings) in completed deals that are not misdealt, per
+    player and phase."""
     f, d = t.finding_table, t.deal_table
     return (
         sa.select(f.c.player_id, f.c.phase, sa.func.sum(f.c.due - f.c.claimed).label("missed"))
         .select_from(f.join(d, sa.and_(d.c.game_id == f.c.game_id, d.c.number == f.c.deal_number)))
-        .where(f.c.kind == "missed", d.c.completed, *_own_rows(f, filters))
+        .where(f.c.kind == "missed", d.c.completed, d.c.id.not_in(misdealt_deals()), *_own_rows(f, filters))
         .group_by(f.c.player_id, f.c.phase)
     )
 
@@ -279,13 +283,14 @@ def game_results_query(filters: StatsFilter) -> sa.Select[Any]:
 
 
 def hand_totals_query(filters: StatsFilter) -> sa.Select[Any]:
-    """Hands shown, per hand size and points due. The hand size is the cards kept (dealt less discards, from the
-    card lists' lengths: three characters a card), so that no join to ``game`` is needed."""
+    """Hands shown in deals that are not misdealt, per hand size and points due. The hand size is the cards
+    kept (dealt less discards, from the card lists' lengths: three characters a card), so that no join to
+    ``game`` is needed."""
     dp = t.deal_player_table
     hand_size = ((sa.func.length(dp.c.dealt) - sa.func.length(dp.c.discards)) // 3).label("hand_size")
     return (
         sa.select(hand_size, dp.c.hand_due.label("points"), sa.func.count().label("hands"))
-        .where(dp.c.hand_due.is_not(None), *_own_rows(dp, filters))
+        .where(dp.c.hand_due.is_not(None), dp.c.deal_id.not_in(misdealt_deals()), *_own_rows(dp, filters))
         .group_by(hand_size, dp.c.hand_due)
     )
 

@@ -59,6 +59,19 @@ class Player(StoreTable, table=True):
     name_key: str = Field(sa_column=sa.Column(sa.Text, nullable=False, unique=True))
 
 
+class PlayerAlias(StoreTable, table=True):
+    """Another spelling of a player, made by ``cribstats players merge``: a later game naming ``name`` (any
+    spelling with the same ``name_key``) is stored on ``player_id``."""
+
+    __tablename__ = "player_alias"
+    __table_args__ = (sa.Index("ix_player_alias_player_id", "player_id"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    name: str = Field(sa_column=sa.Column(sa.Text, nullable=False))
+    name_key: str = Field(sa_column=sa.Column(sa.Text, nullable=False, unique=True))
+    player_id: int = Field(sa_column=_fk("player.id"))
+
+
 class Event(StoreTable, table=True):
     """An event (league night, tournament) named in the logs."""
 
@@ -101,6 +114,7 @@ class Game(StoreTable, table=True):
     __table_args__ = (
         sa.Index("ix_game_date", "date"),
         sa.Index("ix_game_event_id", "event_id"),
+        sa.Index("ix_game_import_id", "import_id"),
     )
 
     id: int | None = Field(default=None, primary_key=True)
@@ -312,6 +326,7 @@ class GamePlayerTotals(StoreTable, table=True):
 
 
 player_table: sa.Table = Player.__table__  # type: ignore[attr-defined]
+player_alias_table: sa.Table = PlayerAlias.__table__  # type: ignore[attr-defined]
 event_table: sa.Table = Event.__table__  # type: ignore[attr-defined]
 import_run_table: sa.Table = ImportRun.__table__  # type: ignore[attr-defined]
 game_table: sa.Table = Game.__table__  # type: ignore[attr-defined]
@@ -324,6 +339,7 @@ game_player_totals_table: sa.Table = GamePlayerTotals.__table__  # type: ignore[
 
 TABLES: tuple[sa.Table, ...] = (
     player_table,
+    player_alias_table,
     event_table,
     import_run_table,
     game_table,
