@@ -114,10 +114,13 @@ STANDINGS_COLUMNS: tuple[str, ...] = (
 def standings(frames: StatsFrames) -> pl.DataFrame:
     """The ACC table: players with games, ranked by game points, then games won, then spread (all descending).
 
+    Partners of four-player games stand as one side ("Abe & Cal") when the frames hold ``side_totals``.
     Players level on all three share a rank (1, 2, 2, 4); within a rank they are listed by name.
     """
+    sides = player_totals(frames) if frames.side_totals is None else frames.side_totals.with_columns(
+        pl.col(c).fill_null(0) for c in ("games", "wins", "game_points", "spread"))
     table = (
-        player_totals(frames)
+        sides
         .filter(games_n > 0)
         .with_columns(
             RATES["losses"].alias("losses"),
