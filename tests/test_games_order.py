@@ -34,7 +34,8 @@ def test_games_of_an_event_come_by_date_round_and_table(sqlite_url: str, tmp_pat
              write_jsonl(tmp_path / "c-before.jsonl", before)]
     for path in files:
         assert CliRunner().invoke(app, ["import", "--db", sqlite_url, "-q", str(path)]).exit_code == 0
-    listed = CliRunner().invoke(app, ["games", "--db", sqlite_url, "--event", "tuesday league", "--format", "json"])
+    listed = CliRunner().invoke(app, ["games", "--db", sqlite_url, "--event", "tuesday league",
+                                      "--format", "json"])
     order = [g["game"] for g in orjson.loads(listed.stdout)]
     assert order == ["w-r1-t1",  # the week before
                      "n-r1-t1", "n-r1-t2",  # round 1: table 1 of the first sheet, then the second sheet's
