@@ -11,7 +11,6 @@ from test_store_import import write_jsonl
 from typer.testing import CliRunner
 
 from cribstats.cli.app import app
-from cribstats.store.queries import natural_key
 
 
 def result(game_id: str, date: str | None, round_: str | None, a: str, b: str) -> dict[str, Any]:
@@ -48,6 +47,8 @@ def test_games_of_an_event_come_by_date_round_and_table(sqlite_url: str, tmp_pat
 
 
 def test_natural_order_of_rounds_and_places() -> None:
+    from cribstats.store.queries import natural_key
+
     assert sorted(["line 10", "line 9", "line 100"], key=natural_key) == ["line 9", "line 10", "line 100"]
     assert sorted(["[12]", "[3]"], key=natural_key) == ["[3]", "[12]"]
     assert sorted(["Final", "semi-final", "2", None, "1"], key=natural_key) == ["1", "2", "Final", "semi-final",
