@@ -21,8 +21,8 @@ from __future__ import annotations
 
 import hashlib
 import re
-from functools import partial
 from datetime import date as Date
+from functools import partial
 from operator import itemgetter
 from typing import Annotated, Any, Literal
 
