@@ -430,9 +430,11 @@ def check_players(game: GameLog) -> None:
         show_names = known | {CRIB}
         for d, deal in enumerate(game.deals):
             # the common case costs a few set operations in C; _check_deal runs only to name the culprit
-            if not _names_fit(deal, known, show_names):
+            fits = _names_fit(deal, known, show_names)
+            if not fits:
                 _normalise_deal(deal)  # names in another Unicode form or with spaces around them
-            if deal.muggins or not _names_fit(deal, known, show_names):
+                fits = _names_fit(deal, known, show_names)
+            if deal.muggins or not fits:
                 _check_deal(deal, f"deals[{d}]", players, known)
     result = game.result
     if result is not None:
