@@ -18,10 +18,10 @@ from operator import itemgetter, sub
 import numpy as np
 
 from cribstats.cards import JACK, Card
+from cribstats.play import VALUE, peg_points
 from cribstats.scoring import THIRTY_ONE, rank_table, score_show, score_show_many
 from cribstats.simulate.crib_values import OFFSUIT, SUITED, single_crib_values
 
-VALUES = tuple(min(c // 4 + 1, 10) for c in range(52))  # counting value by card
 # chances, roughly, that an opponent can answer with one given rank, or with any ten-card
 ONE_RANK = 0.2
 TEN_CARD = 0.5
@@ -196,41 +196,6 @@ def random_discard(rng: random.Random, dealt: Sequence[Card], to_crib: int) -> t
 
 # --- the play ------------------------------------------------------------------------------------------------
 
-_PAIRS = (0, 0, 2, 6, 12)
-
-
-def peg_points(ranks: Sequence[int], rank: int, count: int) -> int:
-    """Points for a card of ``rank`` laid on a series of ``ranks`` bringing the count to ``count`` (what
-    :func:`cribstats.scoring.score_peg` gives, without the breakdown).
-
-    >>> peg_points([5, 3], 4, 15)  # 6, 4, then a 5 for fifteen: 2 + run of 3
-    5
-    """
-    points = 2 if count == 15 or count == THIRTY_ONE else 0
-    n = len(ranks)
-    if n and ranks[-1] == rank:
-        same = 2
-        while same < 4 and same <= n and ranks[-same] == rank:
-            same += 1
-        return points + _PAIRS[same]
-    run = 0
-    low = high = rank
-    seen = 1 << rank
-    for k in range(1, n + 1):
-        x = ranks[-k]
-        bit = 1 << x
-        if seen & bit:
-            break
-        seen |= bit
-        if x < low:
-            low = x
-        elif x > high:
-            high = x
-        if k >= 2 and high - low == k:
-            run = k + 1
-    return points + run
-
-
 def choose_play(
     rng: random.Random, fits: Sequence[Card], held: Sequence[Card], count: int, ranks: Sequence[int],
     answer: bool, strength: float,
@@ -250,9 +215,9 @@ def choose_play(
     previous = ranks[-1] if ranks else -9
     for card in fits:
         r = card >> 2
-        v = VALUES[card]
+        v = VALUE[card]
         new = count + v
-        rating = peg_points(ranks, r, new) + 0.01 * v
+        rating = peg_points((*ranks, r), new) + 0.01 * v
         if answer and new != THIRTY_ONE:
             gap = 15 - new
             if 1 <= gap <= 10:  # a fifteen handed over
