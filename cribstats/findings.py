@@ -158,7 +158,9 @@ def counted(n: int, word: str) -> str:
 
 
 def dealt_count_message(player: str, dealt: int, expected: int) -> str:
-    """>>> dealt_count_message("Ann", 1, 6)
+    """A hand dealt the wrong size.
+
+    >>> dealt_count_message("Ann", 1, 6)
     'Ann was dealt 1 card, not 6'
     """
     return f"{player} was dealt {counted(dealt, 'card')}, not {expected}"
@@ -183,7 +185,9 @@ def discard_not_dealt_message(player: str, card: str) -> str:
 
 
 def discard_count_message(player: str, count: int, expected: int) -> str:
-    """>>> discard_count_message("P0", 1, 2), discard_count_message("P0", 3, 1)
+    """Too few or too many cards laid away.
+
+    >>> discard_count_message("P0", 1, 2), discard_count_message("P0", 3, 1)
     ('P0 discarded 1 card, not 2', 'P0 discarded 3 cards, not 1')
     """
     return f"{player} discarded {counted(count, 'card')}, not {expected}"

@@ -5,7 +5,7 @@ from __future__ import annotations
 from itertools import chain
 from typing import TYPE_CHECKING
 
-from cribstats.cards import CARD_BY_TEXT, JACK, Card, format_card
+from cribstats.cards import CARD_BY_TEXT, Card, format_card
 from cribstats.findings import (
     board_message,
     crib_card_message,
@@ -22,13 +22,12 @@ from cribstats.gamelog import Deal
 from cribstats.replay.claims import Claims
 from cribstats.replay.facts import DealFacts, PlayerDealFacts, PlayFact, ShowFact
 from cribstats.replay.play import PlayReplay
-from cribstats.scoring import score_show_total
+from cribstats.scoring import heels_points, score_show_total
 from cribstats.variants import CRIB_SIZE
 
 if TYPE_CHECKING:
     from cribstats.replay.game import GameReplay
 
-HEELS = 2
 
 
 class DealReplay(Claims):
@@ -141,7 +140,7 @@ class DealReplay(Claims):
 
     def heels(self) -> None:
         g, dealer = self.g, self.deal.dealer
-        due = HEELS if self.starter >> 2 == JACK else 0
+        due = heels_points(self.starter)
         claimed = self.deal.heels if self.deal.heels is not None else due
         facts = self.facts[dealer]
         if g.over:

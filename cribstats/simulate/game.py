@@ -12,17 +12,17 @@ import random
 from dataclasses import dataclass, field
 from typing import Any
 
-from cribstats.cards import DECK, JACK, Card, format_card
+from cribstats.cards import CARD_TEXT, DECK, Card
 from cribstats.gamelog import FORMAT, GO
 from cribstats.play import VALUE, PlayState, peg_score
-from cribstats.scoring import THIRTY_ONE, PegScore, score_show_total
+from cribstats.scoring import THIRTY_ONE, PegScore, heels_points, score_show_total
 from cribstats.simulate import mistakes as mk
 from cribstats.simulate.mistakes import Mistakes
 from cribstats.simulate.players import Player, choose_discards, choose_play, random_discard
 from cribstats.variants import Variant
 
 MAX_DEALS = 500  # a game that has not ended by then is a bug
-TEXT = tuple(format_card(c) for c in DECK)  # canonical spelling by card
+TEXT = CARD_TEXT  # canonical spelling by card
 
 
 class SimulationError(RuntimeError):
@@ -199,8 +199,8 @@ class GameRun:
             deal["crib_card"] = TEXT[crib_card]
         deal["discards"] = {names[s]: [TEXT[c] for c in thrown[s]] for s in range(n)}
         deal["starter"] = TEXT[starter]
-        if starter >> 2 == JACK:
-            claim = 2
+        if heels_points(starter):
+            claim = heels_points(starter)
             if self.mistakes.happens("heels"):
                 claim = 0
                 self.findings.append(mk.heels_finding(self.setup.game_id, self.number, names[dealer], 0, starter))

@@ -17,11 +17,14 @@ from operator import itemgetter, sub
 
 import numpy as np
 
-from cribstats.cards import JACK, Card
+from cribstats.cards import Card
 from cribstats.play import VALUE, peg_points
-from cribstats.scoring import THIRTY_ONE, rank_table, score_show, score_show_many
+from cribstats.scoring import NOBS, THIRTY_ONE, flush_points_for, nobs_card, score_show
+from cribstats.scoring_many import rank_table, score_show_many
 from cribstats.simulate.crib_values import OFFSUIT, SUITED, single_crib_values
 
+_FLUSH = flush_points_for(4, 1, 0, crib=False)  # a kept four-card flush, the starter of another suit
+_FLUSH_WITH_STARTER = flush_points_for(4, 1, 1, crib=False)
 # chances, roughly, that an opponent can answer with one given rank, or with any ten-card
 ONE_RANK = 0.2
 TEN_CARD = 0.5
@@ -117,9 +120,9 @@ def table_values(dealt: Sequence[Card], crib_sign: int) -> list[float]:
     if min(left) <= 13 - 4:  # four cards of one suit dealt: a flush can be kept
         for o, ((i, j, k, m), _) in enumerate(options):
             s = suits[i]
-            if s == suits[j] == suits[k] == suits[m]:
-                points[o] += 4 * n_cut + left[s]
-    nobs = [left[c & 3] if c >> 2 == JACK else 0 for c in dealt]  # starters that give each card nobs
+            if s == suits[j] == suits[k] == suits[m]:  # the flush without the starter, and with it
+                points[o] += _FLUSH * (n_cut - left[s]) + _FLUSH_WITH_STARTER * left[s]
+    nobs = [NOBS * left[c & 3] if c == nobs_card(c) else 0 for c in dealt]  # starters that give a jack nobs
     if any(nobs):
         for o, ((i, j, k, m), _) in enumerate(options):
             points[o] += nobs[i] + nobs[j] + nobs[k] + nobs[m]

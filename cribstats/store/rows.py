@@ -9,7 +9,7 @@ from typing import Any
 
 import orjson
 
-from cribstats.cards import format_card
+from cribstats.cards import CARD_TEXT
 from cribstats.errors import CribstatsError
 from cribstats.gamelog import GameLog, content_hash, dump_game, game_key
 from cribstats.replay import GameOutcome, replay
@@ -110,7 +110,6 @@ FINDING_COLUMNS = (
     "due",
     "message",
 )
-_CARD_TEXT: tuple[str, ...] = tuple(format_card(c) for c in range(52))
 
 
 class GameRefused(CribstatsError):
@@ -181,9 +180,7 @@ def prepare_game(
     for seat, name in enumerate(game.players):
         claimed = outcome.scores_claimed.get(name)
         won = name in winners
-        skunk = 0
-        if winners and not won and claimed is not None:
-            skunk = variant.skunk_level(claimed, outcome.target)
+        skunk = outcome.skunk_levels.get(name, 0)
         game_players.append(
             (
                 seat,
@@ -196,7 +193,7 @@ def prepare_game(
                 recorded_scores.get(name),
             )
         )
-    card = _CARD_TEXT
+    card = CARD_TEXT
     deals: list[tuple[Any, ...]] = []
     deal_players: list[tuple[int, int, tuple[Any, ...]]] = []
     plays: list[tuple[int, int, tuple[Any, ...]]] = []
