@@ -91,7 +91,8 @@ def score_show_many(hands: np.ndarray, starters: np.ndarray, *, crib: bool = Fal
     ranks = np.concatenate([hands, starters[:, None]], axis=1) >> 2
     by_table = ranks.shape[1] == 5
     total = rank_table()[rank_key(ranks)].astype(np.int16) if by_table else rank_points_many(ranks)
-    return total + flush_and_nobs_many(hands, starters, crib=crib)
+    totals: np.ndarray = total + flush_and_nobs_many(hands, starters, crib=crib)
+    return totals
 
 
 def flush_and_nobs_many(hands: np.ndarray, starters: np.ndarray, *, crib: bool = False) -> np.ndarray:
@@ -110,8 +111,9 @@ def flush_and_nobs_many(hands: np.ndarray, starters: np.ndarray, *, crib: bool =
     starter_suit = starters & 3
     hand_flush = (suits == suits[:, :1]).all(axis=1).astype(np.int16)
     starter_suited = (starter_suit == suits[:, 0]).astype(np.int16)
-    flush = flush_points_for(hands.shape[1], hand_flush, starter_suited, crib=crib)
+    flush: np.ndarray = flush_points_for(hands.shape[1], hand_flush, starter_suited, crib=crib)
     nobs = NOBS * (hands == nobs_card(starters)[:, None]).any(axis=1)
-    return (flush + nobs).astype(np.int16)
+    points: np.ndarray = (flush + nobs).astype(np.int16)
+    return points
 
 

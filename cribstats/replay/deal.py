@@ -20,7 +20,7 @@ from cribstats.findings import (
 )
 from cribstats.gamelog import Deal
 from cribstats.replay.claims import Claims
-from cribstats.replay.facts import DealFacts, PlayerDealFacts, PlayFact, ShowFact
+from cribstats.replay.facts import DealFacts, PlayerDealFacts, PlayFact, ShowFact, ShowPhase
 from cribstats.replay.play import PlayReplay
 from cribstats.scoring import heels_points, score_show_total
 from cribstats.variants import CRIB_SIZE
@@ -198,7 +198,7 @@ class DealReplay(Claims):
             crib.append(CARD_BY_TEXT[self.deal.crib_card])
         self.count_show(self.deal.dealer, "crib", crib, claims.get("crib"))
 
-    def count_show(self, player: str, phase: str, cards: list[Card], claimed: int | None) -> None:
+    def count_show(self, player: str, phase: ShowPhase, cards: list[Card], claimed: int | None) -> None:
         g = self.g
         if g.over:
             if claimed is not None:
@@ -221,7 +221,7 @@ class DealReplay(Claims):
             facts.crib_due, facts.crib_claimed = due, claim
         else:
             facts.hand_due, facts.hand_claimed = due, claim
-        fact = ShowFact(player, phase, tuple(cards), self.starter, due, claim)  # type: ignore[arg-type]
+        fact = ShowFact(player, phase, tuple(cards), self.starter, due, claim)
         self.shows.append(fact)
         if g.tell_shows:
             g.visitor.visit_show(fact)

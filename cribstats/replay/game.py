@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from cribstats.findings import (
     Finding,
+    FindingKind,
+    Phase,
     after_end_message,
     result_score_message,
     result_winner_message,
@@ -77,12 +79,12 @@ class GameReplay:
     def side(self, player: str) -> int:
         return self.side_of[player]
 
-    def find(self, kind: str, phase: str, player: str | None, message: str, *, event: int | None = None,
+    def find(self, kind: FindingKind, phase: Phase, player: str | None, message: str, *, event: int | None = None,
              claimed: int | None = None, due: int | None = None, stage: str | None = None,
              at: int | None = None) -> None:
         """Record a finding; within a deal findings come in game order: by stage, then at the event (``at``)."""
         finding = Finding(
-            self.key, self.deal_number or None, event, kind, phase, player, claimed, due, message  # type: ignore[arg-type]
+            self.key, self.deal_number or None, event, kind, phase, player, claimed, due, message
         )
         if self.deal_number:
             if at is None:
@@ -104,7 +106,7 @@ class GameReplay:
             self.winner_side = side
             self.ended_in_deal = self.deal_number
 
-    def after_end(self, phase: str, player: str | None, what: str, *, event: int | None = None) -> None:
+    def after_end(self, phase: Phase, player: str | None, what: str, *, event: int | None = None) -> None:
         """Something in a deal after the end: one finding per deal, for the first such thing."""
         if not self.after_end_reported:
             self.after_end_reported = True

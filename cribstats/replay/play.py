@@ -92,10 +92,10 @@ class PlayReplay:
                 self.pending_series = state.series
                 self.pending = fact = PlayFact(index, player, card, state.count, base, claimed)
                 facts.append(fact)
-                pegs = claimed if card_claims else (0 if totals else base)
+                pegs = (0 if totals else base) if claimed is None else claimed  # a claim when cards claim
                 side = side_of_seat[seat]
-                if board[side] + pegs < target and board_due[side] + base < target:  # type: ignore[operator]
-                    board[side] += pegs  # type: ignore[operator]
+                if board[side] + pegs < target and board_due[side] + base < target:
+                    board[side] += pegs
                     board_due[side] += base
                     due_by_seat[seat] += base
                     claimed_by_seat[seat] += base if claimed is None else claimed

@@ -10,7 +10,7 @@ from __future__ import annotations
 import contextlib
 import random
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 
 from cribstats.cards import CARD_TEXT, DECK, Card
 from cribstats.gamelog import FORMAT, GO
@@ -294,13 +294,13 @@ class GameRun:
         taken: list[tuple[int, int, int]] = []  # (event, caller seat, points)
         wrong = list(claims)
         for i, s in enumerate(steps):
-            if s.points is None or not self.mistakes.rate:
+            if s.points is None or s.card is None or not self.mistakes.rate:
                 continue
-            due = claims[i]
+            laid, due = s.card, claims[i]
             claim = self.mistakes.wrong_claim(due)
             if claim != due:
                 go, last = (0, s.go) if s.last else (s.go, 0)
-                what = mk.peg_what(s.card, self.peg_score(steps, i), go, last)  # type: ignore[arg-type]
+                what = mk.peg_what(laid, self.peg_score(steps, i), go, last)
                 errors.append(mk.claim_finding(game_id, number, i, "play", names[s.seat], claim, due, what))
             wrong[i] = claim
             if self.setup.muggins and claim <= due:
@@ -308,7 +308,7 @@ class GameRun:
                 points = self.muggins_points(due - claim)
                 if points > due - claim:
                     go, last = (0, s.go) if s.last else (s.go, 0)
-                    what = mk.peg_what(s.card, self.peg_score(steps, i), go, last)  # type: ignore[arg-type]
+                    what = mk.peg_what(laid, self.peg_score(steps, i), go, last)
                     errors.append(mk.muggins_finding(game_id, number, i, "play", names[caller], names[s.seat],
                                                      points, due - claim, what))
                 if points:
@@ -343,10 +343,10 @@ class GameRun:
                     ended = True
                     break
         for i, s in enumerate(steps[:end]):
-            if s.false_go:
-                play_findings.append(mk.false_go_finding(game_id, number, i, names[s.seat], s.count, s.fit))  # type: ignore[arg-type]
-            elif s.over:
-                play_findings.append(mk.over_31_finding(game_id, number, i, names[s.seat], s.card, s.count))  # type: ignore[arg-type]
+            if s.false_go and s.fit is not None:
+                play_findings.append(mk.false_go_finding(game_id, number, i, names[s.seat], s.count, s.fit))
+            elif s.over and s.card is not None:
+                play_findings.append(mk.over_31_finding(game_id, number, i, names[s.seat], s.card, s.count))
         play_findings.sort(key=lambda f: f["event"])  # stable: a claim's finding before its muggins call's
         self.findings.extend(play_findings)
         deal["play"] = [
@@ -394,7 +394,8 @@ class GameRun:
         shown: dict[str, int] = {}
         deal["show"] = shown
         crib = [c for t in thrown for c in t] + ([crib_card] if crib_card is not None else [])
-        for seat, phase, cards in [*((s, "hand", kept[s]) for s in order), (dealer, "crib", crib)]:
+        shows: list[tuple[int, Literal["hand", "crib"], list[Card]]] = [(s, "hand", kept[s]) for s in order]
+        for seat, phase, cards in [*shows, (dealer, "crib", crib)]:
             name = self.names[seat]
             due = score_show_total(cards, starter, crib=phase == "crib")
             claim = self.mistakes.wrong_claim(due)

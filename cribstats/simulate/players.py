@@ -79,9 +79,11 @@ def crib_values(thrown: np.ndarray) -> np.ndarray:
     """
     offsuit, suited, single = _crib_arrays()
     if thrown.shape[-1] == 1:
-        return single[thrown[..., 0] >> 2]
+        singles: np.ndarray = single[thrown[..., 0] >> 2]
+        return singles
     a, b = thrown[..., 0], thrown[..., 1]
-    return np.where((a & 3) == (b & 3), suited[a >> 2, b >> 2], offsuit[a >> 2, b >> 2])
+    pairs: np.ndarray = np.where((a & 3) == (b & 3), suited[a >> 2, b >> 2], offsuit[a >> 2, b >> 2])
+    return pairs
 
 
 def hand_values(keeps: np.ndarray, dealt: np.ndarray, method: str = "many") -> np.ndarray:
@@ -96,7 +98,8 @@ def hand_values(keeps: np.ndarray, dealt: np.ndarray, method: str = "many") -> n
     n_opt, n_cut = len(keeps), len(unseen)
     hands = np.repeat(keeps, n_cut, axis=0)
     starters = np.tile(unseen, n_opt)
-    return score_show_many(hands, starters).reshape(n_opt, n_cut).mean(axis=1)
+    means: np.ndarray = score_show_many(hands, starters).reshape(n_opt, n_cut).mean(axis=1)
+    return means
 
 
 def table_values(dealt: Sequence[Card], crib_sign: int) -> list[float]:
@@ -167,7 +170,8 @@ def discard_values(dealt: Sequence[Card], to_crib: int, crib_sign: int, *, metho
     keep_idx, throw_idx = _keep_indexes(len(dealt), to_crib)
     cards = np.asarray(dealt, dtype=np.intp)
     hand = hand_values(cards[keep_idx], cards, "one" if method == "one" else "many")
-    return (hand + crib_sign * crib_values(cards[throw_idx])).tolist()
+    values: list[float] = (hand + crib_sign * crib_values(cards[throw_idx])).tolist()
+    return values
 
 
 def choose_discards(

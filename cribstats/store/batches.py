@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
@@ -37,6 +37,12 @@ from cribstats.store.totals import add_game_totals
 DEFAULT_BATCH_SIZE = 1000
 IN_CHUNK = 300  # games per identity query (three IN lists of this many values: under SQLite's oldest limit)
 RETRIES = 5  # attempts at a batch that meets a deadlock or serialisation failure (PostgreSQL)
+
+
+def _as_bound(kind: sa.types.TypeEngine[Any], dialect: sa.Dialect) -> Callable[[Any], Any]:
+    """How ``dialect`` binds a value of ``kind`` (SQLite: dates and times as text), or the value as it is."""
+    processor = kind.dialect_impl(dialect).bind_processor(dialect)
+    return processor if processor is not None else (lambda value: value)
 
 
 def _now() -> datetime:
@@ -99,8 +105,8 @@ class Importer:
         self._pg = is_postgresql(engine)
         # SQLite keeps dates and times as text: the same text SQLAlchemy's types write
         dialect = engine.dialect
-        self._sqlite_date = sa.Date().dialect_impl(dialect).bind_processor(dialect)
-        self._sqlite_datetime = sa.DateTime().dialect_impl(dialect).bind_processor(dialect)
+        self._sqlite_date = _as_bound(sa.Date(), dialect)
+        self._sqlite_datetime = _as_bound(sa.DateTime(), dialect)
 
     # context management
 
