@@ -19,7 +19,7 @@ from cribstats.findings import (
     show_what,
 )
 from cribstats.gamelog import Deal
-from cribstats.replay.claims import Claims
+from cribstats.replay.claims import NEVER, Claims
 from cribstats.replay.facts import DealFacts, PlayerDealFacts, PlayFact, ShowFact, ShowPhase
 from cribstats.replay.play import PlayReplay
 from cribstats.scoring import heels_points, score_show_total
@@ -197,9 +197,11 @@ class DealReplay(Claims):
         if self.deal.crib_card is not None:
             crib.append(CARD_BY_TEXT[self.deal.crib_card])
         self.count_show(self.deal.dealer, "crib", crib, claims.get("crib"))
+        self.g.place_at = NEVER
 
     def count_show(self, player: str, phase: ShowPhase, cards: list[Card], claimed: int | None) -> None:
         g = self.g
+        g.place_at = len(self.shows)  # its findings come right after it
         if g.over:
             if claimed is not None:
                 g.after_end(phase, player, f"{player} claimed {claimed} for the {phase}")
@@ -223,8 +225,6 @@ class DealReplay(Claims):
             facts.hand_due, facts.hand_claimed = due, claim
         fact = ShowFact(player, phase, tuple(cards), self.starter, due, claim)
         self.shows.append(fact)
-        if g.tell_shows:
-            g.visitor.visit_show(fact)
         if claim == due and not self.calls:  # the common case: nothing to judge
             g.credit(g.side_of[player], claim, due)
             return

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from operator import itemgetter
+from typing import Any
+
 from cribstats.findings import (
     Finding,
     FindingKind,
@@ -17,6 +21,7 @@ from cribstats.replay.facts import DealFacts, GameOutcome
 from cribstats.replay.visitor import ReplayVisitor, overrides
 
 STAGE = {"deal": 0, "heels": 1, "play": 2, "hand": 3, "crib": 4, "board": 5}
+PLAY_STAGE = STAGE["play"]
 
 
 def replay(game: GameLog, visitor: ReplayVisitor | None = None, *, key: str | None = None) -> GameOutcome:
@@ -70,9 +75,10 @@ class GameReplay:
         self.deal_number = 0
         self.after_end_reported = False
         self.board_offsets: dict[str, int] = {}
-        # the visitor is told every play and show; a visitor that ignores them need not be called for each
-        self.tell_plays = overrides(visitor, "visit_play")
-        self.tell_shows = overrides(visitor, "visit_show")
+        #: where a finding with no event of its own is placed in its stage (a show: its index in the deal's shows)
+        self.place_at = NEVER
+        # the visitor is told every play, show and finding; one that ignores them is not called for each
+        self.tell_events = any(overrides(visitor, m) for m in ("visit_play", "visit_show", "visit_finding"))
 
     # -- bookkeeping ------------------------------------------------------------------------------------------
 
@@ -88,7 +94,7 @@ class GameReplay:
         )
         if self.deal_number:
             if at is None:
-                at = event if event is not None else NEVER
+                at = event if event is not None else self.place_at
             self.deal_findings.append(((STAGE[stage or phase], at), finding))
         else:
             self.findings.append(finding)
@@ -128,14 +134,15 @@ class GameReplay:
             self.deal_number = number
             self.after_end_reported = False
             self.deal_findings = []
+            self.place_at = NEVER
             visitor.begin_deal(number, deal)
             facts = DealReplay(self, deal, number, previous_dealer).run()
             previous_dealer = deal.dealer
             if self.deal_findings:
-                self.deal_findings.sort(key=lambda item: item[0])
-                for _, finding in self.deal_findings:
-                    self.findings.append(finding)
-                    visitor.visit_finding(finding)
+                self.deal_findings.sort(key=itemgetter(0))
+                self.findings.extend(finding for _, finding in self.deal_findings)
+            if self.tell_events:
+                self.tell_deal(facts)
             visitor.end_deal(facts)
             deals.append(facts)
         self.deal_number = 0
@@ -145,6 +152,19 @@ class GameReplay:
             visitor.visit_finding(finding)
         visitor.end_game(outcome)
         return outcome
+
+    def tell_deal(self, facts: DealFacts) -> None:
+        """Tell the visitor a deal's plays, shows and findings in game order: by stage (the deal, his heels, the
+        play, the hands, the crib, the board), each finding right after the event or show it is about."""
+        visitor = self.visitor
+        told: list[tuple[tuple[int, int, int], Callable[[Any], None], object]] = [
+            ((PLAY_STAGE, fact.index, 0), visitor.visit_play, fact) for fact in facts.plays
+        ]
+        told += [((STAGE[fact.phase], i, 0), visitor.visit_show, fact) for i, fact in enumerate(facts.shows)]
+        told += [((stage, at, 1), visitor.visit_finding, finding) for (stage, at), finding in self.deal_findings]
+        told.sort(key=itemgetter(0))  # stable: findings at one place keep their order
+        for _, tell, what in told:
+            tell(what)
 
     def outcome(self, deals: list[DealFacts]) -> GameOutcome:
         recorded = self.game.result

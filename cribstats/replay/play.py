@@ -128,10 +128,6 @@ class PlayReplay:
             own_end = g.over and self.pending.index == self.ended_at
             self.close_series(go_point=not own_end)
         facts.sort(key=index_of)
-        if g.tell_plays:
-            visit_play = g.visitor.visit_play
-            for fact in facts:
-                visit_play(fact)
         self.d.plays.extend(facts)
         self.totals_and_facts()
 
