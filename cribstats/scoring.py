@@ -48,8 +48,9 @@ HAND_SIZES = tuple(sorted({v.hand_size for v in VARIANTS}))  # 3, 4 and 5: the v
 KINDS = ("fifteen", "pair", "run", "flush", "nobs")
 HEELS = 2  # his heels: the dealer pegs 2 when the starter turned is a jack
 NOBS = 1  # nobs: the jack of the starter's suit, in a hand or the crib
-#: the rank key of five ranks ``r0..r4``: ``r0 + 13*r1 + 169*r2 + 2197*r3 + 28561*r4`` (the starter's rank last)
-RANK_KEY_WEIGHTS = (1, 13, 169, 2197, 28561)
+#: the rank key of ranks ``r0..r4``: their digits in base 13, ``r0`` the lowest (the starter's rank, last, highest)
+RANK_KEY_BASE = 13
+RANK_KEY_WEIGHTS = tuple(RANK_KEY_BASE**i for i in range(5))  # 1, 13, 169, 2197, 28561
 
 
 def __getattr__(name: str) -> Any:
@@ -103,7 +104,10 @@ def rank_key_of(ranks: Sequence[int]) -> int:
     >>> rank_key_of([1, 0, 0, 0, 2])
     57123
     """
-    return sum(r * w for r, w in zip(ranks, RANK_KEY_WEIGHTS, strict=False))
+    key = 0
+    for r in reversed(ranks):
+        key = key * RANK_KEY_BASE + r
+    return key
 
 
 class CountError(CribstatsError, ValueError):
@@ -391,8 +395,11 @@ def score_show_total(hand: Sequence[Card], starter: Card, *, crib: bool = False)
     if len(hand) != 4:
         return score_show(hand, starter, crib=crib).total
     a, b, c, d = hand
-    key = rank_key_of((a >> 2, b >> 2, c >> 2, d >> 2, starter >> 2))
-    points = _RANK_POINTS.get(key)
+    ranks = (a >> 2, b >> 2, c >> 2, d >> 2, starter >> 2)
+    points = _RANK_POINTS.get(rank_key_of(ranks))
     if points is None:
-        points = rank_points((a >> 2, b >> 2, c >> 2, d >> 2, starter >> 2))
-    return points + flush_points(hand, starter, crib=crib) + nobs_points(hand, starter)
+        points = rank_points(ranks)
+    s = a & 3
+    if s == b & 3 == c & 3 == d & 3:  # one suit: a flush, by the rule
+        points += flush_points_for(4, 1, 1 if s == starter & 3 else 0, crib=crib)
+    return points + nobs_points(hand, starter)

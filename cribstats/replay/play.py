@@ -67,7 +67,7 @@ class PlayReplay:
     def run(self) -> None:
         g, state = self.g, self.state
         seat_of, held, facts, card_claims = g.seat_of, state.held, self.facts, self.card_claims
-        n, calls, totals, target = self.n, self.d.calls, self.totals, g.target
+        n, fast, totals, target = self.n, not self.d.calls, self.totals, g.target
         board, board_due, side_of_seat = g.board, g.board_due, g.side_of_seat
         due_by_seat, claimed_by_seat = self.due_by_seat, self.claimed_by_seat
         for index, event in enumerate(self.events):
@@ -78,12 +78,24 @@ class PlayReplay:
             card = CARD_BY_TEXT[text]
             claimed = event[2] if len(event) == 3 else (0 if card_claims else None)
             seat = seat_of[player]
-            # the short way, for the common case: the game and the play go on, the card is held, fits and is in
-            # turn, nothing is held back or called, and the card before it earned what it claimed
+            hand, gone = held[seat], state.gone
+            fits = VALUES[card] <= THIRTY_ONE - state.count
+            goes_on = fits and seat not in gone and card in hand
+            if state.series and not g.over and not goes_on and state.series_over:
+                # the card cannot go on with the series, and nobody can: it closes, its last card taking the go
+                self.close_series(go_point=True)
+                fits, gone = True, state.gone
+            if self.deferred is not None:
+                self.credit_deferred()  # a card follows: the claim held back is on the board by now
+            if g.over:
+                facts.append(PlayFact(index, player, card, state.count, 0, claimed, after_end=True))
+                g.after_end("play", player, f"{player} laid {text}", event=index)
+                continue
+            # the short way, for the common case: the play goes on, the card is held, fits and is in turn, nothing
+            # is called, and the card before it earned what it claimed (else lay() judges it all)
             pending = self.pending
             if (
-                not calls and self.deferred is None and not g.over and not state.over
-                and card in held[seat] and state.fits(card) and seat not in state.gone
+                fast and fits and not state.over and seat not in gone and card in hand
                 and (seat == state.leader if not state.series else (
                     seat == (state.last + 1) % n or state.turn_instead(seat) is None))
                 and (pending is None or pending.claimed is None or pending.claimed == pending.due)
@@ -103,16 +115,6 @@ class PlayReplay:
                     self.credit_laid(index, seat, base, claimed)
                 if state.count == THIRTY_ONE:
                     self.close_series(go_point=True)
-                continue
-            if state.series and not g.over:
-                # no search when the card about to be laid fits and its player is still in: the series goes on
-                goes_on = state.fits(card) and seat not in state.gone and card in held[seat]
-                if not goes_on and state.series_over:
-                    self.close_series(go_point=True)
-            self.credit_deferred()  # a card follows: the claim held back is on the board by now
-            if g.over:
-                facts.append(PlayFact(index, player, card, state.count, 0, claimed, after_end=True))
-                g.after_end("play", player, f"{player} laid {text}", event=index)
                 continue
             self.lay(index, player, card, claimed)
         if not g.over and not state.over and state.series and state.series_over:

@@ -16,7 +16,7 @@ from sqlalchemy.engine import Connection, Engine
 from cribstats.errors import LogError
 from cribstats.store import tables as t
 from cribstats.store.bulk import bulk_insert, chunks, insert_ignore, next_id, refusable, retryable
-from cribstats.store.db import describe_db_error, ensure_schema, is_postgresql, writer
+from cribstats.store.db import atomic, describe_db_error, ensure_schema, is_postgresql, writer
 from cribstats.store.rows import (
     DATE_AT,
     DEAL_COLUMNS,
@@ -179,7 +179,7 @@ class Importer:
         self._flush()
         self._finish_file()
         self._file = file
-        with self.conn.begin():
+        with atomic(self.conn):
             run_id = self.conn.execute(
                 sa.insert(t.import_run_table).returning(t.import_run_table.c.id),
                 {"file": file, "file_hash": file_hash(file), "started_at": _now()},
@@ -192,7 +192,7 @@ class Importer:
         if tally is None:
             return
         runs = t.import_run_table
-        with self.conn.begin():
+        with atomic(self.conn):
             self.conn.execute(
                 sa.update(runs)
                 .where(runs.c.id == tally.run_id)
@@ -246,7 +246,7 @@ class Importer:
         self._batch_keys.clear()
         for attempt in range(RETRIES):
             try:
-                with self.conn.begin():
+                with atomic(self.conn):
                     outcome = self._write(batch)
                 break
             except (sa.exc.DBAPIError, OverflowError) as err:
@@ -263,11 +263,11 @@ class Importer:
     def _write_one_by_one(self, batch: list[PreparedGame]) -> _BatchOutcome:
         """The slow path: a savepoint per game, so one game the database refuses is refused alone."""
         total = _BatchOutcome()
-        with self.conn.begin():
+        with atomic(self.conn):
             for g in batch:
                 for attempt in range(RETRIES):
                     try:
-                        with self.conn.begin_nested():
+                        with atomic(self.conn):  # a savepoint: inside the batch's transaction
                             one = self._write([g])
                         total.merge(one)
                         break
