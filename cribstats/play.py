@@ -181,13 +181,13 @@ class PlayState:
         The card leaves the hand if held. A card that does not fit is :meth:`lay_over` instead.
         """
         hand = self.held[seat]
-        if card in hand:
+        if card in hand:  # a card not held is laid all the same (the replay has said so)
             hand.remove(card)
-        self.count += VALUE[card]
+        self.count = count = self.count + VALUE[card]
         self.series = series = (*self.series, card >> 2)
         self.last = seat
         entry = _PEG_MEMO.get(series)
-        return (entry if entry is not None else _peg_entry(series, self.count))[0]
+        return (entry if entry is not None else _peg_entry(series, count))[0]
 
     def lay_over(self, seat: int, card: Card) -> None:
         """``seat`` lays ``card`` past 31: it counts for nothing and ends the series (with no go point)."""

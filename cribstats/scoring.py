@@ -3,7 +3,7 @@
 Three paths score the show, on the rules written once here (his heels, nobs, the flush, the rank key and the
 rank part: fifteens, pairs and runs). :func:`score_show` explains itself: every fifteen, pair, run, flush and
 nobs as the cards that make it. :func:`score_show_total` gives the total alone, fast, from a memo of the rank
-part by :func:`rank_key_of`. :func:`score_show_many` (in :mod:`cribstats.scoring_many`, loaded on first use with
+part by the ranks. :func:`score_show_many` (in :mod:`cribstats.scoring_many`, loaded on first use with
 numpy) scores arrays of hands at once for bulk work, through a table of the rank part by the same key. They
 agree; the tests hold them to it.
 
@@ -104,6 +104,10 @@ def rank_key_of(ranks: Sequence[int]) -> int:
     >>> rank_key_of([1, 0, 0, 0, 2])
     57123
     """
+    if len(ranks) == 5:  # a hand and its starter, the hot path: the same digits, unrolled
+        b = RANK_KEY_BASE
+        r0, r1, r2, r3, r4 = ranks
+        return r0 + b * (r1 + b * (r2 + b * (r3 + b * r4)))
     key = 0
     for r in reversed(ranks):
         key = key * RANK_KEY_BASE + r
@@ -369,7 +373,7 @@ def peg_points_ranks(ranks: Sequence[int], count: int) -> PegScore:
     )
 
 
-_RANK_POINTS: dict[int, int] = {}  # rank key -> fifteens, pairs and runs of those ranks (at most 13**5 keys)
+_RANK_POINTS: dict[tuple[int, ...], int] = {}  # ranks -> their fifteens, pairs and runs (at most 13**5 entries)
 
 
 def rank_points(ranks: Sequence[int]) -> int:
@@ -378,7 +382,7 @@ def rank_points(ranks: Sequence[int]) -> int:
     >>> rank_points([4, 4, 4, 10, 4])
     28
     """
-    key = rank_key_of(ranks)
+    key = tuple(ranks)
     points = _RANK_POINTS.get(key)
     if points is None:
         points = _RANK_POINTS[key] = sum(item[2] for item in _rank_combinations(tuple(sorted(ranks))))
@@ -396,10 +400,13 @@ def score_show_total(hand: Sequence[Card], starter: Card, *, crib: bool = False)
         return score_show(hand, starter, crib=crib).total
     a, b, c, d = hand
     ranks = (a >> 2, b >> 2, c >> 2, d >> 2, starter >> 2)
-    points = _RANK_POINTS.get(rank_key_of(ranks))
+    points = _RANK_POINTS.get(ranks)
     if points is None:
         points = rank_points(ranks)
     s = a & 3
     if s == b & 3 == c & 3 == d & 3:  # one suit: a flush, by the rule
         points += flush_points_for(4, 1, 1 if s == starter & 3 else 0, crib=crib)
-    return points + nobs_points(hand, starter)
+    nobs = nobs_card(starter)
+    if a == nobs or b == nobs or c == nobs or d == nobs:
+        points += NOBS
+    return points

@@ -180,8 +180,8 @@ class PlayReplay:
         self.facts.append(fact)
         if self.g.over or state.over:
             return  # a go after the play or after the end changes nothing
-        fits = state.legal_cards(seat)
-        if fits and seat not in state.gone:
+        if seat not in state.gone and state.can_lay(seat):
+            fits = state.legal_cards(seat)
             card = format_card(fits[0])
             new_count = state.count + VALUES[fits[0]]
             instead = state.turn_instead(seat)
@@ -281,23 +281,29 @@ class PlayReplay:
         if fact is None:
             return
         self.pending = None
-        self.credit_deferred()
-        if not go and not self.d.calls and (fact.claimed is None or fact.claimed == fact.due):
+        if self.deferred is not None:
+            self.credit_deferred()
+        calls = self.d.calls
+        if not go and not calls and (fact.claimed is None or fact.claimed == fact.due):
             return  # the common case: nothing more earned, nothing to judge
-        player, peg = fact.player, peg_score(self.pending_series, fact.count)
+        player = fact.player
         fact.due += go
         if go:
-            seat = self.g.seat_of[player]
+            g = self.g
+            seat = g.seat_of[player]
             self.due_by_seat[seat] += go
             if fact.claimed is None:
                 self.claimed_by_seat[seat] += go
-            if self.card_claims or self.totals:
-                self.g.credit(self.g.side_of[player], 0, go)
+            pegs = 0 if self.card_claims or self.totals else go  # a card's claim holds its go already
+            side = g.side_of_seat[seat]
+            if g.board[side] + pegs < g.target and g.board_due[side] + go < g.target:
+                g.board[side] += pegs  # the common case, as GameReplay.credit has it: the game goes on
+                g.board_due[side] += go
             else:
-                self.g.credit(self.g.side_of[player], go, go)
-        if self.totals:
-            return
-        assert peg is not None
+                g.credit(side, pegs, go)
+        if self.totals or (not calls and (fact.claimed is None or fact.claimed == fact.due)):
+            return  # nothing to judge: no claim, or the claim was right, and no muggins call
+        peg = peg_score(self.pending_series, fact.count)
         is_go = go and not self.state.all_laid  # someone still holds a card: a go, else the last card
 
         def detail() -> str:
