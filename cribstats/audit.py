@@ -31,23 +31,22 @@ from cribstats.replay import GameOutcome, ReplayVisitor, replay
 
 
 def finding_json_line(f: Finding) -> bytes:
-    """One finding as a JSON object on one line (ending in a newline), keys in the order of the spec."""
-    return (
-        orjson.dumps(
-            {
-                "game": f.game,
-                "deal": f.deal,
-                "event": f.event,
-                "kind": f.kind,
-                "phase": f.phase,
-                "player": f.player,
-                "claimed": f.claimed,
-                "due": f.due,
-                "message": f.message,
-            }
-        )
-        + b"\n"
-    )
+    """One finding as a JSON object on one line (ending in a newline), keys in the order of the spec; a match
+    finding adds ``match``."""
+    data = {
+        "game": f.game,
+        "deal": f.deal,
+        "event": f.event,
+        "kind": f.kind,
+        "phase": f.phase,
+        "player": f.player,
+        "claimed": f.claimed,
+        "due": f.due,
+        "message": f.message,
+    }
+    if f.match is not None:
+        data["match"] = f.match
+    return orjson.dumps(data) + b"\n"
 
 
 @dataclass(slots=True)
