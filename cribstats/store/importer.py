@@ -46,10 +46,12 @@ from sqlalchemy.engine import Connection, Engine
 
 from cribstats.cards import format_card
 from cribstats.errors import CribstatsError, LogError
+from cribstats.formats.sources import SourceFinding, SourceMatch
 from cribstats.gamelog import GameLog, content_hash, dump_game, game_key
 from cribstats.replay import GameOutcome, replay
 from cribstats.store import tables as t
 from cribstats.store.db import describe_db_error, ensure_schema, is_postgresql, writer
+from cribstats.store.match_import import MatchTally, MatchWriter
 from cribstats.store.tables import name_key
 from cribstats.store.totals import add_game_totals
 
@@ -98,6 +100,7 @@ class ImportSummary:
     deals: int = 0  # deals of the games imported
     refused: list[Refusal] = field(default_factory=list)
     conflicts: list[Refusal] = field(default_factory=list)
+    matches: MatchTally = field(default_factory=MatchTally)  # match records and scorecard findings
 
     @property
     def games(self) -> int:
@@ -152,7 +155,7 @@ def import_paths(
         if workers > 1:
             _Parallel(importer, workers, start_after).run(names)
         else:
-            for source in formats.read_paths(names, on_error=importer.refuse_error):
+            for source in formats.read_paths(names, on_error=importer.refuse_error, on_record=importer.add_record):
                 importer.add(source)
     return importer.summary
 
@@ -171,7 +174,7 @@ PARALLEL_CHUNK = 50  # games (lines) handed to a worker process at a time
 IN_FLIGHT_PER_WORKER = 4  # chunks read ahead per worker, beyond a batch's worth (see _Parallel)
 AUTO_PARALLEL_AFTER = 400  # games replayed here before ``workers=None`` starts processes (small inputs need none)
 
-_Result = list["PreparedGame | Refusal"]
+_Result = list["PreparedGame | Refusal | SourceMatch | SourceFinding"]
 
 
 def _prepare_lines(file: str, first_line: int, lines: list[bytes]) -> _Result:
@@ -186,7 +189,7 @@ def _prepare_lines(file: str, first_line: int, lines: list[bytes]) -> _Result:
     def unreadable(error: LogError) -> None:
         out.append(Refusal(error.file, error.place, error.message))
 
-    for source in read_json_lines(lines, file, on_error=unreadable, first_line=first_line):
+    for source in read_json_lines(lines, file, on_error=unreadable, first_line=first_line, on_record=out.append):
         out.append(_prepare_or_refuse(source.game, source.file, source.place))
     return out
 
@@ -291,7 +294,7 @@ class _Parallel:
                 chunk = []
             self._unreadable(error)
 
-        for source in formats.read_games(path, on_error=unreadable):
+        for source in formats.read_games(path, on_error=unreadable, on_record=self.importer.add_record):
             chunk.append((source.game, source.file, source.place))
             if len(chunk) >= PARALLEL_CHUNK:
                 self._submit(len(chunk), _prepare_games, chunk)
@@ -319,8 +322,10 @@ class _Parallel:
             for result in head if isinstance(head, list) else head.result():
                 if isinstance(result, PreparedGame):
                     importer.add_prepared(result)
-                else:
+                elif isinstance(result, Refusal):
                     importer.refuse(result.file, result.place, result.reason)
+                else:
+                    importer.add_record(result)
 
 
 def _start_pool(workers: int) -> Any:
@@ -703,6 +708,7 @@ class Importer:
         self._batch_hashes: set[str] = set()
         self._batch_ids: set[str] = set()
         self._batch_keys: set[str] = set()
+        self.matches = MatchWriter(replace=replace, tally=self.summary.matches)
         self._players: dict[str, int] = {}  # committed name key -> id
         self._events: dict[str, int] = {}
         self._file: str | None = None
@@ -724,6 +730,7 @@ class Importer:
         try:
             if exc_type is None:
                 self._flush()
+                self.matches.finish(self.conn, self.refuse)
                 self._finish_file()
         finally:
             assert self._conn is not None
@@ -754,6 +761,11 @@ class Importer:
             self._refused(source.file, source.place, _failure(err), None)
             return
         self.add_prepared(prepared)
+
+    def add_record(self, item: SourceMatch | SourceFinding) -> None:
+        """A match record or a scorecard finding read: stored once the games of the input are (see
+        :mod:`cribstats.store.match_import`)."""
+        self.matches.add_record(item)
 
     def refuse(self, file: str, place: str | None, reason: str) -> None:
         """Refuse a game that was read but cannot be stored."""
@@ -820,16 +832,19 @@ class Importer:
             self._tally.refused += 1
 
     def _present(self, g: PreparedGame) -> None:
+        self.matches.game_met(g.key, "", g.file, g.place, stored_now=False)
         self.summary.present += 1
         if self._tally is not None:
             self._tally.present += 1
 
     def _conflicting(self, g: PreparedGame, reason: str) -> None:
+        self.matches.game_met(g.key, "", g.file, g.place, stored_now=False)
         self.summary._conflict(Refusal(g.file, g.place, reason, g.key))
         if self._tally is not None:
             self._tally.conflicting += 1
 
     def _imported(self, g: PreparedGame, replaced: bool) -> None:
+        self.matches.game_met(g.key, g.game_row["log"], g.file, g.place, stored_now=True)
         s = self.summary
         s.imported += 1
         s.replaced += replaced
