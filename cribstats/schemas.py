@@ -55,9 +55,9 @@ def match_schema() -> dict[str, Any]:
     shorthand, games as whole game logs or game ids."""
     schema = MatchRecord.model_json_schema(by_alias=True, mode="validation")
     rules = schema["properties"]["rules"]
-    schema["properties"]["rules"] = {"anyOf": [rules, {"type": "string", "pattern": RULES_SHORTHAND_PATTERN,
-                                                       "description": "best-of-3, best-of-5, best-of-7 or points-N"}],
-                                     "default": rules.get("default")}
+    shorthand = {"type": "string", "pattern": RULES_SHORTHAND_PATTERN,
+                 "description": "best-of-3, best-of-5, best-of-7 or points-N"}
+    schema["properties"]["rules"] = {"anyOf": [rules, shorthand], "default": rules.get("default")}
     rules.pop("default", None)
     return {"$schema": DRAFT, **schema,
             "description": "One cribbage match record, version 1 (cribstats spec/match.md)."}

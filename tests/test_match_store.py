@@ -38,7 +38,8 @@ def rows(engine: sa.Engine) -> dict[str, list[tuple[Any, ...]]]:
             if table.name == "import_run":
                 continue
             cols = [c for c in table.c if c.name not in ("imported_at", "import_id")]
-            out[table.name] = [tuple(r) for r in conn.execute(sa.select(*cols).order_by(*table.primary_key.columns))]
+            query = sa.select(*cols).order_by(*table.primary_key.columns)
+            out[table.name] = [tuple(r) for r in conn.execute(query)]
     return out
 
 
@@ -114,7 +115,9 @@ def test_games_alone_make_a_match_best_of_three(store: sa.Engine, tmp_path: Path
     assert match.findings == []
 
 
-def test_a_bad_match_record_is_refused_with_its_place_and_the_rest_imports(store: sa.Engine, tmp_path: Path) -> None:
+def test_a_bad_match_record_is_refused_with_its_place_and_the_rest_imports(
+    store: sa.Engine, tmp_path: Path
+) -> None:
     unknown = {"format": "cribstats/match/1", "id": "u", "players": ["Alice", "Bob"], "games": ["g1", "nowhere"]}
     three = {"format": "cribstats/match/1", "id": "v", "players": ["Alice", "Bob", "Carol"]}
     other_sides = {"format": "cribstats/match/1", "id": "w", "players": ["Alice", "Carol"], "games": ["g1"]}
