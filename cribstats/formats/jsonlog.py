@@ -26,12 +26,11 @@ from cribstats.formats.sources import (
     SourceGame,
     SourceMatch,
     empty_input,
-    inner_place,
     line_place,
     report,
 )
 from cribstats.gamelog import GameLogError, describe, join_place, validate_game
-from cribstats.match.model import MatchError, inline_games, is_match_record, validate_match
+from cribstats.match.model import MatchError, inline_games, inner_place, is_match_record, validate_match
 
 
 def json_error(file: str, err: orjson.JSONDecodeError, line: int | None = None) -> LogError:

@@ -86,20 +86,6 @@ def line_place(line: int, place: str = "") -> str:
     return f"line {line}: {place}" if place else f"line {line}"
 
 
-def inner_place(outer: str | None, inner: str) -> str:
-    """A place inside a record found at ``outer``: ``line 3`` and ``games[0]`` -> ``line 3: games[0]``;
-    ``[2]`` and ``games[0]`` -> ``[2].games[0]``; either may be empty.
-
-    >>> inner_place("line 3", "games[0]"), inner_place("[2]", "games[0]"), inner_place("", "id")
-    ('line 3: games[0]', '[2].games[0]', 'id')
-    """
-    if not outer or not inner:
-        return outer or inner
-    if outer.startswith("["):
-        return outer + inner if inner.startswith("[") else f"{outer}.{inner}"
-    return f"{outer}: {inner}"
-
-
 def kind_of(path: str) -> str | None:
     """The kind of log a file name says it holds (``json``, ``jsonl``, ``tally``, ``cribzero``), or None.
 

@@ -254,6 +254,20 @@ def _as_match_game(record: MatchRecord, number: int, game: GameLog) -> GameLog:
     return game
 
 
+def inner_place(outer: str | None, inner: str) -> str:
+    """A place inside a record found at ``outer``: ``line 3`` and ``games[0]`` -> ``line 3: games[0]``;
+    ``[2]`` and ``games[0]`` -> ``[2].games[0]``; either may be empty.
+
+    >>> inner_place("line 3", "games[0]"), inner_place("[2]", "games[0]"), inner_place("", "id")
+    ('line 3: games[0]', '[2].games[0]', 'id')
+    """
+    if not outer or not inner:
+        return outer or inner
+    if outer.startswith("["):
+        return outer + inner if inner.startswith("[") else f"{outer}.{inner}"
+    return f"{outer}: {inner}"
+
+
 def dump_match(record: MatchRecord) -> dict[str, Any]:
     """The record as JSON-ready data: the fields it was given, rules in object form, games as given."""
     data = record.model_dump(mode="json", by_alias=True, exclude_unset=True, exclude={"rules", "games"})

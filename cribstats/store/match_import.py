@@ -29,7 +29,7 @@ from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Connection
 
 from cribstats.findings import Finding
-from cribstats.formats.sources import SourceFinding, SourceMatch, inner_place
+from cribstats.formats.sources import SourceFinding, SourceMatch
 from cribstats.match.judge import MatchGame, judge_match
 from cribstats.match.model import (
     MatchRecord,
@@ -37,6 +37,7 @@ from cribstats.match.model import (
     MatchRules,
     Sides,
     game_sides,
+    inner_place,
     listed_games,
     match_hash,
     same_sides,
