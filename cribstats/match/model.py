@@ -41,6 +41,7 @@ COUNTS = ("games", "points")
 FIRST_DEALERS = ("loser", "alternate", "cut")
 _BEST_OF = re.compile(r"best-of-(3|5|7)")
 _POINTS_TO = re.compile(r"points-([1-9][0-9]*)")
+SIDES_MESSAGE = "a match has two sides: write two names, or two partnerships of two"
 RULES_SHORTHAND_PATTERN = r"^(?:best-of-[357]|points-[1-9][0-9]*)$"
 Sides = tuple[tuple[str, ...], tuple[str, ...]]
 
@@ -165,6 +166,10 @@ def validate_match(data: object) -> MatchRecord:
 
     :raises MatchError: naming the first place that breaks it (``games[1].deals[0].starter``, ``players``).
     """
+    players = data.get("players") if isinstance(data, dict) else None
+    if isinstance(players, list) and not (_all_names(players) or all(
+            isinstance(side, list) and len(side) == 2 and _all_names(side) for side in players)):
+        raise MatchError("players", SIDES_MESSAGE)
     games = data.get("games") if isinstance(data, dict) else None
     for g, game in enumerate(games if isinstance(games, list) else ()):
         if isinstance(game, dict):  # a whole game: checked as a game, so that its places read as a game's
@@ -188,8 +193,12 @@ def _match_message(err: GameLogError) -> str:
     if err.place.startswith("rules") and "is not a match rule" not in err.message and err.place != "rules":
         return err.message
     if err.place == "players" and "2 to 4 players" in err.message:
-        return "a match has two sides: write two names, or two partnerships of two"
+        return SIDES_MESSAGE
     return err.message
+
+
+def _all_names(items: list[object]) -> bool:
+    return all(isinstance(item, str) for item in items)
 
 
 def _check_record(record: MatchRecord) -> None:
@@ -203,7 +212,7 @@ def _check_record(record: MatchRecord) -> None:
         place = f"games[{g}]"
         try:
             check_players(game)
-            check_options(game)
+            check_options(game if game.match is not None else game.model_copy(update={"match": record.id}))
         except GameLogError as err:
             raise MatchError(join_place(place, err.place), err.message) from None
         if not same_sides(record.sides, game.players):
