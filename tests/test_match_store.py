@@ -150,3 +150,38 @@ def test_the_same_match_id_with_other_content_is_a_conflict(store: sa.Engine, tm
     with store.connect() as conn:
         match = load_match(conn, "cup-final")
     assert match is not None and match.recorded_winner == "Alice"
+
+
+def test_scorecards_store_their_games_and_their_disagreements_once(store: sa.Engine, tmp_path: Path) -> None:
+    from cribstats.store.matches import scorecard_findings
+
+    sheet = tmp_path / "night.csv"
+    sheet.write_text("date,event,round,player,opponent,game_points,spread\n"
+                     "2026-11-03,Club,1,Alice,Bob,2,17\n2026-11-03,Club,1,Bob,Alice,0,-17\n"
+                     "2026-11-03,Club,1,Carol,Dave,3,25\n2026-11-03,Club,1,Dave,Carol,0,-25\n", encoding="utf-8")
+    summary = import_paths([sheet], store)
+    assert (summary.imported, summary.matches.scorecard_findings) == (1, 1)
+    before = rows(store)
+    again = import_paths([sheet], store)
+    assert (again.present, again.matches.scorecard_findings) == (1, 0)
+    assert rows(store) == before
+    with store.connect() as conn:
+        found = scorecard_findings(conn, event="Club")
+        assert scorecard_findings(conn, event="Elsewhere") == []
+    assert [(f.kind, f.player, f.claimed, f.due, f.match) for f in found] == [("scorecard", "Carol", 3, 2, None)]
+
+
+def test_parallel_import_stores_the_same_matches(store: sa.Engine, tmp_path: Path) -> None:
+    lines = [game(f"p{i}", "Alice", "Bob", 121, 100 - i, match=f"m{i // 3}") for i in range(60)]
+    path = write(tmp_path / "many.jsonl", *lines, dict(POINTS_MATCH, games=["p0", "p1", "p2"], id="m0"))
+    summary = import_paths([path], store, workers=2, batch_size=20)
+    assert summary.refused == [] and summary.matches.imported == 1
+    with store.connect() as conn:
+        matches = load_matches(conn)
+    assert len(matches) == 20
+    # m0 under points-3: p0 121-100 (1 point), p1 121-99 (1), p2 121-98 (1): Alice has 3 after game 3
+    m0 = next(m for m in matches if m.source_id == "m0")
+    assert (m0.points, m0.ended_after_game, m0.has_record) == ((3, 0), 3, True)
+    # the others are best of three from their games alone: Alice wins games 1 and 2, game 3 is after the end
+    m1 = next(m for m in matches if m.source_id == "m1")
+    assert (m1.points, m1.ended_after_game, [g.counted for g in m1.games]) == ((2, 0), 2, [True, True, False])
