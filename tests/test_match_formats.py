@@ -143,3 +143,13 @@ def test_two_cards_of_one_game_agree_unless_one_is_changed(spread: int, swap: bo
         assert found == []
         [g] = games
         assert g.game.result.winner == "Ann" and g.game.result.scores == {"Ann": 121, "Bo": loser_score}
+
+
+def test_a_spread_of_nothing_and_a_spread_beyond_the_target(tmp_path: Path) -> None:
+    games, records, errors = cards(tmp_path, "2026-11-03,Club,1,Alice,Bob,2,0", "2026-11-03,Club,1,Bob,Alice,0,0",
+                                   "2026-11-03,Club,1,Carol,Dave,2,+130")
+    assert games == []
+    assert [(r.finding.player, r.finding.claimed, r.finding.due) for r in records] == [
+        ("Alice", 2, None), ("Bob", 0, None)]  # a spread of 0 gives no game points to either card
+    path = tmp_path / "scorecards.csv"
+    assert errors == [f"{path}:line 4: spread: a spread of +130 is more than the target, 121"]

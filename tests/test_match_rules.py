@@ -277,3 +277,12 @@ def test_a_record_names_games_given_elsewhere_in_the_input() -> None:
     assert (outcome.points, outcome.winner_side, where) == ([1, 1], None, "m.json")
     assert [f.kind for f in outcome.findings] == ["match-result"]  # Alice recorded as the winner of 1-1
     assert collector.errors == ["n.json: games[0]: no game 'three' in the input"]
+
+
+def test_first_dealers_that_cannot_be_judged() -> None:
+    # a result-only game has no first deal; a game after the end is no part of the match
+    result_only = [won(1, "Alice", 100, "Alice"), won(2, "Bob", 100, None), won(3, "Bob", 100, "Alice")]
+    assert judge_match("m", AB, MatchRules(), result_only).findings == []  # game 3: Alice lost game 2, right
+    after_end = [won(1, "Alice", 100, "Alice"), won(2, "Alice", 100, "Bob"), won(3, "Bob", 100, "Alice")]
+    outcome = judge_match("m", AB, MatchRules(), after_end)  # game 3 would be Alice's wrong deal, but it is after
+    assert [(f.kind, f.game) for f in outcome.findings] == [("match-after-end", "g3")]
