@@ -137,10 +137,10 @@ def read_scorecards(
         findings = cross_check(cards)
         if findings:
             if on_record is not None:
-                first = cards[0]
+                card = cards[0]
                 for f in findings:
-                    on_record(SourceFinding(file, place, f, first.date or None, first.event or None,
-                                            first.round or None))
+                    on_record(SourceFinding(file, place, f, card.date or None, card.event or None,
+                                            card.round or None))
             continue
         try:
             game = validate_game(_as_log(cards[0]))

@@ -88,11 +88,10 @@ class MatchCollector:
         for match in matches.values():
             if match.sides is None:
                 continue
-            record = match.record
-            rules = record.rules if record is not None else MatchRules()
+            rules = match.record.rules if match.record is not None else MatchRules()
+            result = None if match.record is None else match.record.result
             games = [match.games[n].game for n in sorted(match.games)]
-            yield judge_match(match.id, match.sides, rules, games, None if record is None else record.result), \
-                match.where
+            yield judge_match(match.id, match.sides, rules, games, result), match.where
 
     def _take_listed(self, match: _Match, record: MatchRecord, at: str) -> bool:
         for number, key, place in listed_games(record):

@@ -161,9 +161,9 @@ class MatchWriter:
                                       f"{sorted(variants - {game.variant})[0]}: a match is played in one variant")
         values = _record_values(conn, record, digest, source)
         if existing is None:
-            match_id = conn.execute(sa.insert(m).returning(m.c.id), values).scalar_one()
+            match_id = int(conn.execute(sa.insert(m).returning(m.c.id), values).scalar_one())
         else:
-            match_id = existing.id
+            match_id = int(existing.id)
             conn.execute(sa.update(m).where(m.c.id == match_id).values(**values))
         _set_sides(conn, match_id, record.sides)
         if record.games is not None:
@@ -217,17 +217,17 @@ def _stored_games(conn: Connection, keys: list[str]) -> dict[str, _StoredGame]:
             found[row.game_key] = by_id[row.id] = game
     ids = list(by_id)
     for start in range(0, len(ids), 300):
-        chunk = ids[start:start + 300]
+        id_chunk = ids[start:start + 300]
         seats = (sa.select(gp.c.game_id, gp.c.seat, gp.c.won, pt.c.name).join(pt, pt.c.id == gp.c.player_id)
-                 .where(gp.c.game_id.in_(chunk)).order_by(gp.c.game_id, gp.c.seat))
-        for row in conn.execute(seats):
-            by_id[row.game_id].players.append(row.name)
-            if row.won:
-                by_id[row.game_id].winners.append(row.name)
+                 .where(gp.c.game_id.in_(id_chunk)).order_by(gp.c.game_id, gp.c.seat))
+        for seat in conn.execute(seats):
+            by_id[seat.game_id].players.append(seat.name)
+            if seat.won:
+                by_id[seat.game_id].winners.append(seat.name)
         dealers = (sa.select(d.c.game_id, pt.c.name).join(pt, pt.c.id == d.c.dealer_id)
-                   .where(d.c.game_id.in_(chunk), d.c.number == 1))
-        for row in conn.execute(dealers):
-            by_id[row.game_id].first_dealer = row.name
+                   .where(d.c.game_id.in_(id_chunk), d.c.number == 1))
+        for dealt in conn.execute(dealers):
+            by_id[dealt.game_id].first_dealer = dealt.name
     return found
 
 
@@ -257,10 +257,10 @@ def _link_game(conn: Connection, link: _GameLink) -> int:
         values = {"source_id": link.match, "content_hash": None, "rules": _rules_json(MatchRules()),
                   "first_to": 2, "count_by": "games", "side1": _names_json(sides[0]),
                   "side2": _names_json(sides[1]), "imported_at": _now()}
-        match_id = conn.execute(sa.insert(m).returning(m.c.id), values).scalar_one()
+        match_id = int(conn.execute(sa.insert(m).returning(m.c.id), values).scalar_one())
         _set_sides(conn, match_id, sides)
     else:
-        match_id = row.id
+        match_id = int(row.id)
         sides = (tuple(orjson.loads(row.side1)), tuple(orjson.loads(row.side2)))
         _check_sides(_key_sides(sides), game.players, sides)
     numbered = sa.select(mg.c.game_source_id, mg.c.number).where(mg.c.match_id == match_id)
@@ -390,13 +390,13 @@ def _player_id(conn: Connection, name: str) -> int:
     pt = t.player_table
     key = name_key(name)
     _insert_ignore(conn, pt, [{"name": name.strip(), "name_key": key}], ["name_key"])
-    return conn.execute(sa.select(pt.c.id).where(pt.c.name_key == key)).scalar_one()
+    return int(conn.execute(sa.select(pt.c.id).where(pt.c.name_key == key)).scalar_one())
 
 
 def _event_id(conn: Connection, name: str) -> int:
     et = t.event_table
     _insert_ignore(conn, et, [{"name": name}], ["name"])
-    return conn.execute(sa.select(et.c.id).where(et.c.name == name)).scalar_one()
+    return int(conn.execute(sa.select(et.c.id).where(et.c.name == name)).scalar_one())
 
 
 def _insert_ignore(conn: Connection, table: sa.Table, rows: list[dict[str, Any]], keys: list[str]) -> None:
@@ -405,7 +405,7 @@ def _insert_ignore(conn: Connection, table: sa.Table, rows: list[dict[str, Any]]
 
 
 def _count(conn: Connection, table: sa.Table) -> int:
-    return conn.execute(sa.select(sa.func.count()).select_from(table)).scalar_one()
+    return int(conn.execute(sa.select(sa.func.count()).select_from(table)).scalar_one())
 
 
 def _rules_json(rules: MatchRules) -> str:
