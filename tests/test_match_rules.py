@@ -286,3 +286,46 @@ def test_first_dealers_that_cannot_be_judged() -> None:
     after_end = [won(1, "Alice", 100, "Alice"), won(2, "Alice", 100, "Bob"), won(3, "Bob", 100, "Alice")]
     outcome = judge_match("m", AB, MatchRules(), after_end)  # game 3 would be Alice's wrong deal, but it is after
     assert [(f.kind, f.game) for f in outcome.findings] == [("match-after-end", "g3")]
+
+
+@st.composite
+def played(draw: st.DrawFn) -> tuple[MatchRules, list[MatchGame]]:
+    rules = MatchRules(first_to=draw(st.integers(1, 7)), count=draw(st.sampled_from(["games", "points"])),
+                       points=draw(st.lists(st.integers(0, 4), min_size=3, max_size=3)),
+                       triple_skunk_wins=draw(st.booleans()))
+    games = []
+    for number in range(1, draw(st.integers(0, 12)) + 1):
+        winner = draw(st.sampled_from(["Alice", "Bob", None]))
+        level = draw(st.integers(0, 3)) if winner else 0
+        games.append(MatchGame(number, f"g{number}", ("Alice", "Bob"), "six-card",
+                               (winner,) if winner else (), level, None))
+    return rules, games
+
+
+@settings(max_examples=300, deadline=None)
+@given(played())
+def test_the_judgment_agrees_with_a_plain_count(case: tuple[MatchRules, list[MatchGame]]) -> None:
+    # the rules of spec match.md, counted again the plainest way: add up until a side has enough (or a triple
+    # skunk ends it when the rules say so); whatever comes after is after the end
+    rules, games = case
+    score = {"Alice": 0, "Bob": 0}
+    winner = ended = None
+    for g in games:
+        if winner is not None:
+            continue
+        if not g.winners:
+            continue
+        side = g.winners[0]
+        if rules.count == "games":
+            score[side] += 1
+        else:
+            score[side] += rules.points[min(g.skunk_level, 2)]
+        if score[side] >= rules.first_to or (rules.triple_skunk_wins and g.skunk_level == 3):
+            winner, ended = side, g.number
+    outcome = judge_match("m", AB, rules, games)
+    assert outcome.points == [score["Alice"], score["Bob"]]
+    assert outcome.winner_side == (None if winner is None else ["Alice", "Bob"].index(winner))
+    assert outcome.ended_after_game == ended
+    after = [g.key for g in games if ended is not None and g.number > ended]
+    assert [f.game for f in outcome.findings if f.kind == "match-after-end"] == after
+    assert [g.counted for g in outcome.games] == [ended is None or g.number <= ended for g in games]
