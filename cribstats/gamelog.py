@@ -170,6 +170,7 @@ class Deal(_Model):
     hands: dict[PlayerName, list[CardText]]
     crib_card: CardText | None = None
     discards: dict[PlayerName, list[CardText]]
+    bid: Bid | None = None  # bidding for the crib, before the cut
     starter: CardText
     heels: Points | None = None
     play: list[PlayEvent] | None = None
@@ -177,7 +178,6 @@ class Deal(_Model):
     show: dict[PlayerName, Points] | None = None
     muggins: list[MugginsCall] | None = None
     scores: dict[PlayerName, Score] | None = None
-    bid: Bid | None = None
 
 
 class Result(_Model):

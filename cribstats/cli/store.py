@@ -206,10 +206,11 @@ def import_summary_table(summary) -> Table:  # type: ignore[no-untyped-def]
         ("refused", summary.refused_count),
         ("deals stored", summary.deals),
         ("findings stored", summary.findings),
-        ("match records stored", summary.matches.imported),
-        ("  already stored", summary.matches.present),
-        ("scorecard findings stored", summary.matches.scorecard_findings),
     ]
+    matches = summary.matches
+    if matches.imported or matches.present or matches.scorecard_findings:  # shown for inputs that have them
+        rows += [("match records stored", matches.imported), ("  already stored", matches.present),
+                 ("scorecard findings stored", matches.scorecard_findings)]
     for what, value in rows:
         if what.startswith("  ") and not value:
             continue

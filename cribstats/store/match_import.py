@@ -88,7 +88,7 @@ class MatchWriter:
     scorecards: list[SourceFinding] = field(default_factory=list)
     links: list[_GameLink] = field(default_factory=list)
     tally: MatchTally = field(default_factory=MatchTally)
-    seen: set[str] = field(default_factory=set)  # keys of the games met in this input
+    conflicting: set[str] = field(default_factory=set)  # keys of the games of this input not stored: conflicts
 
     def add_record(self, item: SourceMatch | SourceFinding) -> None:
         """A match record or a scorecard finding read from the input."""
@@ -98,9 +98,13 @@ class MatchWriter:
             self.scorecards.append(item)
 
     def game_met(self, key: str, log: str, file: str, place: str | None, *, stored_now: bool) -> None:
-        """A game of the input, stored now (``log`` its canonical JSON) or found stored already."""
-        self.seen.add(key)
-        if not stored_now or '"match":' not in log:
+        """A game of the input stored now (``log`` its canonical JSON); with ``stored_now`` false, one that was
+        not (a conflict, reported with the game). Only games that carry a match id are kept, so memory does not
+        grow with the input."""
+        if not stored_now:
+            self.conflicting.add(key)
+            return
+        if '"match":' not in log:
             return
         data = orjson.loads(log)
         if isinstance(data.get("match"), str):
@@ -151,8 +155,8 @@ class MatchWriter:
         for _number, key, place in listed:
             game = stored.get(key)
             if game is None:
-                if key in self.seen:
-                    continue  # read but not stored (refused, or a conflict): reported with the game
+                if key in self.conflicting:
+                    continue  # read but not stored, a conflict: reported with the game
                 raise MatchInputError(place, f"no game {key!r} in the input or in the store")
             _check_sides(sides, game.players, record.sides, place)
             variants.add(game.variant)
