@@ -1,9 +1,10 @@
 """The match audit of files: matches put together from the games read and the match records, and judged.
 
 :class:`MatchCollector` is told every game replayed (only those that carry a match id or an ``id`` a record may
-list are kept, as a few shared values each: about 0.2 KB a game) and every match record read; :meth:`MatchCollector.judged` then gives each
-match's :class:`~cribstats.match.judge.MatchOutcome`, and the input errors (a game with other sides or another
-variant, a game number used twice, a listed game that is not in the input) as ``file:place: message``.
+list are kept, as a few shared values each: about 0.2 KB a game) and every match record read;
+:meth:`MatchCollector.judged` then gives each match's :class:`~cribstats.match.judge.MatchOutcome`, and the input
+errors (a game with other sides or another variant, a game number used twice, a listed game that is not in the
+input) as ``file:place: message``.
 
 >>> from cribstats.gamelog import validate_game
 >>> from cribstats.replay import replay
