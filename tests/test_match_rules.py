@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import orjson
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -140,11 +141,14 @@ def records(draw: st.DrawFn) -> dict[str, Any]:
 @settings(max_examples=150, deadline=None)
 @given(records())
 def test_the_writer_round_trips_every_record(data: dict[str, Any]) -> None:
+    from cribstats.formats.export import write_match_json
+
     match = validate_match(data)
     written = dump_match(match)
     again = validate_match(written)
     assert again == match
     assert dump_match(again) == written
+    assert validate_match(orjson.loads(write_match_json(match))) == match
     assert match_hash(again) == match_hash(match)
     assert isinstance(written["rules"], dict)
 

@@ -201,3 +201,34 @@ def test_names_fold_and_unlisted_games_come_after_the_listed(store: sa.Engine, t
     numbered = [(g.number, g.game_key, g.winner_side) for g in match.games]
     assert numbered == [(1, "v1", 2), (2, "v2", 2), (3, "u1", 1)]
     assert (match.points, match.winner_side, match.sides) == ((1, 2), None, (("alice ",), ("BOB",)))
+
+
+def test_two_imports_of_one_match_at_once_store_it_once(store: sa.Engine, db_url: str, tmp_path: Path) -> None:
+    import threading
+
+    from cribstats.store.db import make_engine
+
+    games = [game(f"c{i}", "Alice", "Bob", 121, 100, match="same") for i in range(1, 4)]
+    files = [write(tmp_path / f"{n}.jsonl", *games, dict(POINTS_MATCH, id="same", games=["c1", "c2", "c3"]))
+             for n in ("one", "two")]
+    engines = [make_engine(db_url) for _ in files]
+    errors: list[BaseException] = []
+
+    def run(path: Path, engine: sa.Engine) -> None:
+        try:
+            import_paths([path], engine)
+        except BaseException as err:
+            errors.append(err)
+
+    threads = [threading.Thread(target=run, args=pair) for pair in zip(files, engines, strict=True)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    for engine in engines:
+        engine.dispose()
+    assert errors == []
+    with store.connect() as conn:
+        [match] = load_matches(conn)
+    # points-3, three plain wins for Alice: 3 points after game 3
+    assert (match.source_id, match.points, match.ended_after_game, len(match.games)) == ("same", (3, 0), 3, 3)

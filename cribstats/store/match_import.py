@@ -21,7 +21,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from datetime import date as Date
-from typing import Any
+from functools import partial
+from typing import Any, TypeVar
 
 import orjson
 import sqlalchemy as sa
@@ -46,6 +47,7 @@ from cribstats.store import tables as t
 from cribstats.store.db import atomic
 from cribstats.store.tables import name_key
 
+_T = TypeVar("_T")
 #: what the writer does with an input it refuses: ``(file, place, reason)``
 Refuse = Callable[[str, str | None, str], None]
 
@@ -116,8 +118,7 @@ class MatchWriter:
         with atomic(conn):
             for source in self.records:
                 try:
-                    with atomic(conn):
-                        match_id = self._store_record(conn, source)
+                    match_id = _twice(conn, partial(self._store_record, conn, source))
                 except MatchInputError as err:
                     self.tally.refused += 1
                     refuse(source.file, inner_place(source.place, err.place) or None, err.message)
@@ -126,8 +127,7 @@ class MatchWriter:
                     touched.add(match_id)
             for link in self.links:
                 try:
-                    with atomic(conn):
-                        touched.add(_link_game(conn, link))
+                    touched.add(_twice(conn, partial(_link_game, conn, link)))
                 except MatchInputError as err:
                     refuse(link.file, link.place, err.message)
             touched |= _join_arrived_games(conn)
@@ -192,6 +192,17 @@ class MatchWriter:
             before = _count(conn, t.match_finding_table)
             _insert_ignore(conn, t.match_finding_table, rows, ["finding_hash"])
             self.tally.scorecard_findings += _count(conn, t.match_finding_table) - before
+
+
+def _twice(conn: Connection, work: Callable[[], _T]) -> _T:
+    """``work`` in a savepoint; once more should a concurrent import have stored the same match or game number
+    first (the unique key refuses the row; read again, it is there)."""
+    try:
+        with atomic(conn):
+            return work()
+    except sa.exc.IntegrityError:
+        with atomic(conn):
+            return work()
 
 
 # --- the games of a match in the store -------------------------------------------------------------------------
