@@ -125,3 +125,22 @@ def test_a_giveaway_result_that_names_the_side_that_reached_the_target() -> None
         ("result", "the log records Alice as the winner, but Alice reached 24 first, which loses a giveaway game")]
     right = replay(game(deal("Alice"), giveaway=True, target=24, result={"winner": "Bob"}))
     assert right.findings == []
+
+
+def test_a_giveaway_win_is_stored_as_two_game_points(store: Any, tmp_path: Any) -> None:
+    import orjson
+    import sqlalchemy as sa
+
+    from cribstats.store.importer import import_paths
+
+    log = {"format": "cribstats/game/1", "id": "give", "giveaway": True, "target": 24, "players": ["Alice", "Bob"],
+           "deals": [deal("Alice")]}
+    path = tmp_path / "giveaway.jsonl"
+    path.write_bytes(orjson.dumps(log) + b"\n")
+    assert import_paths([path], store).imported == 1
+    with store.connect() as conn:
+        rows = conn.execute(sa.text(
+            "SELECT p.name, t.won, t.skunk_level, t.game_points FROM game_player_totals t "
+            "JOIN player p ON p.id = t.player_id ORDER BY p.name")).all()
+    # Alice reached 24 (24-12): she loses; Bob wins, 2 game points, no skunk
+    assert [tuple(r) for r in rows] == [("Alice", False, 0, 0), ("Bob", True, 0, 2)]
