@@ -130,9 +130,14 @@ def import_logs(
     different content is a conflict: reported and not stored, unless --replace. A game that cannot be read is
     refused with its file and place, and the rest still imports. An empty database is set up first.
 
+    Match records and the games that carry a match id are stored as matches, joined in whichever order they
+    arrive; a scorecard sheet stores the games its cards agree on and the cards that disagree.
+
     Examples:
 
         cribstats import club-night.jsonl
+
+        cribstats import playoffs.jsonl night-scorecards.csv
 
         cribstats import --db postgresql://club@server/cribbage logs/
 
