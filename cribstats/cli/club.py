@@ -11,7 +11,6 @@ from cribstats.cli.options import DbOption, FormatOption, OutputFormat, err_cons
 from cribstats.cli.stats import (
     EventOption,
     OutOption,
-    PlayerOption,
     SinceOption,
     UntilOption,
     UsageError,
@@ -112,7 +111,7 @@ def season(
         filters = _filters(None, event, since, until)
         with _open_store(db).connect() as conn:
             nights = load_night_totals(conn, filters)
-        frame = season_standings(nights, quarters=quarters, drop_lowest=drop_lowest, period=filters.describe())
+        frame = season_standings(nights, quarters=quarters, drop_lowest=drop_lowest)
         _emit(frame, format, out, [_table(frame, f"Season standings ({filters.describe()})")])
     except _handled() as error:
         raise _fail(error) from None

@@ -131,7 +131,10 @@ def draw(entrants: int, standings: Sequence[str], winner: Winner = lambda a, b: 
     return bracket
 
 
-def _play(number: int, slot: int, one: tuple[int, str | None], two: tuple[int, str | None], winner: Winner) -> Slot:
+Entry = tuple[int, str | None]  # a seed and the side holding it (None while undecided)
+
+
+def _play(number: int, slot: int, one: Entry, two: Entry, winner: Winner) -> Slot:
     (seed1, side1), (seed2, side2) = one, two
     won = winner(side1, side2) if side1 is not None and side2 is not None else None
     if won not in (side1, side2):

@@ -128,7 +128,7 @@ def load_shown(conn: Connection, event: str | None, day: Date) -> list[Shown]:
     event_is = e.c.name.is_(None) if event is None else sa.func.lower(e.c.name) == event.strip().lower()
     query = (
         sa.select(g.c.id, g.c.game_key, g.c.round, d.c.number, d.c.starter, d.c.crib_card, p.c.name, dp.c.role,
-                  dp.c.dealt, dp.c.discards, dp.c.hand_due, dp.c.crib_due)  # fmt: skip
+                  dp.c.dealt, dp.c.discards, dp.c.hand_due, dp.c.crib_due)
         .select_from(
             dp.join(d, d.c.id == dp.c.deal_id)
             .join(g, g.c.id == dp.c.game_id)

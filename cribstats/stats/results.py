@@ -58,6 +58,8 @@ PAIR_SCHEMA: dict[str, Any] = {
 ORDER_SCHEMA: dict[str, Any] = {
     "game_id": pl.Int64,
     "date": pl.Date,
+    "round": pl.String,
+    "game_key": pl.String,
     "player_id": pl.Int64,
     "team": pl.Int64,
     "won": pl.Boolean,
@@ -94,7 +96,9 @@ def night_totals_query(filters: StatsFilter) -> sa.Select[Any]:
             _times(sa.and_(sa.not_(won), gt.c.skunk_level >= 1)).label("skunks_taken"),
         )
         .select_from(
-            gt.join(g, g.c.id == gt.c.game_id).outerjoin(e, e.c.id == g.c.event_id).join(p, p.c.id == gt.c.player_id)
+            gt.join(g, g.c.id == gt.c.game_id)
+            .outerjoin(e, e.c.id == g.c.event_id)
+            .join(p, p.c.id == gt.c.player_id)
         )
         .where(gt.c.won.is_not(None), g.c.date.is_not(None), *_covered(filters))
         .group_by(gt.c.player_id, e.c.name, g.c.date)
@@ -137,8 +141,7 @@ def pair_totals_query(filters: StatsFilter) -> sa.Select[Any]:
 
 
 def game_order_query(filters: StatsFilter) -> sa.Select[Any]:
-    """Every seat of the covered decided games, in the order ratings are updated: dated games by date, then
-    undated ones, each in the order they were stored; a game's seats in seat order."""
+    """Every seat of the covered decided games (unordered: :func:`load_game_order` puts them in rating order)."""
     gt, gp, g, e = t.game_player_totals_table, t.game_player_table, t.game_table, t.event_table
     covered = _covered(filters)
     source = gt.join(g, g.c.id == gt.c.game_id).join(
@@ -147,10 +150,10 @@ def game_order_query(filters: StatsFilter) -> sa.Select[Any]:
     if filters.event is not None:
         source = source.outerjoin(e, e.c.id == g.c.event_id)
     return (
-        sa.select(gt.c.game_id, g.c.date, gt.c.player_id, gp.c.team, gt.c.won, gp.c.final_score_claimed)
+        sa.select(gt.c.game_id, g.c.date, g.c.round, g.c.game_key, gt.c.player_id, gp.c.team, gt.c.won,
+                  gp.c.final_score_claimed, gp.c.seat)
         .select_from(source)
         .where(gt.c.won.is_not(None), *covered)
-        .order_by(g.c.date.is_(None), g.c.date, gt.c.game_id, gp.c.seat)
     )
 
 
@@ -177,8 +180,14 @@ def load_pair_totals(conn: Connection, filters: StatsFilter) -> pl.DataFrame:
 
 
 def load_game_order(conn: Connection, filters: StatsFilter) -> pl.DataFrame:
-    """:func:`game_order_query` read into a frame (seat rows of decided games, in rating order)."""
-    return read_frame(conn, game_order_query(filters), ORDER_SCHEMA)
+    """The seats of the covered decided games in the order ratings are updated: dated games by date, undated
+    ones after them; a day's games by round (rounds that are numbers in number order, before any others), then
+    by game key; a game's seats in seat order."""
+    frame = read_frame(conn, game_order_query(filters), {**ORDER_SCHEMA, "seat": pl.Int64})
+    return frame.sort(
+        pl.col("date").is_null(), "date", pl.col("round").cast(pl.Int64, strict=False).is_null(),
+        pl.col("round").cast(pl.Int64, strict=False), "round", "game_key", "seat", nulls_last=True,
+    ).select(list(ORDER_SCHEMA))
 
 
 def load_player_names(conn: Connection) -> pl.DataFrame:

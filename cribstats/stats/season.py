@@ -71,7 +71,7 @@ def season_standings(nights: pl.DataFrame, *, quarters: bool = False, drop_lowes
             pl.col("name_key").first(),
             pl.len().cast(pl.Int64).alias("nights"),
             *[pl.col(c).sum() for c in ("game_points", "games", "wins", "spread", "skunks_given", "skunks_taken",
-                                        "rating_points")],  # fmt: skip
+                                        "rating_points")],
             (pl.col("game_points") >= GOOD_NIGHT).sum().cast(pl.Int64).alias("nights_12_plus"),
         )
         .join(dropped_counts, on=["period", "player_id"])
