@@ -1,0 +1,252 @@
+"""The club tables on small inputs worked out by hand: a night's placings and cards, the Grand Slam, the special
+hands, season rating points, the bracket's qualifiers and byes, head-to-head in partner and three-player games,
+and the commands' options, help and exports (on SQLite and PostgreSQL)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import polars as pl
+import pytest
+import sqlalchemy as sa
+from typer.testing import CliRunner
+
+from cribstats.cli.app import app
+from cribstats.stats.bracket import draw, draw_size, seed_order
+from cribstats.stats.season import rating_points
+from cribstats.store.importer import import_paths
+
+# A night of five players, scored by hand (121-point games; a loser under 91 is skunked, under 61 double skunked):
+#   Ann beats Bob 121-100 (Ann +21), Ann beats Cat 121-85 (a skunk: 3 game points, +36), Dan beats Ann 121-119 (+2)
+#   Bob beats Cat 121-110 (+11), Dan beats Bob 121-60 (a double skunk: 3 game points, +61), Cat beats Dan 121-101
+#   (+20), Eve beats Dan 121-111 (+10), Eve beats Cat 121-117 (+4); a week later Bob beats Ann 121-100.
+# Ann: 2 wins, 2 + 3 = 5 game points, 21 + 36 - 2 = +55. Dan: 2 wins, 2 + 3 = 5, 2 + 61 - 20 - 10 = +33.
+# Eve: 2 wins of 2 games, 4, +14: the Grand Slam. Cat: 1 win, 2, -36 - 11 + 20 - 4 = -31. Bob: 1 win, 2,
+# -21 + 11 - 61 = -71. Places: Ann and Dan level on points and wins, Ann ahead on spread.
+NIGHT = """date,event,round,player1,player2,score1,score2
+2026-03-03,Grass Roots,1,Ann,Bob,121,100
+2026-03-03,Grass Roots,2,Ann,Cat,121,85
+2026-03-03,Grass Roots,3,Ann,Dan,119,121
+2026-03-03,Grass Roots,1,Bob,Cat,121,110
+2026-03-03,Grass Roots,2,Dan,Bob,121,60
+2026-03-03,Grass Roots,3,Cat,Dan,121,101
+2026-03-03,Grass Roots,4,Eve,Dan,121,111
+2026-03-03,Grass Roots,4,Eve,Cat,121,117
+2026-03-10,Grass Roots,1,Bob,Ann,121,100
+"""
+EXPECTED_NIGHT = [
+    # place, player, games, wins, losses, game points, spread, card, given, taken, grand slam
+    (1, "Ann", 3, 2, 1, 5, 55, "5/2 +55", 1, 0, False),
+    (2, "Dan", 4, 2, 2, 5, 33, "5/2 +33", 1, 0, False),
+    (3, "Eve", 2, 2, 0, 4, 14, "4/2 +14", 0, 0, True),
+    (4, "Cat", 4, 1, 3, 2, -31, "2/1 -31", 0, 1, False),
+    (5, "Bob", 3, 1, 2, 2, -71, "2/1 -71", 0, 1, False),
+]
+
+# Two deals without a logged play: Ann's 5C 5D 5H JS with the 5S cut is 29 (and four of a kind); Bob's four
+# fives with the JD cut are 28 (four of a kind, no nobs). Nothing else reaches 24.
+HANDS_GAME = {
+    "format": "cribstats/game/1", "id": "side-pots", "event": "Grass Roots", "date": "2026-03-03", "round": "5",
+    "players": ["Ann", "Bob"],
+    "deals": [
+        {"dealer": "Ann", "hands": {"Ann": ["5C", "5D", "5H", "JS", "KD", "QD"],
+                                    "Bob": ["2C", "3C", "4C", "6H", "8S", "9S"]},
+         "discards": {"Ann": ["KD", "QD"], "Bob": ["8S", "9S"]}, "starter": "5S",
+         "show": {"Bob": 12, "Ann": 29, "crib": 4}},
+        {"dealer": "Bob", "hands": {"Bob": ["5C", "5D", "5H", "5S", "2D", "3D"],
+                                    "Ann": ["7C", "8C", "KH", "QS", "AH", "9D"]},
+         "discards": {"Bob": ["2D", "3D"], "Ann": ["AH", "9D"]}, "starter": "JD",
+         "show": {"Ann": 4, "Bob": 28, "crib": 4}},
+    ],
+}  # fmt: skip
+
+
+def _run(*args: str) -> tuple[int, str, str]:
+    result = CliRunner().invoke(app, list(args))
+    return result.exit_code, result.stdout, result.stderr
+
+
+@pytest.fixture
+def night_db(db_url: str, store: sa.Engine, tmp_path: Path) -> str:
+    (tmp_path / "night.csv").write_text(NIGHT)
+    (tmp_path / "hands.json").write_text(json.dumps(HANDS_GAME))
+    summary = import_paths([tmp_path / "night.csv", tmp_path / "hands.json"], store)
+    assert summary.complete, summary.refused
+    return db_url
+
+
+def test_night_placings_and_cards_by_hand(night_db: str) -> None:
+    code, out, err = _run("night", "--db", night_db, "--event", "grass roots", "--date", "2026-03-03", "-f", "json")
+    assert code == 0, err
+    rows = [tuple(r.values()) for r in json.loads(out)]
+    assert rows == EXPECTED_NIGHT
+    assert "Grand Slam: Eve" in err
+
+
+def test_night_special_hands_by_hand(night_db: str) -> None:
+    code, out, err = _run("night", "--db", night_db, "--event", "Grass Roots", "--date", "2026-03-03", "--hands",
+                          "-f", "json")  # fmt: skip
+    assert code == 0, err
+    got = [(r["player"], r["deal"], r["what"], r["cards"], r["starter"], r["points"], r["special"],
+            r["four_of_a_kind"]) for r in json.loads(out)]  # fmt: skip
+    assert got == [
+        ("Ann", 1, "hand", "5C 5D 5H JS", "5S", 29, "29", True),
+        ("Bob", 2, "hand", "5C 5D 5H 5S", "JD", 28, "28", True),
+    ]
+    code, table, _ = _run("night", "--db", night_db, "--event", "Grass Roots", "--date", "2026-03-03")
+    assert "Special hands" in table and "5/2 +55" in table
+
+
+def test_a_night_with_no_games_says_so(night_db: str) -> None:
+    code, out, err = _run("night", "--db", night_db, "--event", "Grass Roots", "--date", "2026-03-04", "-f", "json")
+    assert code == 0 and json.loads(out) == []
+    assert "no finished games stored for Grass Roots on 2026-03-04" in err
+
+
+def test_bad_dates_and_options_are_usage_errors(night_db: str) -> None:
+    code, _, err = _run("night", "--db", night_db, "--event", "Grass Roots", "--date", "03/03/2026")
+    assert code == 2 and "error: --date '03/03/2026' is not a date" in err
+    code, _, err = _run("season", "--db", night_db, "--since", "2026-04-01", "--until", "2026-03-01")
+    assert code == 2 and "after --until" in err
+    code, _, err = _run("rating", "--db", night_db, "--chart", "ratings.gif")
+    assert code == 2 and "write a .png or .svg" in err
+    code, _, err = _run("season", "--db", night_db, "-f", "parquet")
+    assert code == 2 and "needs --out" in err
+
+
+def test_rating_points_by_hand() -> None:
+    """ACC internet rating points, nine-game nights: g >= 12 earns g + 2(g - 11)."""
+    assert [rating_points(g, 9) for g in (11, 12, 13, 18, 27)] == [0, 14, 17, 32, 59]
+    assert rating_points(14, 8) == 0 and rating_points(14, 10) == 0
+
+
+def test_season_drops_the_lowest_night_by_hand(night_db: str) -> None:
+    """Ann: 3 March 5 game points (+55), 10 March 0 (-21); Bob: 2 (-71), then 2 (+21).
+    Dropping the lowest: Ann keeps 3 March; Bob keeps 10 March (same points, the better spread)."""
+    code, out, err = _run("season", "--db", night_db, "--drop-lowest", "-f", "json")
+    assert code == 0, err
+    rows = {r["player"]: r for r in json.loads(out)}
+    assert (rows["Ann"]["nights"], rows["Ann"]["game_points"], rows["Ann"]["spread"], rows["Ann"]["dropped"]) == (
+        1, 5, 55, 1)  # fmt: skip
+    assert (rows["Bob"]["nights"], rows["Bob"]["game_points"], rows["Bob"]["spread"], rows["Bob"]["dropped"]) == (
+        1, 2, 21, 1)  # fmt: skip
+    assert rows["Eve"]["dropped"] == 0 and rows["Eve"]["nights"] == 1  # a single night is kept
+    code, out, _ = _run("season", "--db", night_db, "-f", "json")
+    whole = {r["player"]: r for r in json.loads(out)}
+    assert (whole["Ann"]["nights"], whole["Ann"]["game_points"], whole["Ann"]["average"]) == (2, 5, 2.5)
+    assert whole["Bob"]["win_rate"] == pytest.approx(2 / 4)
+
+
+@pytest.mark.parametrize(("entrants", "qualifiers", "byes", "first_round", "second_round"),
+                         [(108, 27, 5, 11, 16), (121, 31, 1, 15, 16), (132, 33, 31, 1, 32)])  # fmt: skip
+def test_bracket_sizes(entrants: int, qualifiers: int, byes: int, first_round: int, second_round: int) -> None:
+    assert draw_size(entrants) == (qualifiers, byes)
+    names = [f"P{i:03d}" for i in range(1, entrants + 1)]
+    bracket = draw(entrants, names)
+    per_round = dict.fromkeys(range(1, 8), 0)
+    for s in bracket.slots:
+        per_round[s.round] += 1
+    assert per_round[1] == first_round and per_round[2] == second_round // 2
+    assert bracket.qualifiers == names[:qualifiers]
+    # the byes are the top seeds: none of them plays in the first round
+    first = {seed for s in bracket.slots if s.round == 1 for seed in (s.seed1, s.seed2)}
+    assert first == set(range(byes + 1, qualifiers + 1))
+    assert sum(per_round.values()) == qualifiers - 1  # every qualifier but the champion loses once
+
+
+def test_bracket_pairs_seeds_and_fills_in_results() -> None:
+    """Ten qualifiers (40 entrants): 6 byes, seeds 7-10 and 8-9 play first; seed 1 meets the 8-9 winner."""
+    names = [f"S{i}" for i in range(1, 11)]
+    assert seed_order(8) == [1, 8, 4, 5, 2, 7, 3, 6]
+    results = {frozenset(p): w for p, w in [(("S7", "S10"), "S10"), (("S8", "S9"), "S8"), (("S1", "S8"), "S1"),
+                                            (("S4", "S5"), "S5")]}  # fmt: skip
+    bracket = draw(40, names, lambda a, b: results.get(frozenset((a, b))))
+    assert bracket.byes == 6
+    slots = [(s.round, s.slot, s.seed1, s.side1, s.seed2, s.side2, s.winner) for s in bracket.slots]
+    assert slots[:2] == [(1, 1, 7, "S7", 10, "S10", "S10"), (1, 2, 8, "S8", 9, "S9", "S8")]
+    assert slots[2:6] == [(2, 1, 1, "S1", 8, "S8", "S1"), (2, 2, 4, "S4", 5, "S5", "S5"),
+                          (2, 3, 2, "S2", 7, "S10", None), (2, 4, 3, "S3", 6, "S6", None)]  # fmt: skip
+    assert slots[6] == (3, 1, 1, "S1", 4, "S5", None)  # the winner of 4-5 keeps seed 4's place
+    assert bracket.champion is None
+
+
+def test_bracket_command_from_the_event_standings(db_url: str, store: sa.Engine, tmp_path: Path) -> None:
+    """108 entrants of one qualifying round (54 games): the 54 winners lead the standings, so the 27 qualifiers
+    are winners, by game points then spread."""
+    rows = ["date,event,round,player1,player2,score1,score2"]
+    for i in range(54):
+        rows.append(f"2026-05-02,Spring Classic,1,W{i:02d},L{i:02d},121,{120 - i}")
+    (tmp_path / "q.csv").write_text("\n".join(rows) + "\n")
+    assert import_paths([tmp_path / "q.csv"], store).complete
+    code, out, err = _run("bracket", "--db", db_url, "--event", "spring classic", "-f", "json")
+    assert code == 0, err
+    slots = json.loads(out)
+    first = [s for s in slots if s["round"] == 1]
+    assert len(first) == 11 and len([s for s in slots if s["round"] == 2]) == 8
+    # W30..W53 won on a skunk (3 game points, spread i + 1): W53 is seed 1, W30 seed 24; then W29, W28, W27
+    assert first[0] == {"round": 1, "slot": 1, "seed1": 6, "side1": "W48", "seed2": 27, "side2": "W27",
+                        "winner": None}  # fmt: skip
+    second = [s for s in slots if s["round"] == 2]
+    assert second[0]["side1"] == "W53" and second[0]["seed2"] == 16
+    code, table, err = _run("bracket", "--db", db_url, "--event", "spring classic", "--entrants", "121")
+    assert code == 0, err
+    assert "121 entrants, 31 qualifiers, 1 byes" in " ".join(table.split())
+
+
+# Partners and cutthroat: Ann and Cat beat Bob and Dan 121-95 (+26 each over each opponent); in three-player,
+# Eve wins 121 to Ann's 100 and Bob's 80 (Bob skunked): Eve +21 over Ann and +41 over Bob; Ann and Bob have no
+# result between them.
+MIXED = [
+    {"format": "cribstats/game/1", "id": "four", "variant": "four-player", "players": ["Ann", "Bob", "Cat", "Dan"],
+     "result": {"winner": "Cat", "scores": {"Ann": 121, "Bob": 95, "Cat": 121, "Dan": 95}}},
+    {"format": "cribstats/game/1", "id": "three", "variant": "three-player", "players": ["Eve", "Ann", "Bob"],
+     "result": {"winner": "Eve", "scores": {"Eve": 121, "Ann": 100, "Bob": 80}}},
+]  # fmt: skip
+
+
+def test_head_to_head_partners_and_three_players_by_hand(db_url: str, store: sa.Engine, tmp_path: Path) -> None:
+    (tmp_path / "mixed.json").write_text(json.dumps(MIXED))
+    assert import_paths([tmp_path / "mixed.json"], store).complete
+    code, out, err = _run("head-to-head", "--db", db_url, "-f", "json")
+    assert code == 0, err
+    got = {(r["player"], r["opponent"]): (r["games"], r["wins"], r["spread"], r["skunks_given"], r["skunks_taken"])
+           for r in json.loads(out)}  # fmt: skip
+    assert got == {
+        ("Ann", "Bob"): (1, 1, 26, 0, 0), ("Ann", "Dan"): (1, 1, 26, 0, 0),
+        ("Cat", "Bob"): (1, 1, 26, 0, 0), ("Cat", "Dan"): (1, 1, 26, 0, 0),
+        ("Bob", "Ann"): (1, 0, -26, 0, 0), ("Bob", "Cat"): (1, 0, -26, 0, 0),
+        ("Dan", "Ann"): (1, 0, -26, 0, 0), ("Dan", "Cat"): (1, 0, -26, 0, 0),
+        ("Eve", "Ann"): (1, 1, 21, 0, 0), ("Eve", "Bob"): (1, 1, 41, 1, 0),
+        ("Ann", "Eve"): (1, 0, -21, 0, 0), ("Bob", "Eve"): (1, 0, -41, 0, 1),
+    }  # fmt: skip
+
+
+def test_rating_ranks_a_three_player_game(db_url: str, store: sa.Engine, tmp_path: Path) -> None:
+    (tmp_path / "mixed.json").write_text(json.dumps(MIXED[1:]))
+    assert import_paths([tmp_path / "mixed.json"], store).complete
+    code, out, err = _run("rating", "--db", db_url, "-f", "json")
+    assert code == 0, err
+    assert [r["player"] for r in json.loads(out)] == ["Eve", "Ann", "Bob"]  # winner, then by score
+    chart = tmp_path / "ratings.png"
+    code, _, err = _run("rating", "--db", db_url, "--chart", str(chart))
+    assert code == 0, err
+    assert chart.read_bytes().startswith(b"\x89PNG")
+
+
+@pytest.mark.parametrize("command", ["night", "season", "head-to-head", "bracket", "rating"])
+def test_every_command_has_help_with_examples(command: str) -> None:
+    code, out, _ = _run(command, "--help")
+    assert code == 0
+    assert "Examples" in out and f"cribstats {command}" in out and "--format" in out and "--out" in out
+
+
+@pytest.mark.parametrize("fmt", ["csv", "json", "parquet"])
+def test_tables_export(night_db: str, tmp_path: Path, fmt: str) -> None:
+    for args in (["season"], ["head-to-head"], ["rating"], ["night", "--event", "Grass Roots", "--date",
+                                                             "2026-03-03"]):  # fmt: skip
+        out = tmp_path / f"{args[0]}.{fmt}"
+        code, _, err = _run(*args, "--db", night_db, "-f", fmt, "--out", str(out))
+        assert code == 0, err
+        frame = {"csv": pl.read_csv, "json": pl.read_json, "parquet": pl.read_parquet}[fmt](out)
+        assert frame.height > 0
