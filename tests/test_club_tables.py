@@ -77,7 +77,7 @@ def night_db(db_url: str, store: sa.Engine, tmp_path: Path) -> str:
 
 
 def test_night_placings_and_cards_by_hand(night_db: str) -> None:
-    code, out, err = _run("night", "--db", night_db, "--event", "grass roots", "--date", "2026-03-03", "-f", "json")
+    code, out, err = _run("night", "--db", night_db, "--event", "grass roots", "--date", "2026-03-03", "-fjson")
     assert code == 0, err
     rows = [tuple(r.values()) for r in json.loads(out)]
     assert rows == EXPECTED_NIGHT
@@ -99,7 +99,7 @@ def test_night_special_hands_by_hand(night_db: str) -> None:
 
 
 def test_a_night_with_no_games_says_so(night_db: str) -> None:
-    code, out, err = _run("night", "--db", night_db, "--event", "Grass Roots", "--date", "2026-03-04", "-f", "json")
+    code, out, err = _run("night", "--db", night_db, "--event", "Grass Roots", "--date", "2026-03-04", "-fjson")
     assert code == 0 and json.loads(out) == []
     assert "no finished games stored for Grass Roots on 2026-03-04" in err
 
