@@ -11,7 +11,7 @@ query                one row per
                      taken (any level)
 ``pair_totals``      player and opponent (each player of another side): games between them that one of them
                      won, wins, spread and skunks between the two
-``game_order``       player and decided game, in date order: the seats the ratings are updated from
+``game_order``       seat of a game, in date order: what the ratings are updated from
 ==================== ===========================================================================================
 
 >>> from cribstats.store.db import make_engine, upgrade
@@ -57,9 +57,7 @@ PAIR_SCHEMA: dict[str, Any] = {
 }
 ORDER_SCHEMA: dict[str, Any] = {
     "game_id": pl.Int64,
-    "date": pl.Date,
-    "round": pl.String,
-    "game_key": pl.String,
+    "date": pl.String,
     "player_id": pl.Int64,
     "team": pl.Int64,
     "won": pl.Boolean,
@@ -141,19 +139,22 @@ def pair_totals_query(filters: StatsFilter) -> sa.Select[Any]:
 
 
 def game_order_query(filters: StatsFilter) -> sa.Select[Any]:
-    """Every seat of the covered decided games (unordered: :func:`load_game_order` puts them in rating order)."""
-    gt, gp, g, e = t.game_player_totals_table, t.game_player_table, t.game_table, t.event_table
-    covered = _covered(filters)
-    source = gt.join(g, g.c.id == gt.c.game_id).join(
-        gp, sa.and_(gp.c.game_id == gt.c.game_id, gp.c.player_id == gt.c.player_id)
-    )
+    """Every seat of the covered games (game id, date as ISO text, player id, team, won, final score claimed) in
+    the order
+    ratings are updated: dated games by date, undated ones after them; a day's games by round (a round written
+    as a number in number order: by length, then digits), then by game key; a game's seats in seat order. A
+    game no side won has ``won`` false in every seat (:func:`cribstats.stats.ratings.rate_games` skips it)."""
+    gp, g, e = t.game_player_table, t.game_table, t.event_table
+    source = gp.join(g, g.c.id == gp.c.game_id)
     if filters.event is not None:
         source = source.outerjoin(e, e.c.id == g.c.event_id)
+    round_text = sa.func.coalesce(g.c.round, "")
     return (
-        sa.select(gt.c.game_id, g.c.date, g.c.round, g.c.game_key, gt.c.player_id, gp.c.team, gt.c.won,
-                  gp.c.final_score_claimed, gp.c.seat)
+        sa.select(gp.c.game_id, sa.cast(g.c.date, sa.String).label("date"), gp.c.player_id, gp.c.team, gp.c.won,
+                  gp.c.final_score_claimed)
         .select_from(source)
-        .where(gt.c.won.is_not(None), *covered)
+        .where(*_covered(filters))
+        .order_by(g.c.date.is_(None), g.c.date, sa.func.length(round_text), round_text, g.c.game_key, gp.c.seat)
     )
 
 
@@ -179,15 +180,9 @@ def load_pair_totals(conn: Connection, filters: StatsFilter) -> pl.DataFrame:
     return pairs.join(names, on="player_id").join(opponents, on="opponent_id")
 
 
-def load_game_order(conn: Connection, filters: StatsFilter) -> pl.DataFrame:
-    """The seats of the covered decided games in the order ratings are updated: dated games by date, undated
-    ones after them; a day's games by round (rounds that are numbers in number order, before any others), then
-    by game key; a game's seats in seat order."""
-    frame = read_frame(conn, game_order_query(filters), {**ORDER_SCHEMA, "seat": pl.Int64})
-    return frame.sort(
-        pl.col("date").is_null(), "date", pl.col("round").cast(pl.Int64, strict=False).is_null(),
-        pl.col("round").cast(pl.Int64, strict=False), "round", "game_key", "seat", nulls_last=True,
-    ).select(list(ORDER_SCHEMA))
+def load_game_order(conn: Connection, filters: StatsFilter) -> list[tuple[Any, ...]]:
+    """The rows of :func:`game_order_query` (see :data:`ORDER_SCHEMA`), as tuples in rating order."""
+    return [tuple(row) for row in conn.execute(game_order_query(filters))]
 
 
 def load_player_names(conn: Connection) -> pl.DataFrame:
