@@ -334,6 +334,10 @@ def test_ratings_follow_openskill_game_by_game(played: list[Played], season_db: 
         assert got[p]["rating"] == pytest.approx(r.mu - 3 * r.sigma)
         assert got[p]["games"] == counts[p]
     assert [r["rank"] for r in sorted(got.values(), key=lambda r: -r["rating"])] == list(range(1, len(got) + 1))
+    in_stats = {r["player"]: r["rating"] for r in _cli(season_db, "stats")}
+    assert in_stats == {p: pytest.approx(r.mu - 3 * r.sigma) for p, r in ratings.items()}
+    alone = _cli(season_db, "stats", "--player", "player b")  # a rating is earned against the whole club
+    assert [r["rating"] for r in alone] == [pytest.approx(ratings["Player B"].mu - 3 * ratings["Player B"].sigma)]
     history = _cli(season_db, "rating", "Player A", "--history")
     assert history[-1]["mu"] == pytest.approx(ratings["Player A"].mu)
     assert len(history) == counts["Player A"]

@@ -241,7 +241,8 @@ def stats(
     format: FormatOption = OutputFormat.table,
     out: OutOption = None,
 ) -> None:
-    """Player statistics: results, skunks, pegging, hand and crib per deal (as dealer and as pone), accuracy.
+    """Player statistics: results, skunks, pegging, hand and crib per deal (as dealer and as pone), accuracy,
+    and the rating (see `cribstats rating`).
 
     One row per player. Results follow the claims the table played to; per-deal figures are points due over
     completed deals (the deal the game ended in is left out).
@@ -262,7 +263,7 @@ def stats(
         frame = compute_stats(_open_store(db), filters)
         what = filters.describe()
         results = ("player", "games", "wins", "losses", "win_rate", "game_points", "spread",
-                   "skunks_won_levels", "skunks_lost_levels")
+                   "skunks_won_levels", "skunks_lost_levels", "rating")
         tables = [
             rich_table(with_skunk_levels(frame), results, f"Results ({what})"),
             rich_table(frame, ("player", *DEAL_COLUMNS), "Deals: points due per completed deal"),

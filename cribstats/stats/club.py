@@ -9,14 +9,16 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import polars as pl
 from sqlalchemy.engine import Engine
 
 from cribstats.stats.bracket import Bracket, draw
-from cribstats.stats.frames import StatsFilter, load_frames
+from cribstats.stats.frames import StatsFilter, StatsFrames, load_frames
 from cribstats.stats.head_to_head import head_to_head
-from cribstats.stats.measures import standings
-from cribstats.stats.ratings import rate_games, rating_history, rating_table
+from cribstats.stats.measures import STATS_COLUMNS, player_totals, standings
+from cribstats.stats.ratings import ordinal, rate_games, rating_history, rating_table
 from cribstats.stats.results import load_game_order, load_pair_totals, load_player_names
 from cribstats.store.tables import name_key
 
@@ -35,6 +37,19 @@ def event_bracket(engine: Engine, event: str, entrants: int | None = None) -> Br
         table = standings(load_frames(conn, StatsFilter(event=event), detail=False))
     names = table["player"].to_list()
     return draw(entrants if entrants is not None else len(names), names)
+
+
+def with_club_columns(engine: Engine, frames: StatsFrames, stats: pl.DataFrame) -> pl.DataFrame:
+    """``stats`` (rows in the order of :func:`cribstats.stats.measures.player_totals`) with the columns of
+    :data:`cribstats.stats.measures.CLUB_COLUMNS`: ``rating``, each player's rating after the covered games of
+    the whole club (with a player filter too: a rating is earned against everyone), null for a player with no
+    finished game."""
+    ids = player_totals(frames).select("player_id").collect()["player_id"].to_list()
+    with engine.connect() as conn:
+        ratings = rate_games(load_game_order(conn, replace(frames.filters, player=None)))
+    final = ratings.final
+    values = [ordinal(*final[p]) if p in final else None for p in ids]
+    return stats.with_columns(pl.Series("rating", values, dtype=pl.Float64)).select(STATS_COLUMNS)
 
 
 def ratings_tables(engine: Engine, filters: StatsFilter, player: str | None = None, *,
