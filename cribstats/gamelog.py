@@ -154,6 +154,13 @@ class MugginsCall(_Model):
         return self
 
 
+class Bid(_Model):
+    """The winning bid for the crib in a bidding game: ``player`` takes the crib for ``points`` off his score."""
+
+    player: PlayerName
+    points: Annotated[int, Field(ge=1, strict=True)]
+
+
 class Deal(_Model):
     """One deal: the cards, the play, the show claims, muggins calls and the board after it."""
 
@@ -168,6 +175,7 @@ class Deal(_Model):
     show: dict[PlayerName, Points] | None = None
     muggins: list[MugginsCall] | None = None
     scores: dict[PlayerName, Points] | None = None
+    bid: Bid | None = None
 
 
 class Result(_Model):
@@ -188,9 +196,13 @@ class GameLog(_Model):
     date: IsoDate | None = None
     site: str | None = None
     round: str | None = None
+    match: Text | None = None
+    match_game: Annotated[int, Field(ge=1, strict=True)] | None = None
     variant: Literal[VARIANT_NAMES] | None = None  # type: ignore[valid-type]
     target: Annotated[int, Field(gt=0, strict=True)] | None = None
     muggins: Annotated[bool, Field(strict=True)] | None = None
+    giveaway: Annotated[bool, Field(strict=True)] | None = None
+    bidding: Annotated[bool, Field(strict=True)] | None = None
     players: Annotated[
         list[PlayerName],
         Field(min_length=2, max_length=4, json_schema_extra={"uniqueItems": True, "items": {
@@ -210,6 +222,14 @@ class GameLog(_Model):
     @property
     def muggins_rule(self) -> bool:
         return bool(self.muggins)
+
+    @property
+    def giveaway_rule(self) -> bool:
+        return bool(self.giveaway)
+
+    @property
+    def bidding_rule(self) -> bool:
+        return bool(self.bidding)
 
 
 class GameLogError(CribstatsError, ValueError):
@@ -384,6 +404,7 @@ def validate_game(data: object) -> GameLog:
     except ValidationError as err:
         raise _explain(err, data) from None
     check_players(game)
+    check_options(game)
     return game
 
 
@@ -434,6 +455,24 @@ def check_players(game: GameLog) -> None:
 
 
 _first = itemgetter(0)
+
+
+def check_options(game: GameLog) -> None:
+    """The game options of seed 002 (RULES.md): bidding is six-card only, and a ``bid`` needs it and a player.
+
+    :raises GameLogError: naming the first place that breaks them.
+    """
+    if game.bidding_rule and game.variant_rules.name != "six-card":
+        raise GameLogError("bidding", f"bidding for the crib is six-card only, not {game.variant_rules.name}")
+    if game.match_game is not None and game.match is None:
+        raise GameLogError("match_game", "a game number in a match needs 'match', the match id")
+    for d, deal in enumerate(game.deals or ()):
+        if deal.bid is None:
+            continue
+        if not game.bidding_rule:
+            raise GameLogError(f"deals[{d}].bid", "a bid for the crib needs \"bidding\": true on the game")
+        if deal.bid.player not in game.players:
+            raise GameLogError(f"deals[{d}].bid.player", _not_a_player(deal.bid.player))
 
 
 def _not_a_player(name: str) -> str:
