@@ -1,9 +1,12 @@
-"""Night placings, season standings, head-to-head and ratings recomputed from the logs, field for field.
+"""Night placings, season standings, head-to-head, match statistics and ratings recomputed from the logs, field
+for field.
 
-A simulated Grass Roots season of 32 weekly nights (ten players, nine games each a night, scored 2/3/0), plus
-a few nights of four-player and three-player games in another event, is imported into a real database; every
-table the club commands print is then worked out again here straight from the logs (``cribstats.formats`` and
-``cribstats.replay``: no database, no polars), from the rules as the clubs write them.
+A simulated Grass Roots season of 32 weekly nights (ten players, nine games each a night, scored 2/3/0), a few
+nights of four-player and three-player games in other events, and two playoff nights of matches (best of three,
+and first to 7 match points with a triple skunk winning at once) are imported into a real database; every table
+the club commands print is then worked out again here straight from the logs (``cribstats.formats`` and
+``cribstats.replay`` for the games, the match records' own games and results for the matches: no database, no
+polars), from the rules as the clubs write them.
 """
 
 from __future__ import annotations
@@ -22,8 +25,10 @@ from typer.testing import CliRunner
 
 from cribstats.cli.app import app
 from cribstats.formats import read_paths
+from cribstats.match.model import MatchRules
 from cribstats.replay import replay
 from cribstats.simulate import simulate_games
+from cribstats.simulate.club import simulate_matches
 from cribstats.store.db import make_engine
 from cribstats.store.importer import import_paths
 
@@ -31,6 +36,10 @@ NAMES = [f"Player {c}" for c in "ABCDEFGHIJ"]
 NIGHTS = 32
 LEAGUE = "Grass Roots"
 OTHERS = [("four-player", 24, "Partners"), ("three-player", 18, "Cutthroat")]
+PLAYOFFS = [  # matches, rules, night
+    (16, MatchRules(), Date(2026, 8, 4)),
+    (12, MatchRules(first_to=7, count="points", triple_skunk_wins=True), Date(2026, 8, 11)),
+]
 
 
 def write_season(folder: Path) -> None:
@@ -44,6 +53,10 @@ def write_season(folder: Path) -> None:
             for game in simulate_games(n, variant=variant, players=NAMES[:6], seed=22, events=[event],
                                        start_date="2026-02-05", games_per_night=6):  # fmt: skip
                 handle.write(orjson.dumps(dict(game.log, id=f"{variant}-{game.log['id']}")) + b"\n")
+    with open(folder / "playoffs.jsonl", "wb") as handle:
+        for seed, (n, rules, night) in enumerate(PLAYOFFS, start=30):
+            for record in simulate_matches(n, NAMES[:6], rules, seed=seed, event="Playoffs", date=night):
+                handle.write(orjson.dumps(record) + b"\n")
 
 
 @pytest.fixture(scope="module")
@@ -298,9 +311,79 @@ def expected_head_to_head(games: list[Played]) -> dict[tuple[str, str], dict[str
     return {pair: {**{f: c[f] for f in fields}, "win_rate": c["wins"] / c["games"]} for pair, c in out.items()}
 
 
-def test_head_to_head_agrees(played: list[Played], season_db: str) -> None:
+# --- matches ----------------------------------------------------------------------------------------------------
+
+
+def match_outcomes(season: Path) -> list[tuple[list[str], int | None, list[int]]]:
+    """Each match record's sides (one player each), winning side (0/1, None if unfinished) and match points,
+    from its games' recorded results under its rules: a game won counts 1 (games) or 1/2/3 for a win, a skunk
+    and a double skunk or worse (points); the match ends when a side reaches first_to, or on a triple skunk
+    when that wins."""
+    out = []
+    for line in (season / "playoffs.jsonl").read_text().splitlines():
+        record = json.loads(line)
+        rules, sides = record["rules"], record["players"]
+        points, winner = [0, 0], None
+        for game in record["games"]:
+            won = sides.index(game["result"]["winner"])
+            lost_score = game["result"]["scores"][sides[1 - won]]
+            level = sum(lost_score < 121 - 30 * n for n in (1, 2, 3))
+            points[won] += 1 if rules["count"] == "games" else rules["points"][min(level, 2)]
+            if points[won] >= rules["first_to"] or (rules["triple_skunk_wins"] and level == 3):
+                winner = won
+                break
+        out.append((sides, winner, points))
+    return out
+
+
+def expected_player_matches(season: Path) -> dict[str, dict[str, Any]]:
+    lines: dict[str, Counter[str]] = defaultdict(Counter)
+    for sides, winner, points in match_outcomes(season):
+        if winner is None:
+            continue
+        for k, p in enumerate(sides):
+            lines[p]["matches"] += 1
+            lines[p]["matches_won"] += k == winner
+            lines[p]["matches_lost"] += k != winner
+            lines[p]["match_points"] += points[k]
+    return {p: {**{f: c[f] for f in ("matches", "matches_won", "matches_lost", "match_points")},
+                "match_win_rate": c["matches_won"] / c["matches"]} for p, c in lines.items()}  # fmt: skip
+
+
+def expected_pair_matches(season: Path) -> dict[tuple[str, str], dict[str, int]]:
+    pairs: dict[tuple[str, str], Counter[str]] = defaultdict(Counter)
+    for sides, winner, _ in match_outcomes(season):
+        for k, p in enumerate(sides):
+            line = pairs[(p, sides[1 - k])]
+            line["matches"] += 1
+            line["matches_won"] += k == winner
+            line["matches_lost"] += k != winner
+    return {pair: {f: c[f] for f in ("matches", "matches_won", "matches_lost")} for pair, c in pairs.items()}
+
+
+def test_the_playoffs_hold_both_rule_sets(season: Path) -> None:
+    outcomes = match_outcomes(season)
+    assert len(outcomes) == sum(n for n, _, _ in PLAYOFFS) and all(w is not None for _, w, _ in outcomes)
+    assert any(max(points) > 2 for _, _, points in outcomes)  # points-to-7 matches
+
+
+def test_match_statistics_agree(season: Path, season_db: str) -> None:
+    expected = expected_player_matches(season)
+    got = {r["player"]: {c: r[c] for c in ("matches", "matches_won", "matches_lost", "match_points",
+                                          "match_win_rate")} for r in _cli(season_db, "stats")}  # fmt: skip
+    no_matches = {"matches": 0, "matches_won": 0, "matches_lost": 0, "match_points": 0, "match_win_rate": None}
+    assert got == {p: expected.get(p, no_matches) for p in NAMES}
+    listed = _cli(season_db, "matches")
+    assert len(listed) == len(match_outcomes(season))
+    assert sorted((r["side1"], r["side2"], r["points1"], r["points2"]) for r in listed) == sorted(
+        (sides[0], sides[1], points[0], points[1]) for sides, _, points in match_outcomes(season))
+
+
+def test_head_to_head_agrees(played: list[Played], season: Path, season_db: str) -> None:
     got = {(r.pop("player"), r.pop("opponent")): r for r in _cli(season_db, "head-to-head")}
-    assert got == expected_head_to_head(played)
+    matches = expected_pair_matches(season)
+    none = {"matches": 0, "matches_won": 0, "matches_lost": 0}
+    assert got == {pair: {**line, **matches.get(pair, none)} for pair, line in expected_head_to_head(played).items()}
     mine = _cli(season_db, "head-to-head", "player c")
     assert {r["player"] for r in mine} == {"Player C"}
     assert {(r["player"], r["opponent"]) for r in mine} == {k for k in got if k[0] == "Player C"}
@@ -353,6 +436,10 @@ def test_postgresql_agrees(played: list[Played], season: Path, pg_url: str) -> N
     _same(_cli(pg_url, "season", "--event", LEAGUE, "--quarters", "--drop-lowest"),
           expected_season(played, quarters=True, drop_lowest=True, period="season", event=LEAGUE))  # fmt: skip
     got = {(r.pop("player"), r.pop("opponent")): r for r in _cli(pg_url, "head-to-head")}
-    assert got == expected_head_to_head(played)
+    matches = expected_pair_matches(season)
+    none = {"matches": 0, "matches_won": 0, "matches_lost": 0}
+    assert got == {pair: {**line, **matches.get(pair, none)} for pair, line in expected_head_to_head(played).items()}
+    in_stats = {r["player"]: r["matches_won"] for r in _cli(pg_url, "stats")}
+    assert in_stats == {p: expected_player_matches(season).get(p, {"matches_won": 0})["matches_won"] for p in NAMES}
     sqlite_ratings = {r["player"]: r["mu"] for r in _cli(pg_url, "rating")}
     assert len(sqlite_ratings) == len(NAMES)

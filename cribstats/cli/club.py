@@ -1,4 +1,5 @@
-"""Commands of the club tables: ``night``, ``season``, ``head-to-head``, ``bracket`` and ``rating``."""
+"""Commands of the club tables: ``matches``, ``night``, ``season``, ``head-to-head``, ``bracket`` and ``rating``
+(and the match view of ``show``)."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from cribstats.cli.options import DbOption, FormatOption, OutputFormat, err_cons
 from cribstats.cli.stats import (
     EventOption,
     OutOption,
+    PlayerOption,
     SinceOption,
     UntilOption,
     UsageError,
@@ -233,6 +235,73 @@ def rating(
         _say(f"no finished games stored for {player or filters.describe()}")
 
 
+def matches(
+    db: DbOption = DEFAULT_DB,
+    player: PlayerOption = None,
+    event: EventOption = None,
+    since: SinceOption = None,
+    until: UntilOption = None,
+    games: Annotated[
+        bool, typer.Option("--games", help="Write the matches' games instead of the matches (for --format).")
+    ] = False,
+    format: FormatOption = OutputFormat.table,
+    out: OutOption = None,
+) -> None:
+    """The stored matches: each with its rules, sides, score and winner (replayed from the stored games under the
+    match's rules), the recorded winner, its games and its findings.
+
+    The table view shows the matches, their games and findings; --format csv|json|parquet writes the matches,
+    or with --games one row per game of each match.
+
+    Examples:
+
+        cribstats matches --event "Spring Classic"
+
+        cribstats matches --player Alice --since 2026-01-01 --format json
+
+        cribstats matches --games --format csv --out match-games.csv
+    """
+    from cribstats.stats.club import stored_matches
+    from cribstats.stats.matches import match_games_frame, matches_frame
+
+    try:
+        filters = _filters(player, event, since, until)
+        found = stored_matches(_open_store(db), filters)
+        listed, played = matches_frame(found), match_games_frame(found)
+        tables = [_table(listed.drop("points1", "points2"), f"Matches ({filters.describe()})")]
+        if played.height:
+            tables.append(_table(played, "Games of the matches"))
+        findings = [(m.source_id, f.game, f.kind, f.message) for m in found for f in m.findings]
+        if findings:
+            import polars as pl
+
+            tables.append(_table(pl.DataFrame(findings, schema=["match", "game", "kind", "message"], orient="row"),
+                                 "Findings"))  # fmt: skip
+        _emit(played if games else listed, format, out, tables)
+    except _handled() as error:
+        raise _fail(error) from None
+    if not found:
+        _say(f"no matches stored for {filters.describe()}")
+
+
+def show_match(db: str, source_id: str) -> bool:
+    """Print the stored match with this id, game by game (``cribstats show MATCH``); False when there is none."""
+    from cribstats.stats.matches import match_text
+    from cribstats.store.matches import load_match
+
+    try:
+        with _open_store(db).connect() as conn:
+            found = load_match(conn, source_id)
+    except _handled() as error:
+        raise _fail(error) from None
+    if found is None:
+        return False
+    from rich.console import Console
+
+    Console(highlight=False, markup=False, soft_wrap=True).print(match_text(found))
+    return True
+
+
 def register(app: typer.Typer) -> None:
     """Add this group's commands to the root app."""
     app.command("night")(night)
@@ -240,3 +309,4 @@ def register(app: typer.Typer) -> None:
     app.command("head-to-head")(head_to_head)
     app.command("bracket")(bracket)
     app.command("rating")(rating)
+    app.command("matches")(matches)

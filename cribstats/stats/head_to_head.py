@@ -30,7 +30,8 @@ def head_to_head(pairs: pl.DataFrame, player: str | None = None,
                  matches: pl.DataFrame | None = None) -> pl.DataFrame:  # fmt: skip
     """One row per player and opponent from the pair totals (:func:`cribstats.stats.results.load_pair_totals`),
     in name order; only ``player``'s rows when one is named (any spelling of the name). With ``matches`` (pair
-    rows with ``matches``, ``matches_won``, ``matches_lost``), the match record against each opponent too."""
+    rows with both names, as the pairs have them, and ``matches``, ``matches_won``, ``matches_lost``), the match
+    record against each opponent too (an opponent met only in matches gets a row with no games)."""
     table = pairs
     if player is not None:
         table = table.filter(pl.col("name_key") == name_key(player))
@@ -40,8 +41,15 @@ def head_to_head(pairs: pl.DataFrame, player: str | None = None,
     )
     columns = list(HEAD_TO_HEAD_COLUMNS)
     if matches is not None:
-        table = table.join(matches, on=["player_id", "opponent_id"], how="full", coalesce=True)
+        if player is not None:
+            matches = matches.filter(pl.col("name_key") == name_key(player))
+        keys = ["player_id", "opponent_id", "player", "name_key", "opponent", "opponent_key"]
+        table = table.join(matches, on=keys, how="full", coalesce=True)
         counts = ["games", "wins", "losses", "spread", "skunks_given", "skunks_taken", *MATCH_COLUMNS]
+        table = table.with_columns(pl.col(counts).fill_null(0))
+        table = table.with_columns(
+            pl.when(pl.col("games") > 0).then(pl.col("wins") / pl.col("games")).alias("win_rate")
+        )
         table = table.with_columns(pl.col(counts).fill_null(0))
         columns += MATCH_COLUMNS
     return table.sort("name_key", "opponent_key").select(columns)

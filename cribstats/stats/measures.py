@@ -52,8 +52,11 @@ DEAL_COLUMNS = (
 )  # fmt: skip
 FINDING_COLUMNS = ("points_missed", "points_overclaimed", "missed_per_deal", "illegal_plays")
 PLAYER_COLUMNS: tuple[str, ...] = ("player", *RESULT_COLUMNS, *DEAL_COLUMNS, *FINDING_COLUMNS)
-CLUB_COLUMNS: tuple[str, ...] = ("rating",)
-"""Added to ``stats`` by :func:`cribstats.stats.club.with_club_columns`: the rating after the covered games."""
+CLUB_COLUMNS: tuple[str, ...] = (
+    "matches", "matches_won", "matches_lost", "match_win_rate", "match_points", "rating",
+)  # fmt: skip
+"""Added to ``stats`` by :func:`cribstats.stats.club.with_club_columns`: finished matches, won, lost, the match win
+rate and match points (:mod:`cribstats.stats.matches`), and the rating after the covered games."""
 STATS_COLUMNS: tuple[str, ...] = (*PLAYER_COLUMNS, *CLUB_COLUMNS)
 RATE_COLUMNS = frozenset(
     {"win_rate", "pegging_per_deal_dealer", "pegging_per_deal_pone", "hand_per_deal_dealer", "hand_per_deal_pone",

@@ -158,6 +158,40 @@ def game_order_query(filters: StatsFilter) -> sa.Select[Any]:
     )
 
 
+def qualifying_query(event: str) -> sa.Select[Any]:
+    """Per player, the finished games of ``event`` (case ignored) that belong to no match: the qualifying
+    rounds of a tournament whose playoffs are matches. Games, wins, game points, spread, with the name."""
+    gt, g, e, p, mg = t.game_player_totals_table, t.game_table, t.event_table, t.player_table, t.match_game_table
+    in_matches = sa.select(mg.c.game_id).where(mg.c.game_id.is_not(None))
+    return (
+        sa.select(
+            gt.c.player_id,
+            sa.func.min(p.c.name).label("player"),
+            sa.func.min(p.c.name_key).label("name_key"),
+            sa.func.count().label("games"),
+            _times(gt.c.won).label("wins"),
+            sa.func.sum(gt.c.game_points).label("game_points"),
+            sa.func.sum(gt.c.spread).label("spread"),
+        )
+        .select_from(gt.join(g, g.c.id == gt.c.game_id).join(e, e.c.id == g.c.event_id)
+                     .join(p, p.c.id == gt.c.player_id))  # fmt: skip
+        .where(gt.c.won.is_not(None), sa.func.lower(e.c.name) == event.strip().lower(), gt.c.game_id.not_in(in_matches))
+        .group_by(gt.c.player_id)
+    )
+
+
+QUALIFYING_SCHEMA: dict[str, Any] = {
+    "player_id": pl.Int64, "player": pl.String, "name_key": pl.String, "games": pl.Int64, "wins": pl.Int64,
+    "game_points": pl.Int64, "spread": pl.Int64,
+}  # fmt: skip
+
+
+def load_qualifying(conn: Connection, event: str) -> pl.DataFrame:
+    """:func:`qualifying_query` in the ACC order: game points, then wins, then spread (then name)."""
+    frame = read_frame(conn, qualifying_query(event), QUALIFYING_SCHEMA)
+    return frame.sort(["game_points", "wins", "spread", "name_key"], descending=[True, True, True, False])
+
+
 def player_names_query() -> sa.Select[Any]:
     p = t.player_table
     return sa.select(p.c.id.label("player_id"), p.c.name.label("player"), p.c.name_key)
