@@ -379,11 +379,16 @@ def test_match_statistics_agree(season: Path, season_db: str) -> None:
         (sides[0], sides[1], points[0], points[1]) for sides, _, points in match_outcomes(season))
 
 
-def test_head_to_head_agrees(played: list[Played], season: Path, season_db: str) -> None:
-    got = {(r.pop("player"), r.pop("opponent")): r for r in _cli(season_db, "head-to-head")}
+def expected_pairs(played: list[Played], season: Path) -> dict[tuple[str, str], dict[str, Any]]:
+    """Head-to-head in games and in matches (every pair that met in a match also met in its games)."""
     matches = expected_pair_matches(season)
     none = {"matches": 0, "matches_won": 0, "matches_lost": 0}
-    assert got == {pair: {**line, **matches.get(pair, none)} for pair, line in expected_head_to_head(played).items()}
+    return {pair: {**line, **matches.get(pair, none)} for pair, line in expected_head_to_head(played).items()}
+
+
+def test_head_to_head_agrees(played: list[Played], season: Path, season_db: str) -> None:
+    got = {(r.pop("player"), r.pop("opponent")): r for r in _cli(season_db, "head-to-head")}
+    assert got == expected_pairs(played, season)
     mine = _cli(season_db, "head-to-head", "player c")
     assert {r["player"] for r in mine} == {"Player C"}
     assert {(r["player"], r["opponent"]) for r in mine} == {k for k in got if k[0] == "Player C"}
@@ -436,10 +441,8 @@ def test_postgresql_agrees(played: list[Played], season: Path, pg_url: str) -> N
     _same(_cli(pg_url, "season", "--event", LEAGUE, "--quarters", "--drop-lowest"),
           expected_season(played, quarters=True, drop_lowest=True, period="season", event=LEAGUE))  # fmt: skip
     got = {(r.pop("player"), r.pop("opponent")): r for r in _cli(pg_url, "head-to-head")}
-    matches = expected_pair_matches(season)
-    none = {"matches": 0, "matches_won": 0, "matches_lost": 0}
-    assert got == {pair: {**line, **matches.get(pair, none)} for pair, line in expected_head_to_head(played).items()}
-    in_stats = {r["player"]: r["matches_won"] for r in _cli(pg_url, "stats")}
-    assert in_stats == {p: expected_player_matches(season).get(p, {"matches_won": 0})["matches_won"] for p in NAMES}
+    assert got == expected_pairs(played, season)
+    won = {p: line["matches_won"] for p, line in expected_player_matches(season).items()}
+    assert {r["player"]: r["matches_won"] for r in _cli(pg_url, "stats")} == {p: won.get(p, 0) for p in NAMES}
     sqlite_ratings = {r["player"]: r["mu"] for r in _cli(pg_url, "rating")}
     assert len(sqlite_ratings) == len(NAMES)

@@ -173,9 +173,14 @@ def qualifying_query(event: str) -> sa.Select[Any]:
             sa.func.sum(gt.c.game_points).label("game_points"),
             sa.func.sum(gt.c.spread).label("spread"),
         )
-        .select_from(gt.join(g, g.c.id == gt.c.game_id).join(e, e.c.id == g.c.event_id)
-                     .join(p, p.c.id == gt.c.player_id))  # fmt: skip
-        .where(gt.c.won.is_not(None), sa.func.lower(e.c.name) == event.strip().lower(), gt.c.game_id.not_in(in_matches))
+        .select_from(
+            gt.join(g, g.c.id == gt.c.game_id).join(e, e.c.id == g.c.event_id).join(p, p.c.id == gt.c.player_id)
+        )
+        .where(
+            gt.c.won.is_not(None),
+            sa.func.lower(e.c.name) == event.strip().lower(),
+            gt.c.game_id.not_in(in_matches),
+        )
         .group_by(gt.c.player_id)
     )
 
