@@ -250,3 +250,108 @@ def test_tables_export(night_db: str, tmp_path: Path, fmt: str) -> None:
         assert code == 0, err
         frame = {"csv": pl.read_csv, "json": pl.read_json, "parquet": pl.read_parquet}[fmt](out)
         assert frame.height > 0
+
+
+# --- matches ----------------------------------------------------------------------------------------------------
+
+
+def _game(one: str, two: str, s1: int, s2: int, **meta: str) -> dict[str, object]:
+    winner = one if s1 > s2 else two
+    return {"format": "cribstats/game/1", "players": [one, two], **meta,
+            "result": {"winner": winner, "scores": {one: s1, two: s2}}}  # fmt: skip
+
+
+def _match(match_id: str, one: str, two: str, rules: object, games: list[dict[str, object]],
+           **meta: str) -> dict[str, object]:  # fmt: skip
+    return {"format": "cribstats/match/1", "id": match_id, **meta, "players": [one, two], "rules": rules,
+            "games": [dict(g, id=f"{match_id}-g{i}", **meta) for i, g in enumerate(games, start=1)]}  # fmt: skip
+
+
+# Best of three: Ann 121-100, Bob 121-90 (a skunk, still one game), Ann 121-80: Ann 2-1.
+# First to 7 points, a triple skunk winning: Cat 121-85 (a skunk: 2 points), Dan 121-20 (a triple skunk: 3 points,
+# and the match at once), then Cat 121-100 after the end (no match points): Dan wins 3-2.
+MATCHES = [
+    _match("final", "Ann", "Bob", "best-of-3", [_game("Ann", "Bob", 121, 100), _game("Ann", "Bob", 90, 121),
+                                                _game("Ann", "Bob", 121, 80)],
+           event="Tuesday League", date="2026-04-07", round="final"),
+    _match("sevens", "Cat", "Dan", {"first_to": 7, "count": "points", "triple_skunk_wins": True},
+           [_game("Cat", "Dan", 121, 85), _game("Cat", "Dan", 20, 121), _game("Cat", "Dan", 121, 100)],
+           event="Tuesday League", date="2026-04-14"),
+]  # fmt: skip
+
+
+@pytest.fixture
+def match_db(db_url: str, store: sa.Engine, tmp_path: Path) -> str:
+    (tmp_path / "matches.jsonl").write_text("\n".join(json.dumps(m) for m in MATCHES) + "\n")
+    summary = import_paths([tmp_path / "matches.jsonl"], store)
+    assert summary.complete, summary.refused
+    return db_url
+
+
+def test_matches_by_hand(match_db: str) -> None:
+    code, out, err = _run("matches", "--db", match_db, "--event", "TUESDAY league", "-f", "json")
+    assert code == 0, err
+    got = [(r["match"], r["rules"], r["side1"], r["side2"], r["score"], r["winner"], r["games"],
+            r["games_after_end"], r["finding_kinds"]) for r in json.loads(out)]  # fmt: skip
+    assert got == [
+        ("final", "first to 2 games", "Ann", "Bob", "2-1", "Ann", 3, 0, ""),
+        ("sevens", "first to 7 points (1/2/3), a triple skunk wins", "Cat", "Dan", "2-3", "Dan", 3, 1,
+         "match-after-end"),
+    ]  # fmt: skip
+    code, out, _ = _run("matches", "--db", match_db, "--player", "dan", "--games", "-f", "json")
+    assert [(r["number"], r["winner"], r["match_points"], r["counted"]) for r in json.loads(out)] == [
+        (1, "Cat", 2, True), (2, "Dan", 3, True), (3, "Cat", 0, False)]  # fmt: skip
+    code, table, _ = _run("matches", "--db", match_db)
+    assert code == 0 and "Findings" in table and "match-after-end" in table
+
+
+def test_match_columns_in_stats_by_hand(match_db: str) -> None:
+    code, out, err = _run("stats", "--db", match_db, "-f", "json")
+    assert code == 0, err
+    got = {r["player"]: (r["matches"], r["matches_won"], r["matches_lost"], r["match_win_rate"], r["match_points"],
+                         r["games"]) for r in json.loads(out)}  # fmt: skip
+    # the game after the end still counts as a game (Cat and Dan: 3 games each)
+    assert got == {"Ann": (1, 1, 0, 1.0, 2, 3), "Bob": (1, 0, 1, 0.0, 1, 3), "Cat": (1, 0, 1, 0.0, 2, 3),
+                   "Dan": (1, 1, 0, 1.0, 3, 3)}  # fmt: skip
+    code, out, _ = _run("head-to-head", "--db", match_db, "dan", "-f", "json")
+    assert [(r["opponent"], r["games"], r["wins"], r["matches"], r["matches_won"]) for r in json.loads(out)] == [
+        ("Cat", 3, 1, 1, 1)]  # fmt: skip
+
+
+def test_show_a_match(match_db: str) -> None:
+    code, out, err = _run("show", "--db", match_db, "sevens")
+    assert code == 0, err
+    assert "Match sevens (Tuesday League, 2026-04-14)" in out
+    assert "Cat 2 - 3 Dan" in out and "winner: Dan" in out
+    assert "game 2: sevens-g2: Dan, 3 match points" in out
+    assert "game 3: sevens-g3: Cat, 0 match points (after the match was decided)" in out
+    code, _, err = _run("show", "--db", match_db, "no-such-thing")
+    assert code == 2 and "no stored game 'no-such-thing'" in err
+
+
+def test_bracket_filled_in_from_the_matches(db_url: str, store: sa.Engine, tmp_path: Path) -> None:
+    """Twenty entrants, five qualifiers: seeds 1-3 have byes, 4 plays 5. W09 (the best qualifying record) is
+    seed 1, then W08, W07, W06, W05. Stored matches: W05 beats W06, W09 beats W05, W07 beats W08, W09 beats W07."""
+    rows = ["date,event,round,player1,player2,score1,score2"]
+    rows += [f"2026-05-02,Spring Classic,1,W{i:02d},L{i:02d},121,{110 - i}" for i in range(10)]
+    (tmp_path / "qualifying.csv").write_text("\n".join(rows) + "\n")
+    playoffs = [
+        _match("r1", "W06", "W05", "best-of-3", [_game("W06", "W05", 100, 121), _game("W06", "W05", 110, 121)]),
+        _match("sf1", "W09", "W05", "best-of-3", [_game("W09", "W05", 121, 100), _game("W09", "W05", 121, 99)]),
+        _match("sf2", "W08", "W07", "best-of-3", [_game("W08", "W07", 121, 100), _game("W08", "W07", 99, 121),
+                                                  _game("W08", "W07", 98, 121)]),
+        _match("final", "W07", "W09", "best-of-3", [_game("W07", "W09", 100, 121), _game("W07", "W09", 101, 121)]),
+    ]  # fmt: skip
+    meta = {"event": "Spring Classic", "date": "2026-05-03"}
+    (tmp_path / "playoffs.jsonl").write_text("\n".join(
+        json.dumps(dict(m, **meta, games=[dict(g, **meta) for g in m["games"]])) for m in playoffs) + "\n")  # type: ignore[arg-type]  # fmt: skip
+    assert import_paths([tmp_path / "qualifying.csv", tmp_path / "playoffs.jsonl"], store).complete
+    code, out, err = _run("bracket", "--db", db_url, "--event", "Spring Classic", "-f", "json")
+    assert code == 0, err
+    got = [(r["round"], r["seed1"], r["side1"], r["seed2"], r["side2"], r["winner"]) for r in json.loads(out)]
+    assert got == [
+        (1, 4, "W06", 5, "W05", "W05"),
+        (2, 1, "W09", 4, "W05", "W09"), (2, 2, "W08", 3, "W07", "W07"),
+        (3, 1, "W09", 2, "W07", "W09"),
+    ]  # fmt: skip
+    assert "Champion: W09" in err
