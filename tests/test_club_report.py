@@ -8,7 +8,7 @@ import re
 from pathlib import Path
 
 import pytest
-from test_club_tables import HANDS_GAME, NIGHT
+from test_club_tables import HANDS_GAME, MATCHES, NIGHT
 
 from cribstats.report import build_report
 from cribstats.stats.frames import StatsFilter
@@ -23,8 +23,9 @@ def html(tmp_path_factory: pytest.TempPathFactory) -> str:
     folder = tmp_path_factory.mktemp("club-report")
     (folder / "night.csv").write_text(NIGHT.replace("Eve", SCRIPT))
     (folder / "hands.json").write_text(json.dumps(HANDS_GAME))
+    (folder / "matches.json").write_text(json.dumps(MATCHES[:1]))  # Ann beats Bob 2-1 on 7 April
     engine = make_engine(f"sqlite:///{folder / 'club.db'}")
-    assert import_paths([folder / "night.csv", folder / "hands.json"], engine).complete
+    assert import_paths([folder / "night.csv", folder / "hands.json", folder / "matches.json"], engine).complete
     return build_report(engine, StatsFilter())
 
 
@@ -37,27 +38,36 @@ def _cells(row_html: str) -> list[str]:
     return re.findall(r"<t[dh][^>]*>(.*?)</t[dh]>", row_html)
 
 
-def test_the_latest_night_is_the_tenth_of_march(html: str) -> None:
+def test_the_latest_night_is_the_final(html: str) -> None:
+    """The best of three on 7 April is the latest night: Ann won 121-100 and 121-80 (a skunk), lost 90-121 (a
+    skunk): 2 + 3 = 5 game points, +21 + 41 - 31 = +31."""
     night = _section(html, "night")
-    assert "Grass Roots, 2026-03-10" in night
+    assert "Tuesday League, 2026-04-07" in night
     rows = [_cells(r) for r in re.findall(r"<tr>(.*?)</tr>", night)][1:]
-    assert rows[:2] == [["1", "Bob", "2/1 +21", "1", "1", "2", "21", "yes"], ["2", "Ann", "0/0 -21", "1", "0", "0",
-                                                                               "-21", ""]]  # fmt: skip
-    assert "Grand Slam:</strong> Bob." in night
-    assert "No hand or crib of 24 or more" in night  # the side pots were on the third
+    assert rows == [["1", "Ann", "5/2 +31", "3", "2", "5", "31", ""], ["2", "Bob", "3/1 -31", "3", "1", "3", "-31",
+                                                                        ""]]  # fmt: skip
+    assert "Grand Slam:</strong>" not in night
+    assert "No hand or crib of 24 or more" in night  # the side pots were on the third of March
+
+
+def test_matches_section(html: str) -> None:
+    matches = _section(html, "matches")
+    rows = [_cells(r) for r in re.findall(r"<tr>(.*?)</tr>", matches)][1:]
+    assert rows == [["2026-04-07", "Tuesday League", "final", "Ann", "2-1", "Bob", "Ann", "first to 2 games", ""]]
 
 
 def test_season_and_matrix(html: str) -> None:
     season = _section(html, "season")
     first = _cells(re.findall(r"<tr>(.*?)</tr>", season)[1])
-    # Ann: two nights, 5 game points and 2 wins, spread 55 - 21 = +34; Dan the same points and wins, +33
-    assert first[:4] == ["1", "Ann", "2", "5"]
+    # Ann: three nights (the final included), 5 + 0 + 5 = 10 game points
+    assert first[:4] == ["1", "Ann", "3", "10"]
     matrix = _section(html, "head-to-head")
     escaped = "&lt;script&gt;x&lt;/script&gt;"
     assert SCRIPT not in html and escaped in matrix
     ann = next(_cells(r) for r in re.findall(r"<tr>(.*?)</tr>", matrix) if r.startswith('<th scope="row">Ann'))
-    # columns in name order ("<" before letters): <script>..., Ann, Bob, Cat, Dan; Ann and Bob won one each
-    assert ann == ["Ann", "", "", "1-1", "1-0", "0-1"]
+    # columns in name order ("<" before letters): <script>..., Ann, Bob, Cat, Dan; Ann beat Bob on 3 March and
+    # twice in the final, lost to him on 10 March and once in the final
+    assert ann == ["Ann", "", "", "3-2", "1-0", "0-1"]
 
 
 def test_ratings_section(html: str) -> None:

@@ -19,7 +19,8 @@ from cribstats.store.importer import import_paths
 
 SCRIPT_NAME = "<script>alert(1)</script>"
 PLAYERS = [SCRIPT_NAME, "Bob & Co", "Carol"]
-SECTIONS = ["summary", "standings", "night", "season", "head-to-head", "ratings", "players", "charts", "audit"]
+SECTIONS = ["summary", "standings", "night", "season", "matches", "head-to-head", "ratings", "players", "charts",
+            "audit"]  # fmt: skip
 
 
 def build_store(folder: Path) -> str:

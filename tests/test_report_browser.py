@@ -71,7 +71,8 @@ def test_report_loads_in_chromium(report_file: Path, tmp_path: Path) -> None:
     # the page's own script ran (the CSP allowed it by hash) and found every section laid out
     ready = re.search(r'<html[^>]*data-report-ready="([^"]*)"', dom)
     assert ready is not None, dom[:500]
-    sections = ["summary", "standings", "night", "season", "head-to-head", "ratings", "players", "charts", "audit"]
+    sections = ["summary", "standings", "night", "season", "matches", "head-to-head", "ratings", "players",
+                "charts", "audit"]  # fmt: skip
     assert ready.group(1).split() == sections
     # no console message: no script error, no blocked script, no failed load
     console = [line for line in done.stderr.splitlines() if ":CONSOLE" in line]
