@@ -10,6 +10,8 @@ from pathlib import Path
 import polars as pl
 import pytest
 import sqlalchemy as sa
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from cribstats.cli.app import app
@@ -153,6 +155,28 @@ def test_bracket_sizes(entrants: int, qualifiers: int, byes: int, first_round: i
     first = {seed for s in bracket.slots if s.round == 1 for seed in (s.seed1, s.seed2)}
     assert first == set(range(byes + 1, qualifiers + 1))
     assert sum(per_round.values()) == qualifiers - 1  # every qualifier but the champion loses once
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(1, 2000))
+def test_any_bracket_is_one_in_four_with_a_power_of_two_second_round(entrants: int) -> None:
+    """For any field: ceil(entrants / 4) qualifiers; the byes and the first round's winners make a power of two;
+    every qualifier enters once; each round halves the field; the byes are the best seeds."""
+    q, free = draw_size(entrants)
+    assert q == (entrants + 3) // 4 and q * 4 >= entrants > (q - 1) * 4
+    bracket = draw(entrants, [f"P{i}" for i in range(entrants)])
+    first = [s for s in bracket.slots if s.round == 1]
+    if q >= 2:
+        second = free + len(first) if free else 2 * len(first)
+        assert second & (second - 1) == 0 and second >= 2
+        entered = [seed for s in bracket.slots for seed in (s.seed1, s.seed2) if s.round == (2 if free else 1)]
+        if free:
+            entered += [seed for s in first for seed in (s.seed1, s.seed2)]
+            assert all(s.seed1 is not None and s.seed1 > free for s in first)  # no bye-holder plays round 1
+        assert sorted(set(entered)) == list(range(1, q + 1))
+        assert len(bracket.slots) == q - 1
+    else:
+        assert bracket.slots == []
 
 
 def test_bracket_pairs_seeds_and_fills_in_results() -> None:
