@@ -286,6 +286,7 @@ def club_store(games: int) -> Path:
     folder = Path(tempfile.gettempdir()) / "cribstats-bench"
     path = folder / f"club-{games}.db"
     if path.exists():
+        bring_up_to_date(path)
         return path
     if not (folder / "seed").exists():
         seed_logs(folder / "seed")

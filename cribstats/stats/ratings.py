@@ -12,8 +12,7 @@ order they were imported. :func:`plackett_luce` is openskill's Plackett-Luce upd
 (Weng and Lin 2011, algorithm 4, with openskill's defaults read from its model: beta, tau, kappa), because
 100,000 games through ``PlackettLuce.rate`` take seconds; the tests hold the two to the same figures.
 
->>> seats = [(1, None, 1, 0, True, 121), (1, None, 2, 1, False, 100)]
->>> ratings = rate_games(seats)
+>>> ratings = rate_games([("2026-01-06", [(1, 1, 0, 1, 121), (1, 2, 1, 0, 100)])])
 >>> ratings.final[1].mu > 25 > ratings.final[2].mu
 True
 """
@@ -122,10 +121,10 @@ def one_on_one(winner: Rating, loser: Rating, model: PlackettLuce = MODEL) -> tu
     )  # fmt: skip
 
 
-def rate_games(seats: Iterable[Sequence[Any]], *, history: bool = False) -> Ratings:
-    """Rate the games of ``seats``: rows of (game id, date or its ISO text, player id, team, won, final score) in
-    rating order (:func:`cribstats.stats.results.load_game_order`), a game's rows together; a game no side won
-    is skipped."""
+def rate_games(played: Iterable[tuple[Any, Sequence[Sequence[Any]]]], *, history: bool = False) -> Ratings:
+    """Rate the games of ``played``, in order: each a date (or its ISO text, or None) and its seats, each seat
+    (game id, player id, team, won, final score) in seat order
+    (:func:`cribstats.stats.results.load_game_order`); a game no side won is skipped."""
     out = Ratings()
     final, games, last = out.final, out.games, out.last
     start = Rating(MODEL.mu, MODEL.sigma)
@@ -133,7 +132,7 @@ def rate_games(seats: Iterable[Sequence[Any]], *, history: bool = False) -> Rati
     days: dict[object, Date | None] = {None: None}
 
     def record(players: Sequence[int], new: Sequence[Rating], when: object) -> None:
-        day = days.get(when) if when in days else days.setdefault(when, _day(when))
+        day = days[when] if when in days else days.setdefault(when, _day(when))
         for p, rating in zip(players, new, strict=True):
             final[p] = rating
             games[p] = games.get(p, 0) + 1
@@ -141,16 +140,16 @@ def rate_games(seats: Iterable[Sequence[Any]], *, history: bool = False) -> Rati
             if history:
                 out.history.append((p, game_no, day, rating.mu, rating.sigma))
 
-    for rows in _by_game(seats):
-        if len(rows) == 2 and rows[0][3] != rows[1][3] and rows[0][4] != rows[1][4]:  # one on one, decided
-            (_, day, a, _, a_won, _), (_, _, b, _, _, _) = rows
+    for when, rows in played:
+        if len(rows) == 2 and rows[0][2] != rows[1][2] and rows[0][3] != rows[1][3]:  # one on one, decided
+            (_, a, _, a_won, _), (_, b, _, _, _) = rows
             w, lose = (a, b) if a_won else (b, a)
             game_no += 1
-            record((w, lose), one_on_one(final.get(w, start), final.get(lose, start)), day)
+            record((w, lose), one_on_one(final.get(w, start), final.get(lose, start)), when)
             continue
         sides: dict[int, list[int]] = {}
         facts: dict[int, tuple[bool, int | None]] = {}
-        for _, _, player, team, won, score in rows:
+        for _, player, team, won, score in rows:
             sides.setdefault(team, []).append(player)
             facts.setdefault(team, (bool(won), score))
         if len(sides) < 2 or not any(won for won, _ in facts.values()):
@@ -160,7 +159,7 @@ def rate_games(seats: Iterable[Sequence[Any]], *, history: bool = False) -> Rati
         rated = plackett_luce([[final.get(p, start) for p in sides[team]] for team in order], ranks)
         game_no += 1
         for team, new in zip(order, rated, strict=True):
-            record(sides[team], new, rows[0][1])
+            record(sides[team], new, when)
     return out
 
 
@@ -169,18 +168,6 @@ def _day(when: object) -> Date | None:
     if when is None or isinstance(when, Date):
         return when
     return Date.fromisoformat(str(when)[:10])
-
-
-def _by_game(seats: Iterable[Sequence[Any]]) -> Iterable[list[Sequence[Any]]]:
-    """The seat rows, a game's rows together."""
-    rows: list[Sequence[Any]] = []
-    for row in seats:
-        if rows and row[0] != rows[0][0]:
-            yield rows
-            rows = []
-        rows.append(row)
-    if rows:
-        yield rows
 
 
 def ordinal(mu: float, sigma: float) -> float:

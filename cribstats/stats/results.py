@@ -11,7 +11,7 @@ query                one row per
                      taken (any level)
 ``pair_totals``      player and opponent (each player of another side): games between them that one of them
                      won, wins, spread and skunks between the two
-``game_order``       seat of a game, in date order: what the ratings are updated from
+``game_order``       seat of a game, games in date order: what the ratings are updated from
 ==================== ===========================================================================================
 
 >>> from cribstats.store.db import make_engine, upgrade
@@ -55,16 +55,6 @@ PAIR_SCHEMA: dict[str, Any] = {
     "skunks_given": pl.Int64,
     "skunks_taken": pl.Int64,
 }
-ORDER_SCHEMA: dict[str, Any] = {
-    "game_id": pl.Int64,
-    "date": pl.String,
-    "player_id": pl.Int64,
-    "team": pl.Int64,
-    "won": pl.Boolean,
-    "score": pl.Int64,
-}
-
-
 def _times(when: sa.ColumnElement[bool]) -> sa.ColumnElement[Any]:
     return sa.func.coalesce(sa.func.sum(sa.case((when, 1), else_=0)), 0)
 
@@ -139,19 +129,18 @@ def pair_totals_query(filters: StatsFilter) -> sa.Select[Any]:
 
 
 def game_order_query(filters: StatsFilter) -> sa.Select[Any]:
-    """Every seat of the covered games (game id, date as ISO text, player id, team, won, final score claimed) in
-    the order
-    ratings are updated: dated games by date, undated ones after them; a day's games by round (a round written
-    as a number in number order: by length, then digits), then by game key; a game's seats in seat order. A
-    game no side won has ``won`` false in every seat (:func:`cribstats.stats.ratings.rate_games` skips it)."""
+    """Every seat of the covered games (game id, date as ISO text, player id, team, won as 0/1, final score
+    claimed) in the order ratings are updated: dated games by date, undated ones after them; a day's games by
+    round (a round written as a number in number order: by length, then digits), then by game key; a game's
+    seats in seat order."""
     gp, g, e = t.game_player_table, t.game_table, t.event_table
     source = gp.join(g, g.c.id == gp.c.game_id)
     if filters.event is not None:
         source = source.outerjoin(e, e.c.id == g.c.event_id)
     round_text = sa.func.coalesce(g.c.round, "")
     return (
-        sa.select(gp.c.game_id, sa.cast(g.c.date, sa.String).label("date"), gp.c.player_id, gp.c.team, gp.c.won,
-                  gp.c.final_score_claimed)
+        sa.select(gp.c.game_id, sa.cast(g.c.date, sa.String).label("date"), gp.c.player_id, gp.c.team,
+                  sa.cast(gp.c.won, sa.Integer).label("won"), gp.c.final_score_claimed)
         .select_from(source)
         .where(*_covered(filters))
         .order_by(g.c.date.is_(None), g.c.date, sa.func.length(round_text), round_text, g.c.game_key, gp.c.seat)
@@ -219,9 +208,23 @@ def load_pair_totals(conn: Connection, filters: StatsFilter) -> pl.DataFrame:
     return pairs.join(names, on="player_id").join(opponents, on="opponent_id")
 
 
-def load_game_order(conn: Connection, filters: StatsFilter) -> list[tuple[Any, ...]]:
-    """The rows of :func:`game_order_query` (see :data:`ORDER_SCHEMA`), as tuples in rating order."""
-    return [tuple(row) for row in conn.execute(game_order_query(filters))]
+Seat = tuple[int, int, int, int, int | None]
+"""A seat of a game: game id, player id, team, won (0/1), final score claimed."""
+
+
+def load_game_order(conn: Connection, filters: StatsFilter) -> list[tuple[str | None, list[Seat]]]:
+    """The covered games in the order of :func:`game_order_query`, each as its date (ISO text) and its seats in
+    seat order. A game no side won has ``won`` 0 in every seat (:func:`cribstats.stats.ratings.rate_games`
+    skips it)."""
+    games: list[tuple[str | None, list[Seat]]] = []
+    current = None
+    for game_id, day, player_id, team, won, score in conn.execute(game_order_query(filters)):
+        if game_id != current:
+            current = game_id
+            seats: list[Seat] = []
+            games.append((day, seats))
+        seats.append((game_id, player_id, team, won, score))
+    return games
 
 
 def load_player_names(conn: Connection) -> pl.DataFrame:
