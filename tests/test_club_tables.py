@@ -258,7 +258,7 @@ def test_rating_ranks_a_three_player_game(db_url: str, store: sa.Engine, tmp_pat
     assert chart.read_bytes().startswith(b"\x89PNG")
 
 
-@pytest.mark.parametrize("command", ["night", "season", "head-to-head", "bracket", "rating"])
+@pytest.mark.parametrize("command", ["night", "season", "head-to-head", "bracket", "rating", "matches"])
 def test_every_command_has_help_with_examples(command: str) -> None:
     code, out, _ = _run(command, "--help")
     assert code == 0
@@ -267,8 +267,8 @@ def test_every_command_has_help_with_examples(command: str) -> None:
 
 @pytest.mark.parametrize("fmt", ["csv", "json", "parquet"])
 def test_tables_export(night_db: str, tmp_path: Path, fmt: str) -> None:
-    for args in (["season"], ["head-to-head"], ["rating"], ["night", "--event", "Grass Roots", "--date",
-                                                             "2026-03-03"]):  # fmt: skip
+    for args in (["season"], ["head-to-head"], ["rating"], ["bracket", "--event", "Grass Roots"],
+                 ["night", "--event", "Grass Roots", "--date", "2026-03-03"]):  # fmt: skip
         out = tmp_path / f"{args[0]}.{fmt}"
         code, _, err = _run(*args, "--db", night_db, "-f", fmt, "--out", str(out))
         assert code == 0, err
@@ -379,3 +379,13 @@ def test_bracket_filled_in_from_the_matches(db_url: str, store: sa.Engine, tmp_p
         (3, 1, "W09", 2, "W07", "W09"),
     ]  # fmt: skip
     assert "Champion: W09" in err
+
+
+@pytest.mark.parametrize("fmt", ["csv", "json", "parquet"])
+def test_match_tables_export(match_db: str, tmp_path: Path, fmt: str) -> None:
+    for args in (["matches"], ["matches", "--games"]):
+        out = tmp_path / f"{'-'.join(args)}.{fmt}"
+        code, _, err = _run(*args, "--db", match_db, "-f", fmt, "--out", str(out))
+        assert code == 0, err
+        frame = {"csv": pl.read_csv, "json": pl.read_json, "parquet": pl.read_parquet}[fmt](out)
+        assert frame.height > 0
