@@ -19,6 +19,15 @@ MARKERS: tuple[str, ...] = ("o", "s", "^", "D", "v", "x")
 MOST_PLAYERS = 8  # more lines than this cannot be told apart: the best rated are drawn
 
 
+def plain_label(name: str) -> str:
+    r"""A player's name as a legend label that matplotlib draws as it is written.
+
+    >>> print(plain_label("$5 Bill"))
+    \$5 Bill
+    """
+    return name.replace("$", r"\$")
+
+
 def rating_chart(steps: pl.DataFrame, *, players: int = MOST_PLAYERS) -> Figure:
     """Each player's rating after their last game of each day (by date when every game is dated, else by game
     number), for the ``players`` best rated at the end (rows of
@@ -36,16 +45,20 @@ def rating_chart(steps: pl.DataFrame, *, players: int = MOST_PLAYERS) -> Figure:
     x = "date" if dated else "game"
     latest = steps.sort("game").group_by("player", maintain_order=True).last()
     best = latest.sort("rating", descending=True).head(players)["player"].to_list()
+    lines = []
     for i, name in enumerate(best):
         mine = steps.filter(pl.col("player") == name).sort("game").group_by(x, maintain_order=True).last()
-        ax.plot(mine[x].to_list(), mine["rating"].to_list(), label=name, color=SHADES[i % len(SHADES)],
-                linestyle=LINES[i % len(LINES)], marker=MARKERS[i % len(MARKERS)], markersize=3,
-                linewidth=1.2)  # fmt: skip
+        (line,) = ax.plot(mine[x].to_list(), mine["rating"].to_list(), color=SHADES[i % len(SHADES)],
+                          linestyle=LINES[i % len(LINES)], marker=MARKERS[i % len(MARKERS)], markersize=3,
+                          linewidth=1.2)  # fmt: skip
+        lines.append(line)
     ax.set_xlabel("Date" if dated else "Game (in date order)")
     ax.grid(axis="y", color="#bbbbbb", linewidth=0.6)
     for side in ("top", "right"):
         ax.spines[side].set_visible(False)
-    ax.legend(loc="upper left", fontsize=8, ncols=2, frameon=False)
+    # names are text, never markup: a dollar sign would start matplotlib's mathtext, and a label given to plot()
+    # that begins with "_" would be left out of the legend
+    ax.legend(lines, [plain_label(n) for n in best], loc="upper left", fontsize=8, ncols=2, frameon=False)
     if dated:
         fig.autofmt_xdate()
     return fig

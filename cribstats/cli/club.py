@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-from datetime import date as Date
 from typing import TYPE_CHECKING, Annotated
 
 import typer
@@ -65,7 +64,9 @@ def night(
     from cribstats.stats.night import load_night
 
     try:
-        day = _date(date, "--date") or Date.today()  # --date is required: never None here
+        day = _date(date, "--date")
+        if day is None:  # typer requires --date: only a direct call can leave it out
+            raise UsageError("--date is needed: the night's date, YYYY-MM-DD")
         with _open_store(db).connect() as conn:
             result = load_night(conn, event, day)
         title = f"{result.event or event}, {day.isoformat()}"

@@ -256,6 +256,7 @@ def stats(
         cribstats stats --event "Tuesday League" --format parquet --out stats.parquet
     """
     from cribstats.stats import compute_stats
+    from cribstats.stats.matches import PLAYER_MATCH_COLUMNS
     from cribstats.stats.measures import DEAL_COLUMNS, FINDING_COLUMNS
 
     try:
@@ -269,6 +270,8 @@ def stats(
             rich_table(frame, ("player", *DEAL_COLUMNS), "Deals: points due per completed deal"),
             rich_table(frame, ("player", *FINDING_COLUMNS), "Counting accuracy"),
         ]
+        if frame["matches"].sum():  # the players' finished matches, where any are stored
+            tables.append(rich_table(frame, ("player", *PLAYER_MATCH_COLUMNS), "Matches (finished)"))
         _emit(frame, format, out, tables)
     except _handled() as error:
         raise _fail(error) from None

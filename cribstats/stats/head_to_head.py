@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import polars as pl
 
-from cribstats.stats.frames import StatsFilter
 from cribstats.store.tables import name_key
 
 HEAD_TO_HEAD_COLUMNS: tuple[str, ...] = (
@@ -61,9 +60,3 @@ def matrix(table: pl.DataFrame) -> tuple[list[str], list[list[str]]]:
     names = sorted(set(table["player"]) | set(table["opponent"]), key=lambda n: (name_key(n), n))
     cells = {(r["player"], r["opponent"]): f"{r['wins']}-{r['losses']}" for r in table.iter_rows(named=True)}
     return names, [[cells.get((a, b), "") for b in names] for a in names]
-
-
-def describe(filters: StatsFilter, player: str | None) -> str:
-    """The title's words: whose record, over which games."""
-    scope = filters.describe()
-    return f"{player}, {scope}" if player else scope
