@@ -389,3 +389,23 @@ def test_match_tables_export(match_db: str, tmp_path: Path, fmt: str) -> None:
         assert code == 0, err
         frame = {"csv": pl.read_csv, "json": pl.read_json, "parquet": pl.read_parquet}[fmt](out)
         assert frame.height > 0
+
+
+SCORECARDS = """date,event,round,player,opponent,game_points,spread
+2026-06-02,Club Night,1,Ann,Bob,2,15
+2026-06-02,Club Night,1,Bob,Ann,0,-15
+2026-06-02,Club Night,2,Cat,Dan,3,20
+2026-06-02,Club Night,2,Dan,Cat,0,-20
+"""
+
+
+def test_night_lists_the_scorecards_that_disagree(db_url: str, store: sa.Engine, tmp_path: Path) -> None:
+    """Ann and Bob's cards agree (a game: Ann by 15); Cat's card claims 3 game points with a spread of 20, under
+    the 31 a skunk needs: a scorecard finding, and no game."""
+    (tmp_path / "cards.csv").write_text(SCORECARDS)
+    import_paths([tmp_path / "cards.csv"], store)
+    code, out, err = _run("night", "--db", db_url, "--event", "club night", "--date", "2026-06-02", "-fjson")
+    assert code == 0, err
+    assert [(r["player"], r["card"]) for r in json.loads(out)] == [("Ann", "2/1 +15"), ("Bob", "0/0 -15")]
+    code, table, _ = _run("night", "--db", db_url, "--event", "club night", "--date", "2026-06-02")
+    assert "Scorecards that disagree" in table and "Cat" in table

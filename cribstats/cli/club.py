@@ -73,6 +73,8 @@ def night(
         tables = [_table(result.placings, f"Placings: {title}")]
         if result.special_hands.height:
             tables.append(_table(result.special_hands, "Special hands"))
+        if result.scorecards.height:
+            tables.append(_table(result.scorecards, "Scorecards that disagree"))
         frame = result.special_hands if hands else result.placings
         _emit(frame, format, out, tables)
     except _handled() as error:

@@ -5,6 +5,9 @@ spread (all descending); players level on all three share a place (1, 2, 2, 4). 
 the way clubs write it: game points, a slash, games won, then the spread with its sign (``13/6 +71``). The
 **Grand Slam** is winning every game of the night (with at least one game played).
 
+The night's **scorecard** findings (the two players' cards of a game that disagree, stored when the scorecard
+sheet was imported) are listed with it.
+
 The **special hands** are found by scoring the stored deals again with the project's scorer: every hand or crib
 that was shown and is worth 24 or more (``29``, ``28`` and ``24+``), and every one holding four of a kind (four
 cards of one rank among the hand or crib and the starter). Clubs pay side pots on them.
@@ -168,6 +171,7 @@ class Night:
     date: Date
     placings: pl.DataFrame
     special_hands: pl.DataFrame
+    scorecards: pl.DataFrame  # the night's scorecard findings: cards of a game that disagree
 
     @property
     def grand_slams(self) -> list[str]:
@@ -185,7 +189,20 @@ def load_night(conn: Connection, event: str | None, day: Date) -> Night:
     hands = special_hands(shown).sort(pl.col("game_key").replace_strict(order, default=len(order)), "deal",
                                       pl.col("what") == "crib")  # fmt: skip
     name = totals["event"][0] if totals.height else event
-    return Night(name, day, placings(totals), hands)
+    return Night(name, day, placings(totals), hands, _scorecards(conn, name, day))
+
+
+SCORECARD_COLUMNS: tuple[str, ...] = ("game", "player", "claimed", "due", "message")
+
+
+def _scorecards(conn: Connection, event: str | None, day: Date) -> pl.DataFrame:
+    """The ``scorecard`` findings stored for the night (its two players' cards of a game disagree)."""
+    from cribstats.store.matches import scorecard_findings
+
+    found = [f for f in scorecard_findings(conn, event=event, date=day)] if event is not None else []
+    rows = [(f.game, f.player, f.claimed, f.due, f.message) for f in found]
+    schema = dict(zip(SCORECARD_COLUMNS, (pl.String, pl.String, pl.Int64, pl.Int64, pl.String), strict=True))
+    return pl.DataFrame(rows, schema=schema, orient="row")
 
 
 def latest_night(conn: Connection, filters: StatsFilter) -> tuple[str | None, Date] | None:
