@@ -199,7 +199,7 @@ def _scorecards(conn: Connection, event: str | None, day: Date) -> pl.DataFrame:
     """The ``scorecard`` findings stored for the night (its two players' cards of a game disagree)."""
     from cribstats.store.matches import scorecard_findings
 
-    found = [f for f in scorecard_findings(conn, event=event, date=day)] if event is not None else []
+    found = scorecard_findings(conn, event=event, date=day) if event is not None else []
     rows = [(f.game, f.player, f.claimed, f.due, f.message) for f in found]
     schema = dict(zip(SCORECARD_COLUMNS, (pl.String, pl.String, pl.Int64, pl.Int64, pl.String), strict=True))
     return pl.DataFrame(rows, schema=schema, orient="row")
