@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from openskill.models import PlackettLuce
 
-from cribstats.stats.ratings import Rating, game_ranks, one_on_one, plackett_luce
+from cribstats.stats.ratings import Rating, game_ranks, plackett_luce, two_sides
 
 MODEL = PlackettLuce()
 ratings = st.builds(Rating, st.floats(-20, 70), st.floats(0.5, 12))
@@ -38,11 +38,16 @@ def test_plackett_luce_is_openskills(game: tuple[list[list[Rating]], list[int]])
 
 
 @settings(max_examples=300, deadline=None)
-@given(ratings, ratings)
-def test_one_on_one_is_the_general_update(winner: Rating, loser: Rating) -> None:
-    fast = one_on_one(winner, loser)
-    (w,), (lose,) = plackett_luce([[winner], [loser]], [0, 1])
-    assert fast[0] == pytest.approx(w, abs=1e-9) and fast[1] == pytest.approx(lose, abs=1e-9)
+@given(st.integers(1, 2).flatmap(lambda n: st.tuples(st.lists(ratings, min_size=n, max_size=n),
+                                                     st.lists(ratings, min_size=n, max_size=n))))  # fmt: skip
+def test_two_sides_is_the_general_update(sides: tuple[list[Rating], list[Rating]]) -> None:
+    """The fast path for one on one and for partners gives the general update's figures."""
+    winners, losers = sides
+    fast = two_sides(winners, losers)
+    general = plackett_luce([winners, losers], [0, 1])
+    for mine, theirs in zip(fast, general, strict=True):
+        for r, g in zip(mine, theirs, strict=True):
+            assert r.mu == pytest.approx(g.mu, abs=1e-9) and r.sigma == pytest.approx(g.sigma, abs=1e-9)
 
 
 def test_ranks_by_hand() -> None:

@@ -97,28 +97,31 @@ class Ratings:
     history: list[tuple[int, int, Date | None, float, float]] = field(default_factory=list)
 
 
-def one_on_one(winner: Rating, loser: Rating, model: PlackettLuce = MODEL) -> tuple[Rating, Rating]:
-    """:func:`plackett_luce` for two sides of one player each, ranked ``[0, 1]``, worked out in closed form (the
-    sums of the general update have one term each): the common game, taken on a fast path.
+def two_sides(winners: Sequence[Rating], losers: Sequence[Rating], model: PlackettLuce = MODEL
+              ) -> tuple[list[Rating], list[Rating]]:  # fmt: skip
+    """:func:`plackett_luce` for a game of two sides, ranked ``[0, 1]`` (one on one, or partners), worked out in
+    closed form (the sums of the general update have one or two terms): the common game, taken on a fast path.
 
-    >>> w, l = one_on_one(Rating(25, 25 / 3), Rating(25, 25 / 3))
+    >>> (w,), (l,) = two_sides([Rating(25, 25 / 3)], [Rating(25, 25 / 3)])
     >>> [round(w.mu, 4), round(l.mu, 4)] == [round(r[0].mu, 4) for r in plackett_luce([[Rating(25, 25 / 3)]] * 2,
     ...                                                                               [0, 1])]
     True
     """
-    tau2 = model.tau**2
-    s2w, s2l = winner.sigma**2 + tau2, loser.sigma**2 + tau2
+    tau2, kappa = model.tau**2, model.kappa
+    won = [(r.mu, r.sigma * r.sigma + tau2) for r in winners]
+    lost = [(r.mu, r.sigma * r.sigma + tau2) for r in losers]
+    s2w, s2l = sum(v for _, v in won), sum(v for _, v in lost)
     c2 = s2w + s2l + 2 * model.beta**2
     c = math.sqrt(c2)
-    p = 1 / (1 + math.exp((loser.mu - winner.mu) / c))  # the winner's share of the strength
-    delta = p * (1 - p) / (c2 * c)
-    kappa = model.kappa
-    return (
-        Rating(winner.mu + s2w / c * (1 - p), math.sqrt(s2w) * math.sqrt(max(1 - s2w * math.sqrt(s2w) * delta,
-                                                                             kappa))),
-        Rating(loser.mu - s2l / c * (1 - p), math.sqrt(s2l) * math.sqrt(max(1 - s2l * math.sqrt(s2l) * delta,
-                                                                            kappa))),
-    )  # fmt: skip
+    p = 1 / (1 + math.exp((sum(mu for mu, _ in lost) - sum(mu for mu, _ in won)) / c))  # the winners' share
+    spread = p * (1 - p) / (c2 * c)
+
+    def moved(side: list[tuple[float, float]], s2: float, omega: float) -> list[Rating]:
+        delta = spread * s2 * math.sqrt(s2)
+        return [Rating(mu + v / s2 * omega, math.sqrt(v) * math.sqrt(max(1 - v / s2 * delta, kappa)))
+                for mu, v in side]  # fmt: skip
+
+    return moved(won, s2w, s2w / c * (1 - p)), moved(lost, s2l, -s2l / c * (1 - p))
 
 
 def rate_games(played: Iterable[tuple[Any, Sequence[Sequence[Any]]]], *, history: bool = False) -> Ratings:
@@ -145,7 +148,8 @@ def rate_games(played: Iterable[tuple[Any, Sequence[Sequence[Any]]]], *, history
             (_, a, _, a_won, _), (_, b, _, _, _) = rows
             w, lose = (a, b) if a_won else (b, a)
             game_no += 1
-            record((w, lose), one_on_one(final.get(w, start), final.get(lose, start)), when)
+            ([won_now], [lost_now]) = two_sides([final.get(w, start)], [final.get(lose, start)])
+            record((w, lose), (won_now, lost_now), when)
             continue
         sides: dict[int, list[int]] = {}
         facts: dict[int, tuple[bool, int | None]] = {}
@@ -153,6 +157,15 @@ def rate_games(played: Iterable[tuple[Any, Sequence[Sequence[Any]]]], *, history
             sides.setdefault(team, []).append(player)
             facts.setdefault(team, (bool(won), score))
         if len(sides) < 2 or not any(won for won, _ in facts.values()):
+            continue
+        if len(sides) == 2:  # partners: the fast path too
+            (one, two) = sides
+            w, lose = (one, two) if facts[one][0] else (two, one)
+            game_no += 1
+            won_now, lost_now = two_sides([final.get(p, start) for p in sides[w]],
+                                          [final.get(p, start) for p in sides[lose]])  # fmt: skip
+            record(sides[w], won_now, when)
+            record(sides[lose], lost_now, when)
             continue
         order = list(sides)
         ranks = game_ranks([(team, *facts[team]) for team in order])
