@@ -185,8 +185,8 @@ class AuditCollector(ReplayVisitor):
         """After the games: the scorecards that disagree (one audit per game of cards, keyed ``scorecards``), then
         every match judged (keyed ``match ID``); a match that cannot be put together is refused, and
         ``on_error`` told why."""
-        for where, found in self._scorecards.items():
-            yield self._add_record_audit("scorecards", found, where)
+        for place, found in self._scorecards.items():
+            yield self._add_record_audit("scorecards", found, place)
         self._scorecards = {}
         for outcome, where in self.matches.judged():
             self._summary.matches += 1

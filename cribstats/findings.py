@@ -202,5 +202,15 @@ def result_winner_message(recorded: str, replayed: str | None, target: int) -> s
     return f"the log records {recorded} as the winner, but {replayed} reached {target} first"
 
 
+def giveaway_winner_message(recorded: str, reached: str, target: int) -> str:
+    """A giveaway game's recorded winner who reached the target: that side lost.
+
+    >>> giveaway_winner_message("Bob", "Bob", 121)
+    'the log records Bob as the winner, but Bob reached 121 first, which loses a giveaway game'
+    """
+    return (f"the log records {recorded} as the winner, but {reached} reached {target} first, which loses a "
+            "giveaway game")
+
+
 def result_score_message(player: str, recorded: int, replayed: int) -> str:
     return f"the log records {player}'s final score as {recorded}, but the claims add up to {replayed}"

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+from collections.abc import Iterator
 from datetime import date as Date
 from operator import itemgetter
 from typing import Annotated, Any, Literal
@@ -117,6 +118,7 @@ IsoDate = Annotated[
 ]
 PlayerName = Annotated[str, Field(min_length=1)]
 Points = Annotated[int, Field(ge=0, strict=True)]
+Score = Annotated[int, Field(strict=True)]  # a board position: below 0 only in a bidding game (check_options)
 Text = Annotated[str, Field(min_length=1)]
 PlayEvent = Annotated[
     tuple[PlayerName, CardOrGo] | tuple[PlayerName, CardText, Points],
@@ -168,21 +170,21 @@ class Deal(_Model):
     hands: dict[PlayerName, list[CardText]]
     crib_card: CardText | None = None
     discards: dict[PlayerName, list[CardText]]
+    bid: Bid | None = None  # bidding for the crib, before the cut
     starter: CardText
     heels: Points | None = None
     play: list[PlayEvent] | None = None
     pegged: dict[PlayerName, Points] | None = None
     show: dict[PlayerName, Points] | None = None
     muggins: list[MugginsCall] | None = None
-    scores: dict[PlayerName, Points] | None = None
-    bid: Bid | None = None
+    scores: dict[PlayerName, Score] | None = None
 
 
 class Result(_Model):
     """What the table recorded at the end."""
 
     winner: PlayerName | None = None
-    scores: dict[PlayerName, Points] | None = None
+    scores: dict[PlayerName, Score] | None = None
 
 
 class GameLog(_Model):
@@ -457,6 +459,14 @@ def check_players(game: GameLog) -> None:
 _first = itemgetter(0)
 
 
+def _positions(game: GameLog) -> Iterator[tuple[tuple[str | int, ...], dict[str, int]]]:
+    for d, deal in enumerate(game.deals or ()):
+        if deal.scores:
+            yield ("deals", d, "scores"), deal.scores
+    if game.result is not None and game.result.scores:
+        yield ("result", "scores"), game.result.scores
+
+
 def check_options(game: GameLog) -> None:
     """The game options of seed 002 (RULES.md): bidding is six-card only, and a ``bid`` needs it and a player.
 
@@ -466,6 +476,12 @@ def check_options(game: GameLog) -> None:
         raise GameLogError("bidding", f"bidding for the crib is six-card only, not {game.variant_rules.name}")
     if game.match_game is not None and game.match is None:
         raise GameLogError("match_game", "a game number in a match needs 'match', the match id")
+    if not game.bidding_rule:
+        for place, scores in _positions(game):
+            below = next((p for p, score in scores.items() if score < 0), None)
+            if below is not None:
+                raise GameLogError(format_place((*place, below)), f"must be 0 or more, not {scores[below]} (only "
+                                   "a bidding game's scores go below 0)")
     for d, deal in enumerate(game.deals or ()):
         if deal.bid is None:
             continue

@@ -143,3 +143,31 @@ def test_two_cards_of_one_game_agree_unless_one_is_changed(spread: int, swap: bo
         assert found == []
         [g] = games
         assert g.game.result.winner == "Ann" and g.game.result.scores == {"Ann": 121, "Bo": loser_score}
+
+
+def test_a_spread_of_nothing_and_a_spread_beyond_the_target(tmp_path: Path) -> None:
+    games, records, errors = cards(tmp_path, "2026-11-03,Club,1,Alice,Bob,2,0", "2026-11-03,Club,1,Bob,Alice,0,0",
+                                   "2026-11-03,Club,1,Carol,Dave,2,+130")
+    assert games == []
+    assert [(r.finding.player, r.finding.claimed, r.finding.due) for r in records] == [
+        ("Alice", 2, None), ("Bob", 0, None)]  # a spread of 0 gives no game points to either card
+    path = tmp_path / "scorecards.csv"
+    assert errors == [f"{path}:line 4: spread: a spread of +130 is more than the target, 121"]
+
+
+def test_tables_variants_and_targets_on_scorecards(tmp_path: Path) -> None:
+    path = tmp_path / "cards.csv"
+    # the same pair twice in one round at two tables; a five-card game to 61, where a spread of 31 is a skunk
+    # (the loser at 30, under 31) and 30 is not
+    path.write_text("date,event,round,table,player,opponent,game_points,spread,variant\n"
+                    "2026-11-03,Club,1,1,Alice,Bob,2,10,\n2026-11-03,Club,1,1,Bob,Alice,0,-10,\n"
+                    "2026-11-03,Club,1,2,Alice,Bob,0,-4,\n2026-11-03,Club,1,2,Bob,Alice,2,4,\n"
+                    "2026-11-03,Club,2,1,Carol,Dave,3,31,five-card\n2026-11-03,Club,2,1,Dave,Carol,0,-31,five-card\n"
+                    "2026-11-03,Club,2,2,Erin,Fred,3,30,five-card\n2026-11-03,Club,2,2,Fred,Erin,0,-30,five-card\n",
+                    encoding="utf-8")
+    games, records, errors = read(path)
+    assert errors == []
+    assert [(g.game.result.winner, g.game.result.scores, g.game.variant) for g in games] == [
+        ("Alice", {"Alice": 121, "Bob": 111}, None), ("Bob", {"Alice": 117, "Bob": 121}, None),
+        ("Carol", {"Carol": 61, "Dave": 30}, "five-card")]
+    assert [(r.finding.player, r.finding.claimed, r.finding.due) for r in records] == [("Erin", 3, 2)]

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import orjson
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -140,11 +141,14 @@ def records(draw: st.DrawFn) -> dict[str, Any]:
 @settings(max_examples=150, deadline=None)
 @given(records())
 def test_the_writer_round_trips_every_record(data: dict[str, Any]) -> None:
+    from cribstats.formats.export import write_match_json
+
     match = validate_match(data)
     written = dump_match(match)
     again = validate_match(written)
     assert again == match
     assert dump_match(again) == written
+    assert validate_match(orjson.loads(write_match_json(match))) == match
     assert match_hash(again) == match_hash(match)
     assert isinstance(written["rules"], dict)
 
@@ -277,3 +281,55 @@ def test_a_record_names_games_given_elsewhere_in_the_input() -> None:
     assert (outcome.points, outcome.winner_side, where) == ([1, 1], None, "m.json")
     assert [f.kind for f in outcome.findings] == ["match-result"]  # Alice recorded as the winner of 1-1
     assert collector.errors == ["n.json: games[0]: no game 'three' in the input"]
+
+
+def test_first_dealers_that_cannot_be_judged() -> None:
+    # a result-only game has no first deal; a game after the end is no part of the match
+    result_only = [won(1, "Alice", 100, "Alice"), won(2, "Bob", 100, None), won(3, "Bob", 100, "Alice")]
+    assert judge_match("m", AB, MatchRules(), result_only).findings == []  # game 3: Alice lost game 2, right
+    after_end = [won(1, "Alice", 100, "Alice"), won(2, "Alice", 100, "Bob"), won(3, "Bob", 100, "Alice")]
+    outcome = judge_match("m", AB, MatchRules(), after_end)  # game 3 would be Alice's wrong deal, but it is after
+    assert [(f.kind, f.game) for f in outcome.findings] == [("match-after-end", "g3")]
+
+
+@st.composite
+def played(draw: st.DrawFn) -> tuple[MatchRules, list[MatchGame]]:
+    rules = MatchRules(first_to=draw(st.integers(1, 7)), count=draw(st.sampled_from(["games", "points"])),
+                       points=draw(st.lists(st.integers(0, 4), min_size=3, max_size=3)),
+                       triple_skunk_wins=draw(st.booleans()))
+    games = []
+    for number in range(1, draw(st.integers(0, 12)) + 1):
+        winner = draw(st.sampled_from(["Alice", "Bob", None]))
+        level = draw(st.integers(0, 3)) if winner else 0
+        games.append(MatchGame(number, f"g{number}", ("Alice", "Bob"), "six-card",
+                               (winner,) if winner else (), level, None))
+    return rules, games
+
+
+@settings(max_examples=300, deadline=None)
+@given(played())
+def test_the_judgment_agrees_with_a_plain_count(case: tuple[MatchRules, list[MatchGame]]) -> None:
+    # the rules of spec match.md, counted again the plainest way: add up until a side has enough (or a triple
+    # skunk ends it when the rules say so); whatever comes after is after the end
+    rules, games = case
+    score = {"Alice": 0, "Bob": 0}
+    winner = ended = None
+    for g in games:
+        if winner is not None:
+            continue
+        if not g.winners:
+            continue
+        side = g.winners[0]
+        if rules.count == "games":
+            score[side] += 1
+        else:
+            score[side] += rules.points[min(g.skunk_level, 2)]
+        if score[side] >= rules.first_to or (rules.triple_skunk_wins and g.skunk_level == 3):
+            winner, ended = side, g.number
+    outcome = judge_match("m", AB, rules, games)
+    assert outcome.points == [score["Alice"], score["Bob"]]
+    assert outcome.winner_side == (None if winner is None else ["Alice", "Bob"].index(winner))
+    assert outcome.ended_after_game == ended
+    after = [g.key for g in games if ended is not None and g.number > ended]
+    assert [f.game for f in outcome.findings if f.kind == "match-after-end"] == after
+    assert [g.counted for g in outcome.games] == [ended is None or g.number <= ended for g in games]

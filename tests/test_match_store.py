@@ -185,3 +185,50 @@ def test_parallel_import_stores_the_same_matches(store: sa.Engine, tmp_path: Pat
     # the others are best of three from their games alone: Alice wins games 1 and 2, game 3 is after the end
     m1 = next(m for m in matches if m.source_id == "m1")
     assert (m1.points, m1.ended_after_game, [g.counted for g in m1.games]) == ((2, 0), 2, [True, True, False])
+
+
+def test_names_fold_and_unlisted_games_come_after_the_listed(store: sa.Engine, tmp_path: Path) -> None:
+    # "alice " in the record is Alice of the games; the game carrying the id but not listed becomes game 3
+    import_paths([write(tmp_path / "a.jsonl", game("u1", "Alice", "Bob", 121, 100, match="n"))], store)
+    record = {"format": "cribstats/match/1", "id": "n", "players": ["alice ", "BOB"], "rules": "best-of-5",
+              "games": ["v1", "v2"]}
+    summary = import_paths([write(tmp_path / "b.jsonl", game("v1", "Bob", "Alice", 121, 90),
+                                  game("v2", "Bob", "Alice", 121, 90), record)], store)
+    assert summary.refused == []
+    with store.connect() as conn:
+        match = load_match(conn, "n")
+    assert match is not None
+    numbered = [(g.number, g.game_key, g.winner_side) for g in match.games]
+    assert numbered == [(1, "v1", 2), (2, "v2", 2), (3, "u1", 1)]
+    assert (match.points, match.winner_side, match.sides) == ((1, 2), None, (("alice ",), ("BOB",)))
+
+
+def test_two_imports_of_one_match_at_once_store_it_once(store: sa.Engine, db_url: str, tmp_path: Path) -> None:
+    import threading
+
+    from cribstats.store.db import make_engine
+
+    games = [game(f"c{i}", "Alice", "Bob", 121, 100, match="same") for i in range(1, 4)]
+    files = [write(tmp_path / f"{n}.jsonl", *games, dict(POINTS_MATCH, id="same", games=["c1", "c2", "c3"]))
+             for n in ("one", "two")]
+    engines = [make_engine(db_url) for _ in files]
+    errors: list[BaseException] = []
+
+    def run(path: Path, engine: sa.Engine) -> None:
+        try:
+            import_paths([path], engine)
+        except BaseException as err:
+            errors.append(err)
+
+    threads = [threading.Thread(target=run, args=pair) for pair in zip(files, engines, strict=True)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    for engine in engines:
+        engine.dispose()
+    assert errors == []
+    with store.connect() as conn:
+        [match] = load_matches(conn)
+    # points-3, three plain wins for Alice: 3 points after game 3
+    assert (match.source_id, match.points, match.ended_after_game, len(match.games)) == ("same", (3, 0), 3, 3)

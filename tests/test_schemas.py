@@ -15,6 +15,7 @@ from jsonschema import Draft202012Validator
 
 from cribstats.findings import Finding
 from cribstats.gamelog import GameLogError, validate_game
+from cribstats.match.model import validate_match
 from cribstats.schemas import FINDINGS_FILE, GAME_LOG_FILE, MATCH_FILE, main, schema_files
 
 ROOT = Path(__file__).parent.parent
@@ -65,13 +66,44 @@ def games_of(path: Path) -> list[Any]:
 SAMPLE = 20  # games per file, spread over the file: jsonschema takes tens of milliseconds a game
 
 
+@pytest.fixture(scope="module")
+def match_schema() -> Draft202012Validator:
+    schema = load(MATCH_FILE)
+    Draft202012Validator.check_schema(schema)
+    return Draft202012Validator(schema)
+
+
 @pytest.mark.parametrize("path", LOGS, ids=lambda p: str(p.relative_to(ROOT)))
-def test_logs_pass_the_schema(path: Path, game_schema: Draft202012Validator) -> None:
+def test_logs_pass_the_schema(
+    path: Path, game_schema: Draft202012Validator, match_schema: Draft202012Validator
+) -> None:
     games = games_of(path)
     assert games
     step = max(1, len(games) // SAMPLE)
     for game in [*games[::step], games[-1]]:
-        assert list(game_schema.iter_errors(game)) == []
+        schema = match_schema if game.get("format") == "cribstats/match/1" else game_schema
+        assert list(schema.iter_errors(game)) == []
+
+
+@pytest.mark.parametrize(("change", "valid"), [
+    ({}, True), ({"rules": "points-7"}, True), ({"rules": "best-of-4"}, False),
+    ({"rules": {"first_to": 0}}, False),
+    ({"players": ["Alice"]}, False), ({"players": [["Alice", "Carol"], ["Bob", "Dave"]]}, True),
+    ({"games": ["g1", {"format": "cribstats/game/1", "players": ["Alice", "Bob"]}]}, True),
+    ({"games": [3]}, False),
+    ({"result": {"winner": "Alice", "points": {"Alice": 2, "Bob": -1}}}, False), ({"extra": 1}, False),
+])
+def test_the_match_schema_says_what_the_contract_says(
+    match_schema: Draft202012Validator, change: dict[str, Any], valid: bool
+) -> None:
+    record = {"format": "cribstats/match/1", "id": "final", "players": ["Alice", "Bob"], **change}
+    assert (list(match_schema.iter_errors(record)) == []) is valid
+    try:
+        validate_match(record)
+        model_valid = True
+    except GameLogError:
+        model_valid = False
+    assert model_valid is valid
 
 
 SPEC_GAME = {

@@ -12,7 +12,8 @@ cards that disagree become a ``scorecard`` finding, handed to ``on_record``, and
   which is wrong);
 * a game with only one card: ``player`` is the player whose card is missing.
 
-A row that is not a card (a name missing, game points other than 0, 2 or 3, a spread that is not a whole number,
+The sheet is read whole before the cards are paired (the two cards of a game may be anywhere in it); a club
+night's sheet is a few hundred rows. A row that is not a card (a name missing, game points other than 0, 2 or 3, a spread that is not a whole number,
 a third card for one game) is refused with its line; the rest of the sheet is read.
 
 >>> sheet = ["date,event,round,player,opponent,game_points,spread",
@@ -137,10 +138,10 @@ def read_scorecards(
         findings = cross_check(cards)
         if findings:
             if on_record is not None:
-                first = cards[0]
+                card = cards[0]
                 for f in findings:
-                    on_record(SourceFinding(file, place, f, first.date or None, first.event or None,
-                                            first.round or None))
+                    on_record(SourceFinding(file, place, f, card.date or None, card.event or None,
+                                            card.round or None))
             continue
         try:
             game = validate_game(_as_log(cards[0]))

@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from cribstats.findings import Finding
+from cribstats.findings import Finding, FindingKind
 from cribstats.match.model import MatchResult, MatchRules, Sides
 
 
@@ -163,6 +163,7 @@ def _result_findings(match: str, sides: Sides, result: MatchResult, outcome: Mat
 
 
 def _finding(
-    match: str, game: str | None, kind: str, player: str | None, claimed: int | None, due: int | None, message: str
+    match: str, game: str | None, kind: FindingKind, player: str | None, claimed: int | None, due: int | None,
+    message: str,
 ) -> Finding:
-    return Finding(game, None, None, kind, "match", player, claimed, due, message, match)  # type: ignore[arg-type]
+    return Finding(game, None, None, kind, "match", player, claimed, due, message, match)

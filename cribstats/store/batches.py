@@ -218,7 +218,6 @@ class Importer:
             self._tally.refused += 1
 
     def _present(self, g: PreparedGame) -> None:
-        self.matches.game_met(g.key, "", g.file, g.place, stored_now=False)
         self.summary.present += 1
         if self._tally is not None:
             self._tally.present += 1

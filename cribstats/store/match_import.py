@@ -21,7 +21,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from datetime import date as Date
-from typing import Any
+from functools import partial
+from typing import Any, TypeVar
 
 import orjson
 import sqlalchemy as sa
@@ -46,6 +47,7 @@ from cribstats.store import tables as t
 from cribstats.store.db import atomic
 from cribstats.store.tables import name_key
 
+_T = TypeVar("_T")
 #: what the writer does with an input it refuses: ``(file, place, reason)``
 Refuse = Callable[[str, str | None, str], None]
 
@@ -88,7 +90,7 @@ class MatchWriter:
     scorecards: list[SourceFinding] = field(default_factory=list)
     links: list[_GameLink] = field(default_factory=list)
     tally: MatchTally = field(default_factory=MatchTally)
-    seen: set[str] = field(default_factory=set)  # keys of the games met in this input
+    conflicting: set[str] = field(default_factory=set)  # keys of the games of this input not stored: conflicts
 
     def add_record(self, item: SourceMatch | SourceFinding) -> None:
         """A match record or a scorecard finding read from the input."""
@@ -98,9 +100,13 @@ class MatchWriter:
             self.scorecards.append(item)
 
     def game_met(self, key: str, log: str, file: str, place: str | None, *, stored_now: bool) -> None:
-        """A game of the input, stored now (``log`` its canonical JSON) or found stored already."""
-        self.seen.add(key)
-        if not stored_now or '"match":' not in log:
+        """A game of the input stored now (``log`` its canonical JSON); with ``stored_now`` false, one that was
+        not (a conflict, reported with the game). Only games that carry a match id are kept, so memory does not
+        grow with the input."""
+        if not stored_now:
+            self.conflicting.add(key)
+            return
+        if '"match":' not in log:
             return
         data = orjson.loads(log)
         if isinstance(data.get("match"), str):
@@ -112,8 +118,7 @@ class MatchWriter:
         with atomic(conn):
             for source in self.records:
                 try:
-                    with atomic(conn):
-                        match_id = self._store_record(conn, source)
+                    match_id = _twice(conn, partial(self._store_record, conn, source))
                 except MatchInputError as err:
                     self.tally.refused += 1
                     refuse(source.file, inner_place(source.place, err.place) or None, err.message)
@@ -122,8 +127,7 @@ class MatchWriter:
                     touched.add(match_id)
             for link in self.links:
                 try:
-                    with atomic(conn):
-                        touched.add(_link_game(conn, link))
+                    touched.add(_twice(conn, partial(_link_game, conn, link)))
                 except MatchInputError as err:
                     refuse(link.file, link.place, err.message)
             touched |= _join_arrived_games(conn)
@@ -151,8 +155,8 @@ class MatchWriter:
         for _number, key, place in listed:
             game = stored.get(key)
             if game is None:
-                if key in self.seen:
-                    continue  # read but not stored (refused, or a conflict): reported with the game
+                if key in self.conflicting:
+                    continue  # read but not stored, a conflict: reported with the game
                 raise MatchInputError(place, f"no game {key!r} in the input or in the store")
             _check_sides(sides, game.players, record.sides, place)
             variants.add(game.variant)
@@ -161,9 +165,9 @@ class MatchWriter:
                                       f"{sorted(variants - {game.variant})[0]}: a match is played in one variant")
         values = _record_values(conn, record, digest, source)
         if existing is None:
-            match_id = conn.execute(sa.insert(m).returning(m.c.id), values).scalar_one()
+            match_id = int(conn.execute(sa.insert(m).returning(m.c.id), values).scalar_one())
         else:
-            match_id = existing.id
+            match_id = int(existing.id)
             conn.execute(sa.update(m).where(m.c.id == match_id).values(**values))
         _set_sides(conn, match_id, record.sides)
         if record.games is not None:
@@ -188,6 +192,17 @@ class MatchWriter:
             before = _count(conn, t.match_finding_table)
             _insert_ignore(conn, t.match_finding_table, rows, ["finding_hash"])
             self.tally.scorecard_findings += _count(conn, t.match_finding_table) - before
+
+
+def _twice(conn: Connection, work: Callable[[], _T]) -> _T:
+    """``work`` in a savepoint; once more should a concurrent import have stored the same match or game number
+    first (the unique key refuses the row; read again, it is there)."""
+    try:
+        with atomic(conn):
+            return work()
+    except sa.exc.IntegrityError:
+        with atomic(conn):
+            return work()
 
 
 # --- the games of a match in the store -------------------------------------------------------------------------
@@ -217,17 +232,17 @@ def _stored_games(conn: Connection, keys: list[str]) -> dict[str, _StoredGame]:
             found[row.game_key] = by_id[row.id] = game
     ids = list(by_id)
     for start in range(0, len(ids), 300):
-        chunk = ids[start:start + 300]
+        id_chunk = ids[start:start + 300]
         seats = (sa.select(gp.c.game_id, gp.c.seat, gp.c.won, pt.c.name).join(pt, pt.c.id == gp.c.player_id)
-                 .where(gp.c.game_id.in_(chunk)).order_by(gp.c.game_id, gp.c.seat))
-        for row in conn.execute(seats):
-            by_id[row.game_id].players.append(row.name)
-            if row.won:
-                by_id[row.game_id].winners.append(row.name)
+                 .where(gp.c.game_id.in_(id_chunk)).order_by(gp.c.game_id, gp.c.seat))
+        for seat in conn.execute(seats):
+            by_id[seat.game_id].players.append(seat.name)
+            if seat.won:
+                by_id[seat.game_id].winners.append(seat.name)
         dealers = (sa.select(d.c.game_id, pt.c.name).join(pt, pt.c.id == d.c.dealer_id)
-                   .where(d.c.game_id.in_(chunk), d.c.number == 1))
-        for row in conn.execute(dealers):
-            by_id[row.game_id].first_dealer = row.name
+                   .where(d.c.game_id.in_(id_chunk), d.c.number == 1))
+        for dealt in conn.execute(dealers):
+            by_id[dealt.game_id].first_dealer = dealt.name
     return found
 
 
@@ -257,10 +272,10 @@ def _link_game(conn: Connection, link: _GameLink) -> int:
         values = {"source_id": link.match, "content_hash": None, "rules": _rules_json(MatchRules()),
                   "first_to": 2, "count_by": "games", "side1": _names_json(sides[0]),
                   "side2": _names_json(sides[1]), "imported_at": _now()}
-        match_id = conn.execute(sa.insert(m).returning(m.c.id), values).scalar_one()
+        match_id = int(conn.execute(sa.insert(m).returning(m.c.id), values).scalar_one())
         _set_sides(conn, match_id, sides)
     else:
-        match_id = row.id
+        match_id = int(row.id)
         sides = (tuple(orjson.loads(row.side1)), tuple(orjson.loads(row.side2)))
         _check_sides(_key_sides(sides), game.players, sides)
     numbered = sa.select(mg.c.game_source_id, mg.c.number).where(mg.c.match_id == match_id)
@@ -390,13 +405,13 @@ def _player_id(conn: Connection, name: str) -> int:
     pt = t.player_table
     key = name_key(name)
     _insert_ignore(conn, pt, [{"name": name.strip(), "name_key": key}], ["name_key"])
-    return conn.execute(sa.select(pt.c.id).where(pt.c.name_key == key)).scalar_one()
+    return int(conn.execute(sa.select(pt.c.id).where(pt.c.name_key == key)).scalar_one())
 
 
 def _event_id(conn: Connection, name: str) -> int:
     et = t.event_table
     _insert_ignore(conn, et, [{"name": name}], ["name"])
-    return conn.execute(sa.select(et.c.id).where(et.c.name == name)).scalar_one()
+    return int(conn.execute(sa.select(et.c.id).where(et.c.name == name)).scalar_one())
 
 
 def _insert_ignore(conn: Connection, table: sa.Table, rows: list[dict[str, Any]], keys: list[str]) -> None:
@@ -405,7 +420,7 @@ def _insert_ignore(conn: Connection, table: sa.Table, rows: list[dict[str, Any]]
 
 
 def _count(conn: Connection, table: sa.Table) -> int:
-    return conn.execute(sa.select(sa.func.count()).select_from(table)).scalar_one()
+    return int(conn.execute(sa.select(sa.func.count()).select_from(table)).scalar_one())
 
 
 def _rules_json(rules: MatchRules) -> str:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import date as Date
+from typing import Any
 
 import orjson
 import sqlalchemy as sa
@@ -145,7 +146,7 @@ def _findings(conn: Connection, where: sa.ColumnElement[bool]) -> list[tuple[int
     ]
 
 
-def _match(row: sa.Row) -> StoredMatch:
+def _match(row: sa.Row[Any]) -> StoredMatch:
     sides = (tuple(orjson.loads(row.side1)), tuple(orjson.loads(row.side2)))
     return StoredMatch(
         id=row.id,
