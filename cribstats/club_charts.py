@@ -17,6 +17,7 @@ SHADES: tuple[str, ...] = ("#08306b", "#2171b5", "#6baed6", "#525252", "#969696"
 LINES: tuple[str, ...] = ("-", "--", ":", "-.")
 MARKERS: tuple[str, ...] = ("o", "s", "^", "D", "v", "x")
 MOST_PLAYERS = 8  # more lines than this cannot be told apart: the best rated are drawn
+MARKS = 15  # markers a line at most: enough to tell the lines apart in greyscale
 
 
 def plain_label(name: str) -> str:
@@ -49,8 +50,8 @@ def rating_chart(steps: pl.DataFrame, *, players: int = MOST_PLAYERS) -> Figure:
     for i, name in enumerate(best):
         mine = steps.filter(pl.col("player") == name).sort("game").group_by(x, maintain_order=True).last()
         (line,) = ax.plot(mine[x].to_list(), mine["rating"].to_list(), color=SHADES[i % len(SHADES)],
-                          linestyle=LINES[i % len(LINES)], marker=MARKERS[i % len(MARKERS)], markersize=3,
-                          linewidth=1.2)  # fmt: skip
+                          linestyle=LINES[i % len(LINES)], marker=MARKERS[i % len(MARKERS)], markersize=4,
+                          markevery=max(1, mine.height // MARKS), linewidth=1.2)  # fmt: skip
         lines.append(line)
     ax.set_xlabel("Date" if dated else "Game (in date order)")
     ax.grid(axis="y", color="#bbbbbb", linewidth=0.6)
