@@ -19,9 +19,8 @@ cards of one rank among the hand or crib and the starter). Clubs pay side pots o
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from datetime import date as Date
-from typing import Any
 
 import polars as pl
 import sqlalchemy as sa
@@ -142,25 +141,29 @@ def load_shown(conn: Connection, event: str | None, day: Date) -> list[Shown]:
         .order_by(g.c.id, d.c.number, dp.c.seat)
     )
     shown: list[Shown] = []
-    cribs: dict[tuple[int, int], dict[str, Any]] = {}
+    cribs: dict[tuple[int, int], _Crib] = {}  # per game and deal
     for row in conn.execute(query):
         starter = parse_cards(row.starter)[0]
         if row.hand_due is not None:
             shown.append(Shown(row.name, row.game_key, row.round, row.number, "hand",
                                _kept(row.dealt, row.discards), starter))  # fmt: skip
-        crib = cribs.setdefault((row.id, row.number), {"cards": [], "dealer": None, "at": len(shown)})
-        crib["cards"].extend(parse_cards(row.discards) if row.discards else [])
+        crib = cribs.setdefault((row.id, row.number), _Crib())
+        crib.cards.extend(parse_cards(row.discards) if row.discards else [])
         if row.role == "dealer" and row.crib_due is not None:
-            crib["dealer"] = Shown(row.name, row.game_key, row.round, row.number, "crib", (), starter)
-            crib["crib_card"] = row.crib_card
+            crib.holder = Shown(row.name, row.game_key, row.round, row.number, "crib", (), starter)
+            crib.cards.extend(parse_cards(row.crib_card) if row.crib_card else [])
     for crib in cribs.values():
-        dealer = crib["dealer"]
-        if dealer is None:
-            continue
-        cards = crib["cards"] + (parse_cards(crib["crib_card"]) if crib.get("crib_card") else [])
-        shown.append(Shown(dealer.player, dealer.game_key, dealer.round, dealer.deal, "crib", tuple(cards),
-                           dealer.starter))  # fmt: skip
+        if crib.holder is not None:
+            shown.append(replace(crib.holder, cards=tuple(crib.cards)))
     return shown
+
+
+@dataclass(slots=True)
+class _Crib:
+    """A deal's crib while its rows are read: the cards laid to it, and its holder's show once shown."""
+
+    cards: list[Card] = field(default_factory=list)
+    holder: Shown | None = None
 
 
 @dataclass(slots=True)
