@@ -13,8 +13,9 @@ cards that disagree become a ``scorecard`` finding, handed to ``on_record``, and
 * a game with only one card: ``player`` is the player whose card is missing.
 
 The sheet is read whole before the cards are paired (the two cards of a game may be anywhere in it); a club
-night's sheet is a few hundred rows. A row that is not a card (a name missing, game points other than 0, 2 or 3, a spread that is not a whole number,
-a third card for one game) is refused with its line; the rest of the sheet is read.
+night's sheet is a few hundred rows. A row that is not a card (a name missing, game points other than 0, 2 or 3,
+a spread that is not a whole number, a third card for one game) is refused with its line; the rest of the sheet
+is read.
 
 >>> sheet = ["date,event,round,player,opponent,game_points,spread",
 ...          "2026-11-03,Club,1,Alice,Bob,2,17", "2026-11-03,Club,1,Bob,Alice,0,-17"]
