@@ -271,7 +271,8 @@ def matches(
         filters = _filters(player, event, since, until)
         found = stored_matches(_open_store(db), filters)
         listed, played = matches_frame(found), match_games_frame(found)
-        tables = [_table(listed.drop("points1", "points2"), f"Matches ({filters.describe()})")]
+        scope = filters.describe().replace("all games", "all stored")
+        tables = [_table(listed.drop("points1", "points2"), f"Matches ({scope})")]
         if played.height:
             tables.append(_table(played, "Games of the matches"))
         findings = [(m.source_id, f.game, f.kind, f.message) for m in found for f in m.findings]
