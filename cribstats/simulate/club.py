@@ -19,6 +19,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from datetime import date as Date
 from typing import Any
 
+from cribstats.formats.scorecard import SCORECARD_COLUMNS, game_points_of
 from cribstats.match.judge import MatchGame, judge_match
 from cribstats.match.model import MatchRules
 from cribstats.simulate import SimulatedGame, SimulationError, default_strength, simulate_games
@@ -28,7 +29,6 @@ from cribstats.simulate.players import Player
 from cribstats.variants import find_variant
 
 MAX_CUTS = 64  # games played again for a first dealer the rules name (each has one chance in two)
-SCORECARD_HEADER = ("date", "event", "round", "player", "opponent", "game_points", "spread")
 
 
 def simulate_match(
@@ -116,14 +116,14 @@ def scorecard_rows(logs: Sequence[Mapping[str, Any]], *, disagree: Sequence[int]
     """The scorecard sheet of these games, two cards a game (winner's first): game points 2 for a win, 3 for a
     skunk win, 0 for a loss; the spread, the target less the loser's score, plus for the winner and minus for the
     loser. In each game of index in ``disagree`` the loser writes the spread 2 short, so the cards disagree."""
-    rows = [list(SCORECARD_HEADER)]
+    rows = [list(SCORECARD_COLUMNS)]
     for index, log in enumerate(logs):
         variant = find_variant(log.get("variant", "six-card"))
         target = log.get("target", variant.target)
         winner = log["result"]["winner"]
         [loser] = [p for p in log["players"] if p != winner]
         spread = target - log["result"]["scores"][loser]
-        points = 3 if variant.skunk_level(log["result"]["scores"][loser], target) else 2
+        points = game_points_of(spread, variant, target)
         where = [log.get("date", ""), log.get("event", ""), log.get("round", "")]
         loser_spread = -spread + (2 if index in disagree else 0)
         rows.append([*where, winner, loser, str(points), f"+{spread}"])

@@ -1,7 +1,7 @@
 """Storing matches: match records, the games that carry a match id, and scorecard findings.
 
-The importer hands over every match record and scorecard finding it reads, and every game it stores or finds
-stored; once the games of the input are written, :meth:`MatchWriter.finish` stores the matches in one
+The importer hands over every match record and scorecard finding it reads, and every game it stores (or could
+not, a conflict); once the games of the input are written, :meth:`MatchWriter.finish` stores the matches in one
 transaction, a savepoint each, so a bad record is refused alone (with its file and place) and the rest is stored.
 
 * A match record is known by its ``id`` and :func:`~cribstats.match.model.match_hash`: read again it changes
@@ -9,7 +9,7 @@ transaction, a savepoint each, so a bad record is refused alone (with its file a
 * A game that carries ``match`` joins that match as it is stored (the match is known from its games until its
   record arrives); a game a record lists by id is joined when the record or the game arrives, in either order.
 * Every match a stored game or record touched is judged again from its stored games
-  (:func:`~cribstats.match.judge.judge_match`): the result, each game's part and the findings are rewritten.
+  (:mod:`cribstats.store.match_judge`): the result, each game's part and the findings are rewritten.
 * Games of one match with other sides or another variant, a game number used twice, or a listed game that is
   neither in the input nor stored, are input errors: the record (or the game's place in the match) is refused.
 """
@@ -26,15 +26,11 @@ from typing import Any, TypeVar
 
 import orjson
 import sqlalchemy as sa
-from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Connection
 
-from cribstats.findings import Finding
 from cribstats.formats.sources import SourceFinding, SourceMatch
-from cribstats.match.judge import MatchGame, judge_match
 from cribstats.match.model import (
     MatchRecord,
-    MatchResult,
     MatchRules,
     Sides,
     game_sides,
@@ -45,6 +41,7 @@ from cribstats.match.model import (
 )
 from cribstats.store import tables as t
 from cribstats.store.db import atomic
+from cribstats.store.match_judge import StoredGame, event_id, insert_ignore, judge_stored, player_id, stored_games
 from cribstats.store.tables import name_key
 
 _T = TypeVar("_T")
@@ -149,7 +146,7 @@ class MatchWriter:
             raise MatchInputError("id", f"match {record.id!r} is already stored with other content "
                                   "(import with --replace to store this one instead)")
         listed = listed_games(record)
-        stored = _stored_games(conn, [key for _n, key, _p in listed])
+        stored = stored_games(conn, [key for _n, key, _p in listed])
         sides = _key_sides(record.sides)
         variants: set[str] = set()
         for _number, key, place in listed:
@@ -183,14 +180,14 @@ class MatchWriter:
             digest = hashlib.sha256(orjson.dumps(identity)).hexdigest()
             rows.append({
                 "match_id": None, "seq": 0, "game_key": f.game, "kind": f.kind, "phase": f.phase,
-                "player_id": None if f.player is None else _player_id(conn, f.player), "claimed": f.claimed,
+                "player_id": None if f.player is None else player_id(conn, f.player), "claimed": f.claimed,
                 "due": f.due, "message": f.message, "date": _date(source.date),
-                "event_id": None if source.event is None else _event_id(conn, source.event),
+                "event_id": None if source.event is None else event_id(conn, source.event),
                 "round": source.round, "finding_hash": digest,
             })
         if rows:
             before = _count(conn, t.match_finding_table)
-            _insert_ignore(conn, t.match_finding_table, rows, ["finding_hash"])
+            insert_ignore(conn, t.match_finding_table, rows, ["finding_hash"])
             self.tally.scorecard_findings += _count(conn, t.match_finding_table) - before
 
 
@@ -203,47 +200,6 @@ def _twice(conn: Connection, work: Callable[[], _T]) -> _T:
     except sa.exc.IntegrityError:
         with atomic(conn):
             return work()
-
-
-# --- the games of a match in the store -------------------------------------------------------------------------
-
-
-@dataclass(slots=True)
-class _StoredGame:
-    id: int
-    key: str
-    variant: str
-    skunk_level: int
-    players: list[str]  # seat order, stored spelling
-    winners: list[str]
-    first_dealer: str | None
-
-
-def _stored_games(conn: Connection, keys: list[str]) -> dict[str, _StoredGame]:
-    """The stored games with these keys, by key, with their players, winners and first dealer."""
-    g, gp, pt, d = t.game_table, t.game_player_table, t.player_table, t.deal_table
-    found: dict[str, _StoredGame] = {}
-    by_id: dict[int, _StoredGame] = {}
-    for start in range(0, len(keys), 300):
-        chunk = keys[start:start + 300]
-        for row in conn.execute(sa.select(g.c.id, g.c.game_key, g.c.variant, g.c.skunk_level)
-                                .where(g.c.game_key.in_(chunk))):
-            game = _StoredGame(row.id, row.game_key, row.variant, row.skunk_level, [], [], None)
-            found[row.game_key] = by_id[row.id] = game
-    ids = list(by_id)
-    for start in range(0, len(ids), 300):
-        id_chunk = ids[start:start + 300]
-        seats = (sa.select(gp.c.game_id, gp.c.seat, gp.c.won, pt.c.name).join(pt, pt.c.id == gp.c.player_id)
-                 .where(gp.c.game_id.in_(id_chunk)).order_by(gp.c.game_id, gp.c.seat))
-        for seat in conn.execute(seats):
-            by_id[seat.game_id].players.append(seat.name)
-            if seat.won:
-                by_id[seat.game_id].winners.append(seat.name)
-        dealers = (sa.select(d.c.game_id, pt.c.name).join(pt, pt.c.id == d.c.dealer_id)
-                   .where(d.c.game_id.in_(id_chunk), d.c.number == 1))
-        for dealt in conn.execute(dealers):
-            by_id[dealt.game_id].first_dealer = dealt.name
-    return found
 
 
 def _key_sides(sides: Sides) -> Sides:
@@ -262,7 +218,7 @@ def _check_sides(key_sides: Sides, players: list[str], shown: Sides, place: str 
 def _link_game(conn: Connection, link: _GameLink) -> int:
     """Join a stored game that carries a match id to that match (made from the game when it has no record)."""
     m, mg = t.match_table, t.match_game_table
-    game = _stored_games(conn, [link.key])[link.key]
+    game = stored_games(conn, [link.key])[link.key]
     row = conn.execute(sa.select(m.c.id, m.c.side1, m.c.side2).where(m.c.source_id == link.match)).first()
     if row is None:
         sides = game_sides(game.players)
@@ -306,7 +262,7 @@ def _join_arrived_games(conn: Connection) -> set[int]:
     return {row.match_id for row in waiting}
 
 
-def _set_listed_games(conn: Connection, match_id: int, listed: list[tuple[int, str, _StoredGame | None]]) -> None:
+def _set_listed_games(conn: Connection, match_id: int, listed: list[tuple[int, str, StoredGame | None]]) -> None:
     """The record's games as games 1..n; games joined before from their own match id, not listed, come after."""
     mg = t.match_game_table
     keys = {key for _n, key, _g in listed}
@@ -322,55 +278,6 @@ def _set_listed_games(conn: Connection, match_id: int, listed: list[tuple[int, s
         conn.execute(sa.insert(mg), rows)
 
 
-def judge_stored(conn: Connection, match_id: int) -> None:
-    """Judge a stored match from its stored games and write its result, its games' parts and its findings."""
-    m, mg, mf = t.match_table, t.match_game_table, t.match_finding_table
-    row = conn.execute(sa.select(m).where(m.c.id == match_id)).one()
-    sides: Sides = (tuple(orjson.loads(row.side1)), tuple(orjson.loads(row.side2)))
-    spelling = {name_key(n): n for side in sides for n in side}
-    rules = MatchRules.model_validate(orjson.loads(row.rules))
-    numbered = conn.execute(sa.select(mg.c.number, mg.c.game_source_id, mg.c.game_id)
-                            .where(mg.c.match_id == match_id).order_by(mg.c.number)).all()
-    stored = _stored_games(conn, [r.game_source_id for r in numbered if r.game_id is not None])
-
-    def shown(name: str | None) -> str | None:
-        return None if name is None else spelling.get(name_key(name), name)
-
-    games = [
-        MatchGame(r.number, r.game_source_id, tuple(shown(p) or p for p in game.players), game.variant,
-                  tuple(shown(p) or p for p in game.winners), game.skunk_level, shown(game.first_dealer))
-        for r in numbered if (game := stored.get(r.game_source_id)) is not None
-    ]
-    result = None
-    if row.content_hash is not None:
-        recorded = (row.recorded_points1, row.recorded_points2)
-        points = {sides[i][0]: p for i, p in enumerate(recorded) if p is not None}
-        result = MatchResult(winner=row.recorded_winner, points=points or None)
-    outcome = judge_match(row.source_id, sides, rules, games, result)
-    conn.execute(sa.update(m).where(m.c.id == match_id).values(
-        winner_side=None if outcome.winner_side is None else outcome.winner_side + 1,
-        points1=outcome.points[0], points2=outcome.points[1], ended_after_game=outcome.ended_after_game,
-        finding_count=len(outcome.findings)))
-    parts = {part.number: part for part in outcome.games}
-    for r in numbered:
-        part = parts.get(r.number)
-        conn.execute(sa.update(mg).where(mg.c.match_id == match_id, mg.c.number == r.number).values(
-            winner_side=None if part is None or part.winner_side is None else part.winner_side + 1,
-            match_points=0 if part is None else part.match_points,
-            counted=True if part is None else part.counted))
-    conn.execute(sa.delete(mf).where(mf.c.match_id == match_id))
-    rows = [_finding_row(conn, match_id, seq, f) for seq, f in enumerate(outcome.findings)]
-    if rows:
-        conn.execute(sa.insert(mf), rows)
-
-
-def _finding_row(conn: Connection, match_id: int, seq: int, f: Finding) -> dict[str, Any]:
-    return {"match_id": match_id, "seq": seq, "game_key": f.game, "kind": f.kind, "phase": f.phase,
-            "player_id": None if f.player is None else _player_id(conn, f.player), "claimed": f.claimed,
-            "due": f.due, "message": f.message, "date": None, "event_id": None, "round": None,
-            "finding_hash": None}
-
-
 # --- rows -------------------------------------------------------------------------------------------------------
 
 
@@ -384,7 +291,7 @@ def _record_values(conn: Connection, record: MatchRecord, digest: str, source: S
             points[side] = value
     return {
         "source_id": record.id, "content_hash": digest,
-        "event_id": None if record.event is None else _event_id(conn, record.event),
+        "event_id": None if record.event is None else event_id(conn, record.event),
         "date": _date(record.date), "round": record.round, "site": record.site,
         "rules": _rules_json(record.rules), "first_to": record.rules.first_to, "count_by": record.rules.count,
         "side1": _names_json(one), "side2": _names_json(two),
@@ -397,26 +304,8 @@ def _record_values(conn: Connection, record: MatchRecord, digest: str, source: S
 def _set_sides(conn: Connection, match_id: int, sides: Sides) -> None:
     mp = t.match_player_table
     conn.execute(sa.delete(mp).where(mp.c.match_id == match_id))
-    conn.execute(sa.insert(mp), [{"match_id": match_id, "player_id": _player_id(conn, name), "side": i + 1}
+    conn.execute(sa.insert(mp), [{"match_id": match_id, "player_id": player_id(conn, name), "side": i + 1}
                                  for i, side in enumerate(sides) for name in side])
-
-
-def _player_id(conn: Connection, name: str) -> int:
-    pt = t.player_table
-    key = name_key(name)
-    _insert_ignore(conn, pt, [{"name": name.strip(), "name_key": key}], ["name_key"])
-    return int(conn.execute(sa.select(pt.c.id).where(pt.c.name_key == key)).scalar_one())
-
-
-def _event_id(conn: Connection, name: str) -> int:
-    et = t.event_table
-    _insert_ignore(conn, et, [{"name": name}], ["name"])
-    return int(conn.execute(sa.select(et.c.id).where(et.c.name == name)).scalar_one())
-
-
-def _insert_ignore(conn: Connection, table: sa.Table, rows: list[dict[str, Any]], keys: list[str]) -> None:
-    insert = (postgresql.insert if conn.dialect.name == "postgresql" else sqlite.insert)(table)
-    conn.execute(insert.on_conflict_do_nothing(index_elements=keys), rows)
 
 
 def _count(conn: Connection, table: sa.Table) -> int:
