@@ -148,8 +148,8 @@ def rate_games(played: Iterable[tuple[Any, Sequence[Sequence[Any]]]], *, history
             (_, a, _, a_won, _), (_, b, _, _, _) = rows
             w, lose = (a, b) if a_won else (b, a)
             game_no += 1
-            ([won_now], [lost_now]) = two_sides([final.get(w, start)], [final.get(lose, start)])
-            record((w, lose), (won_now, lost_now), when)
+            ([winner], [loser]) = two_sides([final.get(w, start)], [final.get(lose, start)])
+            record((w, lose), (winner, loser), when)
             continue
         sides: dict[int, list[int]] = {}
         facts: dict[int, tuple[bool, int | None]] = {}
@@ -162,10 +162,10 @@ def rate_games(played: Iterable[tuple[Any, Sequence[Sequence[Any]]]], *, history
             (one, two) = sides
             w, lose = (one, two) if facts[one][0] else (two, one)
             game_no += 1
-            won_now, lost_now = two_sides([final.get(p, start) for p in sides[w]],
-                                          [final.get(p, start) for p in sides[lose]])  # fmt: skip
-            record(sides[w], won_now, when)
-            record(sides[lose], lost_now, when)
+            winners, losers = two_sides([final.get(p, start) for p in sides[w]],
+                                        [final.get(p, start) for p in sides[lose]])  # fmt: skip
+            record(sides[w], winners, when)
+            record(sides[lose], losers, when)
             continue
         order = list(sides)
         ranks = game_ranks([(team, *facts[team]) for team in order])
