@@ -41,7 +41,9 @@ class DealReplay(Claims):
         self.rules = g.rules
         self.players = players = g.players
         self.n = len(players)
-        self.dealer_seat = dealer_seat = g.seat_of[deal.dealer]
+        #: the seat with the dealer's part this deal: the crib, his heels, the last to play and to count
+        self.dealer_seat = dealer_seat = self.dealer_part(deal)
+        self.crib_owner = players[dealer_seat]
         self.order_from_pone = g.order_from[dealer_seat]
         self.starter = CARD_BY_TEXT[deal.starter]
         hands, discards = deal.hands, deal.discards
@@ -63,6 +65,11 @@ class DealReplay(Claims):
         self.shows: list[ShowFact] = []
         self.calls = list(deal.muggins or [])
         self.missed_left: dict[tuple[str, str, int | None], int] = {}
+
+    def dealer_part(self, deal: Deal) -> int:
+        """The seat that takes the dealer's part this deal: the dealer's (a game with bidding for the crib would
+        give it to the bid's winner here, and everything that follows reads ``dealer_seat``)."""
+        return self.g.seat_of[deal.dealer]
 
     def run(self) -> DealFacts:
         g = self.g
@@ -139,7 +146,7 @@ class DealReplay(Claims):
     # -- his heels --------------------------------------------------------------------------------------------
 
     def heels(self) -> None:
-        g, dealer = self.g, self.deal.dealer
+        g, dealer = self.g, self.crib_owner
         due = heels_points(self.starter)
         claimed = self.deal.heels if self.deal.heels is not None else due
         facts = self.facts[dealer]
@@ -196,7 +203,7 @@ class DealReplay(Claims):
         crib = list(chain.from_iterable(self.discards.values()))  # in seat order
         if self.deal.crib_card is not None:
             crib.append(CARD_BY_TEXT[self.deal.crib_card])
-        self.count_show(self.deal.dealer, "crib", crib, claims.get("crib"))
+        self.count_show(self.crib_owner, "crib", crib, claims.get("crib"))
         self.g.place_at = NEVER
 
     def count_show(self, player: str, phase: ShowPhase, cards: list[Card], claimed: int | None) -> None:
