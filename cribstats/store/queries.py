@@ -80,8 +80,11 @@ def list_games(
     since: Date | None = None,
     until: Date | None = None,
     limit: int | None = None,
+    offset: int = 0,
+    newest_first: bool = False,
 ) -> list[GameListing]:
-    """Stored games, oldest first (by date, then by id), filtered by a player's name (any spelling that folds to
+    """Stored games, oldest first (by date, then by id; ``newest_first`` turns that round; ``offset`` skips that
+    many, for pages), filtered by a player's name (any spelling that folds to
     the same name), an event (case ignored), and dates ``since``/``until`` (both included; undated games are left
     out when either is given)."""
     g, e, gp, p = t.game_table, t.event_table, t.game_player_table, t.player_table
@@ -106,9 +109,14 @@ def list_games(
         query = query.where(g.c.date >= since)
     if until is not None:
         query = query.where(g.c.date <= until)
-    query = query.order_by(g.c.date.is_(None), g.c.date, g.c.id)
+    if newest_first:
+        query = query.order_by(g.c.date.is_(None), g.c.date.desc(), g.c.id.desc())
+    else:
+        query = query.order_by(g.c.date.is_(None), g.c.date, g.c.id)
     if limit is not None:
         query = query.limit(limit)
+    if offset:
+        query = query.offset(offset)
     rows = conn.execute(query).all()
     seats = _seats(conn, [r.id for r in rows])
     out = []
