@@ -130,7 +130,7 @@ def games(request: Request, player: q.Player = None, event: q.Event = None, sinc
     return _page(total, limit, offset, [g.to_dict() for g in listed])
 
 
-@router.get("/games/{game}", response_model=GameDetail, summary="One game replayed",
+@router.get("/games/{game:path}", response_model=GameDetail, summary="One game replayed",
             responses=problem_responses(404))  # fmt: skip
 def game(request: Request, game: str) -> Any:
     """A stored game by its key, store id or content hash prefix: its deals, play, show and findings."""
@@ -148,7 +148,7 @@ def players(request: Request, limit: q.Limit = q.LIMIT_DEFAULT, offset: q.Offset
     return _page(total, limit, offset, [{"name": p.name, "games": p.games} for p in listed])
 
 
-@router.get("/players/{name}", response_model=PlayerDetail, summary="A player's statistics",
+@router.get("/players/{name:path}", response_model=PlayerDetail, summary="A player's statistics",
             responses=problem_responses(404))  # fmt: skip
 def player(request: Request, name: str) -> Any:
     """The player's row of `cribstats stats --player NAME` and their latest games, newest first."""

@@ -132,7 +132,7 @@ def players(request: Request, holder: Reader, offset: q.Offset = 0) -> Response:
                   pages=_pages(request, total, offset))  # fmt: skip
 
 
-@router.get("/players/{name}", response_class=HTMLResponse)
+@router.get("/players/{name:path}", response_class=HTMLResponse)
 def player(request: Request, name: str, holder: Reader) -> Response:
     from cribstats.report import LABELS, PLAYER_GROUPS, format_value
 
@@ -158,7 +158,7 @@ def games(request: Request, holder: Reader, player: q.Player = None, event: q.Ev
                   pages=_pages(request, total, offset))  # fmt: skip
 
 
-@router.get("/games/{game}", response_class=HTMLResponse)
+@router.get("/games/{game:path}", response_class=HTMLResponse)
 def game(request: Request, game: str, holder: Reader) -> Response:
     from cribstats.service.gameview import replayed
 
