@@ -89,6 +89,16 @@ def style() -> Response:
     return Response(_style(), media_type="text/css", headers={"cache-control": "max-age=3600"})
 
 
+FAVICON = ('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 16 16"><rect width="16" height="16" rx="3" '
+           'fill="#08306b"/><circle cx="5" cy="5" r="1.5" fill="#fff"/><circle cx="11" cy="11" r="1.5" '
+           'fill="#fff"/></svg>')  # fmt: skip
+
+
+@router.get("/favicon.ico")
+def favicon() -> Response:
+    return Response(FAVICON, media_type="image/svg+xml", headers={"cache-control": "max-age=86400"})
+
+
 def _table(rows: list[dict[str, Any]], columns: tuple[str, ...]) -> list[list[str]]:
     from cribstats.report import format_value
 
