@@ -19,7 +19,7 @@ LAYERS: dict[str, int] = {
     "store": 2,
     "stats": 3,
     "charts": 4, "report": 4, "exports": 4,
-    "cli": 5,
+    "cli": 5, "service": 5,
 }
 CORE_FORBIDDEN = {
     "sqlalchemy", "sqlmodel", "alembic", "psycopg", "polars", "matplotlib", "typer", "rich", "jinja2",

@@ -15,7 +15,9 @@ from cribstats.stats.frames import StatsFilter
 TEXT_MAX = 200
 LIMIT_DEFAULT, LIMIT_MAX, OFFSET_MAX = 50, 500, 1_000_000_000
 
-Player = Annotated[str | None, Query(max_length=TEXT_MAX, description="Only this player (case and spacing ignored).")]
+Player = Annotated[
+    str | None, Query(max_length=TEXT_MAX, description="Only this player (case and spacing ignored).")
+]
 Event = Annotated[str | None, Query(max_length=TEXT_MAX, description="Only games of this event (case ignored).")]
 Since = Annotated[Date | None, Query(description="Only games on or after this date (YYYY-MM-DD).")]
 Until = Annotated[Date | None, Query(description="Only games on or before this date (YYYY-MM-DD).")]

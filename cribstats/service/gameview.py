@@ -61,8 +61,9 @@ def game_json(stored: StoredGame, outcome: GameOutcome) -> dict[str, Any]:
                     for e in d.plays
                 ],
                 "show": [
-                    {"player": s.player, "phase": s.phase, "cards": _cards(s.cards), "starter": format_card(s.starter),
-                     "due": s.due, "claimed": s.claimed, "after_end": s.after_end}
+                    {"player": s.player, "phase": s.phase, "cards": _cards(s.cards),
+                     "starter": format_card(s.starter), "due": s.due, "claimed": s.claimed,
+                     "after_end": s.after_end}
                     for s in d.shows
                 ],
                 "scores_claimed": d.scores_claimed,

@@ -11,7 +11,7 @@ from typing import Annotated, Any
 from urllib.parse import quote, urlencode
 
 import jinja2
-from fastapi import APIRouter, Depends, Form, Query, Request
+from fastapi import APIRouter, Depends, Form, Request
 from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
@@ -145,7 +145,6 @@ def players(request: Request, holder: Reader, offset: q.Offset = 0) -> Response:
 @router.get("/players/{name:path}", response_class=HTMLResponse)
 def player(request: Request, name: str, holder: Reader) -> Response:
     from cribstats.report import LABELS, PLAYER_GROUPS, format_value
-
     from cribstats.service.api import player_detail
 
     detail = player_detail(request, name)
@@ -207,7 +206,7 @@ def _pages(request: Request, total: int, offset: int) -> dict[str, Any]:
             "prev": prev, "next": following}  # fmt: skip
 
 
-# --- signing in, uploads and scorecards ---------------------------------------------------------------------------
+# --- signing in, uploads and scorecards -------------------------------------------------------------------------
 
 
 def _safe_next(target: str | None) -> str:

@@ -48,8 +48,8 @@ def limited(receive: Receive, limit: int) -> Receive:
 
 def part_name(filename: str | None, number: int) -> str:
     """An uploaded file's name as it may be shown and stored: its last path part, printable, not too long."""
-    name = os.path.basename((filename or "").replace("\\", "/")).strip()
-    name = "".join(c for c in name if c.isprintable())[:NAME_MAX]
+    printable = "".join(c for c in filename or "" if c.isprintable())
+    name = os.path.basename(printable.replace("\\", "/")).strip()[:NAME_MAX].strip()
     return name or f"upload-{number}"
 
 

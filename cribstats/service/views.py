@@ -109,7 +109,8 @@ def games_page(engine: Engine, filters: StatsFilter, limit: int, offset: int, *,
     """The total the filters cover and one page of ``cribstats games``."""
     with engine.connect() as conn:
         listed = list_games(conn, player=filters.player, event=filters.event, since=filters.since,
-                            until=filters.until, limit=limit, offset=offset, newest_first=newest_first)  # fmt: skip
+                            until=filters.until, limit=limit, offset=offset,
+                            newest_first=newest_first)  # fmt: skip
     return count_games(engine, filters), listed
 
 
