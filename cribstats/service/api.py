@@ -165,7 +165,7 @@ def player_detail(request: Request, name: str) -> dict[str, Any]:
     return {"name": stored, "stats": rows[0] if rows else None, "recent_games": recent}
 
 
-@router.get("/stats", response_model=Page[StatsRow], summary="Player statistics")
+@router.get("/stats", response_model=Page[StatsRow], summary="Player statistics")  # type: ignore[valid-type]
 def stats(request: Request, player: q.Player = None, event: q.Event = None, since: q.Since = None,
           until: q.Until = None, variant: q.Variant = None, limit: q.Limit = q.LIMIT_DEFAULT,
           offset: q.Offset = 0) -> Any:  # fmt: skip
@@ -174,7 +174,8 @@ def stats(request: Request, player: q.Player = None, event: q.Event = None, sinc
     return _page(len(rows), limit, offset, rows[offset : offset + limit])
 
 
-@router.get("/standings", response_model=Page[StandingsRow], summary="Standings in the ACC order")
+@router.get("/standings", response_model=Page[StandingsRow],  # type: ignore[valid-type]
+            summary="Standings in the ACC order")
 def standings(request: Request, event: q.Event = None,
               date: Annotated[Date | None, Query(description="Only games of this day: a club night.")] = None,
               since: q.Since = None, until: q.Until = None, variant: q.Variant = None,

@@ -74,7 +74,8 @@ def _handlers(app: FastAPI) -> None:
 
     @app.exception_handler(HTTPException)
     async def _http(request: Request, exc: HTTPException) -> Response:
-        return _problem_response(request, exc.status_code, str(exc.detail), None, exc.headers)
+        return _problem_response(request, exc.status_code, str(exc.detail), None,
+                                 dict(exc.headers) if exc.headers else None)
 
     @app.exception_handler(RequestValidationError)
     async def _invalid(request: Request, exc: RequestValidationError) -> Response:

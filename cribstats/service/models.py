@@ -202,4 +202,4 @@ class UploadProblem(BaseModel):
     detail: str
     instance: str | None = None
     errors: list[dict[str, Any]] = Field(default_factory=list)
-    summary: UploadSummary | None = Field(None, description="What the upload did (when it was read).")
+    summary: UploadSummary | None = Field(default=None, description="What the upload did (when it was read).")

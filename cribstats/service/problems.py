@@ -26,8 +26,8 @@ TITLES = {
 class ProblemPlace(BaseModel):
     """Where one problem is: a file (or upload part) and the place in it, or a request parameter."""
 
-    file: str | None = Field(None, description="The uploaded file (the part's file name) or request part.")
-    place: str | None = Field(None, description="The place in it: `line 12`, `[3]`, `row 4`, a parameter.")
+    file: str | None = Field(default=None, description="The uploaded file (the part's file name) or request part.")
+    place: str | None = Field(default=None, description="The place in it: `line 12`, `[3]`, `row 4`, a parameter.")
     detail: str
 
 

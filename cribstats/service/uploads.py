@@ -11,15 +11,17 @@ from __future__ import annotations
 
 import os
 import tempfile
-from collections.abc import Awaitable, Callable, Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import IO, Any
 
 import sqlalchemy as sa
 from sqlalchemy.engine import Engine
+from starlette.types import Message, Receive
 
 from cribstats.errors import LogError
 from cribstats.service.problems import ProblemError
+from cribstats.service.views import CACHE
 from cribstats.store import tables as t
 
 RAW_TYPES = ("application/json", "application/x-ndjson", "text/csv", "text/plain")
@@ -27,14 +29,13 @@ SPOOL_BYTES = 1 << 20  # parts up to 1 MiB stay in memory, larger ones go to a t
 GAMES_LISTED = 1000  # games of one upload listed with their findings
 NAME_MAX = 200
 
-Receive = Callable[[], Awaitable[dict[str, Any]]]
 
 
 def limited(receive: Receive, limit: int) -> Receive:
     """``receive`` that answers 413 once the body passes ``limit`` bytes, however it is sent."""
     seen = 0
 
-    async def wrapped() -> dict[str, Any]:
+    async def wrapped() -> Message:
         nonlocal seen
         message = await receive()
         if message["type"] == "http.request":
@@ -91,9 +92,12 @@ def import_parts(engine: Engine, parts: list[Part], *, replace: bool) -> dict[st
     with engine.connect() as conn:
         before = conn.execute(sa.select(sa.func.max(t.game_table.c.id))).scalar() or 0
     importer = Importer(engine, replace=replace)
-    with importer:
-        for source in _sources(parts, seen, importer.refuse_error):
-            importer.add(source)
+    try:
+        with importer:
+            for source in _sources(parts, seen, importer.refuse_error):
+                importer.add(source)
+    finally:
+        CACHE.clear()  # this process shows the new figures at once
     summary = importer.summary
     games = _stored(engine, seen.places, before)
     return {
@@ -125,7 +129,7 @@ def _stored(engine: Engine, places: dict[str, tuple[str, str | None]], before: i
     g, f, p = t.game_table, t.finding_table, t.player_table
     hashes = list(places)
     with engine.connect() as conn:
-        rows = []
+        rows: list[Any] = []
         for start in range(0, len(hashes), 300):
             chunk = hashes[start : start + 300]
             rows += conn.execute(

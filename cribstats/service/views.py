@@ -3,13 +3,16 @@ command line give the same numbers): statistics and standings as ``compute_stats
 them, games as ``list_games``/``find_game`` and the replay give them.
 
 Statistics are cached per process, keyed by the filters and the store's version (:func:`store_version`: the
-number of stored games and the newest game's id, which every import, replacement or deletion changes); the cache
-is a copy of what the store says, never the only one, so any number of workers serve one store.
+number of stored games and the newest game's id, which every import, replacement or deletion changes). The
+version is read again at most every :data:`VERSION_SECONDS`, and an upload through this process clears the
+cache at once, so a figure is at most that old after another process changed the store. The cache is a copy of
+what the store says, never the only one, so any number of workers serve one store.
 """
 
 from __future__ import annotations
 
 import threading
+import time
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -26,6 +29,7 @@ from cribstats.store.tables import name_key
 
 T = TypeVar("T")
 CACHE_SIZE = 128
+VERSION_SECONDS = 1.0
 RECENT_GAMES = 10
 
 
@@ -43,10 +47,29 @@ class FigureCache:
         self._items: OrderedDict[Any, Any] = OrderedDict()
         self._size = size
         self._lock = threading.Lock()
+        self._version: tuple[int, int] | None = None
+        self._version_read = 0.0
+
+    def clear(self) -> None:
+        """Forget every figure (the store was just changed through this process)."""
+        with self._lock:
+            self._items.clear()
+            self._version = None
+
+    def version(self, engine: Engine) -> tuple[int, int]:
+        """The store's version, read again once :data:`VERSION_SECONDS` have passed."""
+        now = time.monotonic()
+        with self._lock:
+            if self._version is not None and now - self._version_read < VERSION_SECONDS:
+                return self._version
+        with engine.connect() as conn:
+            version = store_version(conn)
+        with self._lock:
+            self._version, self._version_read = version, now
+        return version
 
     def get(self, engine: Engine, key: Any, compute: Callable[[], T]) -> T:
-        with engine.connect() as conn:
-            full = (key, store_version(conn))
+        full = (key, self.version(engine))
         with self._lock:
             if full in self._items:
                 self._items.move_to_end(full)
@@ -140,8 +163,13 @@ def player_name(engine: Engine, name: str) -> str | None:
 
 
 def recent_games(engine: Engine, player: str, limit: int = RECENT_GAMES) -> list[GameListing]:
-    with engine.connect() as conn:
-        return list_games(conn, player=player, limit=limit, newest_first=True)
+    """A player's newest games (cached: a regular sits in thousands of games, and they must be sorted)."""
+
+    def read() -> list[GameListing]:
+        with engine.connect() as conn:
+            return list_games(conn, player=player, limit=limit, newest_first=True)
+
+    return CACHE.get(engine, ("recent", name_key(player), limit), read)
 
 
 def latest_night(engine: Engine) -> Date | None:
