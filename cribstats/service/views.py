@@ -49,6 +49,7 @@ class FigureCache:
         self._lock = threading.Lock()
         self._version: tuple[int, int] | None = None
         self._version_read = 0.0
+        self._refreshing = False
 
     def clear(self) -> None:
         """Forget every figure (the store was just changed through this process)."""
@@ -57,13 +58,20 @@ class FigureCache:
             self._version = None
 
     def version(self, engine: Engine) -> tuple[int, int]:
-        """The store's version, read again once :data:`VERSION_SECONDS` have passed."""
+        """The store's version, read again once :data:`VERSION_SECONDS` have passed: by one thread, while the
+        others go on with the version read last."""
         now = time.monotonic()
         with self._lock:
-            if self._version is not None and now - self._version_read < VERSION_SECONDS:
-                return self._version
-        with engine.connect() as conn:
-            version = store_version(conn)
+            fresh = self._version is not None and now - self._version_read < VERSION_SECONDS
+            if fresh or (self._version is not None and self._refreshing):
+                return self._version  # type: ignore[return-value]
+            self._refreshing = True
+        try:
+            with engine.connect() as conn:
+                version = store_version(conn)
+        finally:
+            with self._lock:
+                self._refreshing = False
         with self._lock:
             self._version, self._version_read = version, now
         return version
