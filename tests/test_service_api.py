@@ -63,6 +63,15 @@ def test_upload_stores_the_night_and_the_numbers_equal_the_commands(server: Live
         assert client.get(f"/api/v1/players/{one}").json()["stats"] == mine[0]
     games = orjson.loads(cli("games", "--format", "json", db=server.db).stdout)
     assert _all(server, "/api/v1/games") == games
+    first = orjson.loads(_lines(NIGHT)[0])
+    options = {"event": first["event"].upper(), "since": first["date"], "until": first["date"], "variant": "Six-Card"}
+    flags = [x for k, v in options.items() for x in (f"--{k}", v)]
+    assert _all(server, "/api/v1/stats", **options) == orjson.loads(
+        cli("stats", *flags, "--format", "json", db=server.db).stdout)
+    assert _all(server, "/api/v1/standings", date=first["date"]) == orjson.loads(
+        cli("standings", "--date", first["date"], "--format", "json", db=server.db).stdout)
+    assert _all(server, "/api/v1/games", player=one.lower()) == orjson.loads(
+        cli("games", "--player", one.lower(), "--format", "json", db=server.db).stdout)
 
     again = _upload(server, key, NIGHT).json()  # the same upload twice changes nothing
     assert (again["imported"], again["present"]) == (0, games_in_file)

@@ -171,5 +171,9 @@ def test_scorecard_page_checks_each_row(site: LiveServer) -> None:
         text = _text(done.text)
         assert "Imported 1" in text and "scorecard:line 3" in text
         assert browser.post("/scorecard", data={"sheet": sheet}).status_code == 403
+        signed_in = browser.get("/session")
+        assert "Signed in as cards" in signed_in.text
+        out = browser.post("/session/end", data={"csrf_token": _token(signed_in.text)})
+        assert out.status_code == 303 and browser.get("/scorecard").status_code == 303
     rows = orjson.loads(cli("standings", "--event", "Card Night", "--format", "json", db=site.db).stdout)
     assert [(r["player"], r["wins"], r["spread"]) for r in rows] == [("Uma", 1, 24), ("Vic", 0, -24)]
