@@ -9,8 +9,9 @@ builds its own: 500 simulated games of every variant, their rows copied up to GA
 (``sample_logs/season-2026.jsonl``) imported on top. Each run works on a fresh copy of it. The server is
 started as a user starts it (``cribstats serve`` on a free port of 127.0.0.1; nothing else is contacted).
 Each of 16 threads sends a bounded number of requests through its own keep-alive connection, after one
-warm-up request per page. Printed for each page: requests per second, p50 and p99 latency (wall time, noisy
-on a shared machine), errors, and the server's CPU milliseconds per request (from /proc, robust to load);
+warm-up request per page, in three rounds. Printed for each page (the median over the rounds; errors of all
+rounds): requests per second, p50 and p99 latency (wall time, noisy on a shared machine), errors, and the
+server's CPU milliseconds per request (from /proc, robust to load);
 beside them, in the same run, the same figures computed in this process with the library
 (``compute_standings``, ``compute_stats``: CPU time) and through the service's cache. The upload is
 ``sample_logs/club-night.jsonl`` (40 games) with a recorder's key, beside ``import_file`` of the same night
@@ -47,6 +48,7 @@ SEASON = ROOT / "sample_logs" / "season-2026.jsonl"
 NIGHT = ROOT / "sample_logs" / "club-night.jsonl"
 CLIENTS = 16
 REQUESTS = 40
+ROUNDS = 3
 PLAYER = "Alice"
 HOST = "127.0.0.1"
 SEED_GAMES = {"six-card": 300, "five-card": 50, "seven-card": 50, "three-player": 50, "four-player": 50}
@@ -197,7 +199,8 @@ def run(base: Path, folder: Path, requests: int) -> None:
     engine = make_engine(db)
     with engine.connect() as conn:
         stored = conn.exec_driver_sql("SELECT count(*) FROM game").scalar_one()
-    print(f"store: {stored:,} games (SQLite); {CLIENTS} clients, {requests} requests each per page")
+    print(f"store: {stored:,} games (SQLite); {CLIENTS} clients, {requests} requests each per page and round, "
+          f"median of {ROUNDS} rounds; load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
     pages = {
         "standings page /standings": ("/standings", lambda: compute_standings(engine, StatsFilter()),
                                       lambda: views.standings_rows(engine, StatsFilter())),
@@ -225,7 +228,9 @@ def run(base: Path, folder: Path, requests: int) -> None:
                   f"{'in-process ms (library)':>24} {'(cached)':>9}")  # fmt: skip
         print(header)
         for label, (path, library, cached) in pages.items():
-            figures = load(url, path, requests, server.pid)
+            rounds = [load(url, path, requests, server.pid) for _ in range(ROUNDS)]
+            figures = {k: statistics.median(r[k] for r in rounds) for k in rounds[0]}
+            figures["errors"] = sum(r["errors"] for r in rounds)
             plain, warm = in_process(library), in_process(cached)
             print(f"{label:34} {figures['rps']:7.0f} {figures['p50']:8.1f} {figures['p99']:8.1f} "
                   f"{figures['errors']:6.0f} {figures['cpu_ms']:18.2f} {plain:24.1f} {warm:9.2f}")  # fmt: skip
