@@ -64,7 +64,8 @@ def test_upload_stores_the_night_and_the_numbers_equal_the_commands(server: Live
     games = orjson.loads(cli("games", "--format", "json", db=server.db).stdout)
     assert _all(server, "/api/v1/games") == games
     first = orjson.loads(_lines(NIGHT)[0])
-    options = {"event": first["event"].upper(), "since": first["date"], "until": first["date"], "variant": "Six-Card"}
+    options = {"event": first["event"].upper(), "since": first["date"], "until": first["date"],
+               "variant": "Six-Card"}
     flags = [x for k, v in options.items() for x in (f"--{k}", v)]
     assert _all(server, "/api/v1/stats", **options) == orjson.loads(
         cli("stats", *flags, "--format", "json", db=server.db).stdout)

@@ -80,3 +80,11 @@ def test_an_uploaded_files_name_is_one_printable_name(filename: str | None, numb
     if plain and "/" not in plain and "\\" not in plain and len(plain) <= 200:
         assert name == plain
     assert part_name(f"C:\\club\\nights/{filename or ''}x.jsonl", number).endswith("x.jsonl")
+
+
+def test_a_database_that_cannot_be_reached_is_one_line_and_exit_1() -> None:
+    unreachable = "postgresql://nobody:secret@127.0.0.1:9/none"
+    for command in (("keys", "add", "ann"), ("keys", "list"), ("serve",)):
+        done = cli(*command, db=unreachable, check=False)
+        assert done.returncode == 1, command
+        assert done.stderr.startswith("error: ") and done.stderr.count("\n") == 1 and "secret" not in done.stderr

@@ -3,14 +3,19 @@
 from __future__ import annotations
 
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from enum import StrEnum
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.text import Text
 
 from cribstats.cli.options import DbOption, err_console, fail
 from cribstats.errors import CribstatsError
+
+if TYPE_CHECKING:
+    from sqlalchemy.engine import Engine
 
 keys_app = typer.Typer(
     name="keys",
@@ -53,16 +58,14 @@ def serve(
     import os
 
     from cribstats.service.settings import Settings
-    from cribstats.store.db import StoreError, ensure_schema, make_engine, normalize_url
+    from cribstats.store.db import ensure_schema, make_engine, normalize_url
 
-    try:
-        if workers > 1 and normalize_url(db).get_backend_name() != "postgresql":
-            raise fail("--workers above 1 needs PostgreSQL: one SQLite file is served by one process", 2)
+    if workers > 1 and normalize_url(db).get_backend_name() != "postgresql":
+        raise fail("--workers above 1 needs PostgreSQL: one SQLite file is served by one process", 2)
+    with _store_errors():
         engine = make_engine(db)
         ensure_schema(engine)
         engine.dispose()
-    except StoreError as err:
-        raise fail(str(err), 1) from None
     settings = Settings.from_env({**os.environ, "CRIBSTATS_DB": db, "CRIBSTATS_SERVE_MAX_UPLOAD": str(max_upload),
                                   "CRIBSTATS_SERVE_PRIVATE": "1" if private else "0"})  # fmt: skip
     os.environ.update(settings.to_env())
@@ -74,10 +77,28 @@ def serve(
                 proxy_headers=True, log_level="warning", server_header=False)  # fmt: skip
 
 
-def _engine(db: str):  # type: ignore[no-untyped-def]
+def _engine(db: str) -> Engine:
     from cribstats.store.db import make_engine
 
     return make_engine(db)
+
+
+@contextmanager
+def _store_errors() -> Iterator[None]:
+    """A key name that cannot be used exits 2; a database that cannot be used exits 1; one line each."""
+    import sqlalchemy as sa
+
+    from cribstats.service.keys import KeyNameError
+    from cribstats.store.db import describe_db_error
+
+    try:
+        yield
+    except KeyNameError as err:
+        raise fail(str(err), 2) from None
+    except CribstatsError as err:
+        raise fail(str(err), 1) from None
+    except sa.exc.SQLAlchemyError as err:
+        raise fail(f"the database failed: {describe_db_error(err)}", 1) from None
 
 
 @keys_app.command("add")
@@ -98,10 +119,8 @@ def add(
     """
     from cribstats.service.keys import add_key
 
-    try:
+    with _store_errors():
         key = add_key(_engine(db), name, role.value)
-    except CribstatsError as err:
-        raise fail(str(err), 2 if "already has a key" in str(err) or "not a key name" in str(err) else 1) from None
     sys.stdout.write(key + "\n")
 
 
@@ -116,13 +135,11 @@ def list_(db: DbOption = "sqlite:///cribstats.db") -> None:
     from cribstats.service.keys import list_keys
     from cribstats.store.db import StoreError, schema_state
 
-    try:
+    with _store_errors():
         engine = _engine(db)
         if schema_state(engine) != "current":
             raise StoreError("no current cribstats store here: `cribstats db upgrade` or `cribstats import`")
         rows = list_keys(engine)
-    except CribstatsError as err:
-        raise fail(str(err), 1) from None
     for row in rows:
         revoked = row.revoked_at.isoformat(sep=" ") if row.revoked_at else "in use"
         sys.stdout.write(f"{row.name}\t{row.role}\t{row.created_at.isoformat(sep=' ')}\t{revoked}\n")
@@ -143,10 +160,8 @@ def revoke(
     """
     from cribstats.service.keys import revoke_key
 
-    try:
+    with _store_errors():
         revoke_key(_engine(db), name)
-    except CribstatsError as err:
-        raise fail(str(err), 2) from None
     err_console().print(Text(f"revoked the key of {name.strip()}"), soft_wrap=True)
 
 
