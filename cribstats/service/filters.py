@@ -35,7 +35,7 @@ def text(value: str | None, parameter: str) -> str | None:
     if value is None:
         return None
     if not value.isprintable():
-        raise bad(parameter, "holds a control character")
+        raise bad(parameter, "holds a character that is not printable (a control or format character)")
     return value
 
 
