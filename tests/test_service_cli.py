@@ -88,3 +88,17 @@ def test_a_database_that_cannot_be_reached_is_one_line_and_exit_1() -> None:
         done = cli(*command, db=unreachable, check=False)
         assert done.returncode == 1, command
         assert done.stderr.startswith("error: ") and done.stderr.count("\n") == 1 and "secret" not in done.stderr
+
+
+def test_serve_refuses_a_store_behind_as_import_does(sqlite_url: str) -> None:
+    from cribstats.store.db import make_engine, upgrade
+
+    engine = make_engine(sqlite_url)
+    upgrade(engine, "0003")
+    engine.dispose()
+    served = cli("serve", db=sqlite_url, check=False)
+    log = Path(__file__).parent / "data" / "audit" / "clean.json"
+    imported = cli("import", str(log), db=sqlite_url, check=False)
+    assert served.returncode == imported.returncode == 1
+    assert served.stderr == imported.stderr
+    assert served.stderr == "error: the database schema is out of date: run `cribstats db upgrade`\n"
