@@ -244,13 +244,9 @@ def sign_out(request: Request, csrf_token: Annotated[str, Form(max_length=500)] 
     return response
 
 
-def _writer(request: Request) -> KeyHolder | None:
-    return session_holder(request)
-
-
 @router.get("/upload", response_class=HTMLResponse)
 def upload_form(request: Request) -> Response:
-    holder = _writer(request)
+    holder = session_holder(request)
     if holder is None:
         return RedirectResponse("/session?next=/upload", status_code=303)
     return render(request, "upload.html.j2", title="Upload logs", holder=holder, csrf="", summary=None)
@@ -260,23 +256,19 @@ def upload_form(request: Request) -> Response:
 async def upload(request: Request) -> Response:
     from cribstats.service.api import receive_and_import
 
-    holder = _writer(request)
+    holder = session_holder(request)
     if holder is None:
         return RedirectResponse("/session?next=/upload", status_code=303)
-    summary = await _checked_form(request, lambda: receive_and_import(request, replace=False))
+    # The form's action carries its token, so it is checked before the body is read and streamed on.
+    check_csrf(request, request.query_params.get("csrf_token"))
+    summary = await receive_and_import(request, replace=False)
     status = 200 if not summary["refused_count"] and not summary["conflict_count"] else 400
     return render(request, "upload.html.j2", status, title="Upload logs", holder=holder, csrf="", summary=summary)
 
 
-async def _checked_form(request: Request, then: Any) -> Any:
-    """Check the form's CSRF token (a query parameter on multipart posts, as the form's action carries it)."""
-    check_csrf(request, request.query_params.get("csrf_token"))
-    return await then()
-
-
 @router.get("/scorecard", response_class=HTMLResponse)
 def scorecard_form(request: Request) -> Response:
-    holder = _writer(request)
+    holder = session_holder(request)
     if holder is None:
         return RedirectResponse("/session?next=/scorecard", status_code=303)
     return render(request, "scorecard.html.j2", title="Scorecards", holder=holder, csrf="", sheet="",
@@ -287,7 +279,7 @@ def scorecard_form(request: Request) -> Response:
 async def scorecard(request: Request) -> Response:
     from cribstats.service.uploads import Part, import_parts, spool
 
-    holder = _writer(request)
+    holder = session_holder(request)
     if holder is None:
         return RedirectResponse("/session?next=/scorecard", status_code=303)
     form = await request.form(max_files=0, max_fields=3, max_part_size=service_of(request).settings.max_upload)
