@@ -61,7 +61,7 @@ class Part:
 
 
 def spool() -> IO[bytes]:
-    return tempfile.SpooledTemporaryFile(max_size=SPOOL_BYTES)  # type: ignore[return-value]
+    return tempfile.SpooledTemporaryFile(max_size=SPOOL_BYTES)
 
 
 @dataclass(slots=True)
