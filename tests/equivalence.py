@@ -120,7 +120,7 @@ def store_digests(paths: list[Path], database: Path, home: Path) -> dict[str, An
     with sqlite3.connect(database) as conn:
         tables = [r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")]
         for table in tables:
-            if table == "alembic_version":
+            if table in ("alembic_version", "api_key"):  # the schema's revision; keys, which no import writes
                 continue
             cursor = conn.execute(f'SELECT * FROM "{table}"')
             names = [c[0] for c in cursor.description]
