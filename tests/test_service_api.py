@@ -238,3 +238,17 @@ def test_several_workers_serve_one_postgresql_store(pg_url: str, tmp_path: Path)
         stats = orjson.loads(cli("stats", "--format", "json", db=pg_url).stdout)
         for _ in range(6):  # several connections: whichever worker answers gives the same rows
             assert _all(live, "/api/v1/stats") == stats
+
+
+def test_a_scorecard_sheet_is_cross_checked_as_import_does(server: LiveServer, tmp_path: Path) -> None:
+    sheet = ROOT / "sample_logs" / "nights" / "grass-roots-2026-11-05.csv"
+    expected = [orjson.loads(line) for line in _lines(sheet.with_name(sheet.stem + ".expected-findings.txt"))]
+    key = server.add_key("recorder")
+    answer = _upload(server, key, sheet)
+    assert answer.status_code == 200, answer.text
+    summary = answer.json()
+    assert [{k: v for k, v in c.items() if k not in ("file", "place")} for c in summary["checks"]] == expected
+    assert {c["file"] for c in summary["checks"]} == {sheet.name}
+    own = f"sqlite:///{tmp_path / 'cli.db'}"
+    cli("import", str(sheet), db=own)
+    assert _all(server, "/api/v1/stats") == orjson.loads(cli("stats", "--format", "json", db=own).stdout)

@@ -177,3 +177,29 @@ def test_scorecard_page_checks_each_row(site: LiveServer) -> None:
         assert out.status_code == 303 and browser.get("/scorecard").status_code == 303
     rows = orjson.loads(cli("standings", "--event", "Card Night", "--format", "json", db=site.db).stdout)
     assert [(r["player"], r["wins"], r["spread"]) for r in rows] == [("Uma", 1, 24), ("Vic", 0, -24)]
+
+
+SHEET = ROOT / "sample_logs" / "nights" / "grass-roots-2026-11-05.csv"
+
+
+def test_scorecard_page_cross_checks_the_two_cards_of_each_game(site: LiveServer, tmp_path: Path) -> None:
+    expected = [orjson.loads(line) for line in SHEET.with_name(SHEET.stem + ".expected-findings.txt")
+                .read_bytes().splitlines() if line.strip()]  # fmt: skip
+    key = site.add_key("night-cards")
+    with httpx.Client(base_url=site.url, timeout=120) as browser:
+        form = browser.get("/session?next=/scorecard")
+        browser.post("/session", data={"key": key, "csrf_token": _token(form.text), "next": "/scorecard"})
+        page = browser.get("/scorecard")
+        done = browser.post("/scorecard", data={"sheet": SHEET.read_text(), "csrf_token": _token(page.text)})
+    assert done.status_code == 200
+    checks = re.search(r'<ul class="error" id="checks">(.*?)</ul>', done.text, re.S)
+    assert checks is not None
+    listed = [html.unescape(m) for m in re.findall(r"<li>(.*?)</li>", checks.group(1))]
+    assert len(listed) == len(expected)
+    for line, finding in zip(listed, expected, strict=True):  # the rows it is about, then the finding
+        assert line.startswith("scorecard:line") and line.endswith(f": {finding['message']}")
+    own = f"sqlite:///{tmp_path / 'cli.db'}"  # the same sheet imported by the command
+    cli("import", str(SHEET), db=own)
+    night = ["--date", "2026-11-05", "--format", "json"]
+    assert orjson.loads(cli("standings", *night, db=site.db).stdout) == orjson.loads(
+        cli("standings", *night, db=own).stdout)

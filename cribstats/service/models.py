@@ -52,9 +52,9 @@ class GameItem(BaseModel):
 
 
 class FindingOut(BaseModel):
-    """A finding as the findings contract gives it."""
+    """A finding as the findings contract gives it (``game`` is null for a scorecard finding)."""
 
-    game: str
+    game: str | None
     deal: int | None
     event: int | None
     kind: str
@@ -175,6 +175,13 @@ class UploadedGame(BaseModel):
     findings: list[FindingOut]
 
 
+class SheetCheck(FindingOut):
+    """A finding made while reading, with the rows it is about: two scorecards of one game that disagree."""
+
+    file: str
+    place: str
+
+
 class UploadSummary(BaseModel):
     """The import summary of `cribstats import`, with each refused game's place and each stored game's
     findings."""
@@ -191,6 +198,8 @@ class UploadSummary(BaseModel):
     conflicts: list[Refused]
     games: list[UploadedGame]
     games_listed_all: bool = Field(description="False when the upload held more games than are listed.")
+    checks: list[SheetCheck] = Field(description="Scorecards that disagree, with their rows.")
+    match_records: int = Field(description="Match records stored.")
 
 
 class UploadProblem(BaseModel):

@@ -2,16 +2,18 @@
 large upload is never held in memory) up to the size limit, then read and stored by the importer as
 ``cribstats import`` does.
 
-Each part is read by its content, as standard input is (``formats.read_stream``), and named by its file name as
-sent (the name a refusal gives, and the game's source). The answer lists each refused game with its file and
-place, and each game of the upload that is in the store with its findings.
+Each part is read by its content, as standard input is (``formats.read_stream``: game logs, tally sheets,
+scorecard sheets, match records), and named by its file name as sent (the name a refusal gives, and the game's
+source). Match records and the scorecards' cross-check findings are stored as ``import`` stores them. The
+answer lists each refused game with its file and place, each game of the upload that is in the store with its
+findings, and each pair of scorecards that disagree.
 """
 
 from __future__ import annotations
 
 import os
 import tempfile
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import IO, Any
 
@@ -19,7 +21,6 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Engine
 from starlette.types import Message, Receive
 
-from cribstats.errors import LogError
 from cribstats.service.problems import ProblemError
 from cribstats.service.views import CACHE
 from cribstats.store import tables as t
@@ -69,15 +70,24 @@ class _Seen:
     """The games read from the upload, by content hash, with where they were."""
 
     places: dict[str, tuple[str, str | None]] = field(default_factory=dict)
+    checks: list[dict[str, Any]] = field(default_factory=list)  # findings made while reading (scorecards)
 
 
-def _sources(parts: list[Part], seen: _Seen, on_error: Callable[[LogError], None]) -> Iterator[Any]:
+def _sources(parts: list[Part], seen: _Seen, importer: Any) -> Iterator[Any]:
     from cribstats.formats import read_stream
+    from cribstats.formats.sources import SourceFinding
     from cribstats.store.importer import canonical_log
+
+    def on_record(item: Any) -> None:
+        if isinstance(item, SourceFinding) and len(seen.checks) < GAMES_LISTED:
+            seen.checks.append({"file": item.file, "place": item.place, **item.finding.to_dict()})
+        importer.add_record(item)
 
     for part in parts:
         part.handle.seek(0)
-        for source in read_stream(part.handle, part.name, on_error=on_error):  # type: ignore[arg-type]
+        sources = read_stream(part.handle, part.name, on_error=importer.refuse_error,  # type: ignore[arg-type]
+                              on_record=on_record)  # fmt: skip
+        for source in sources:
             if len(seen.places) < GAMES_LISTED:
                 seen.places.setdefault(canonical_log(source.game)[1], (source.file, source.place))
             yield source
@@ -94,7 +104,7 @@ def import_parts(engine: Engine, parts: list[Part], *, replace: bool) -> dict[st
     importer = Importer(engine, replace=replace)
     try:
         with importer:
-            for source in _sources(parts, seen, importer.refuse_error):
+            for source in _sources(parts, seen, importer):
                 importer.add(source)
     finally:
         CACHE.clear()  # this process shows the new figures at once
@@ -113,6 +123,8 @@ def import_parts(engine: Engine, parts: list[Part], *, replace: bool) -> dict[st
         "conflicts": [_refusal(r) for r in summary.conflicts],
         "games": games,
         "games_listed_all": len(games) == summary.imported + summary.present,
+        "checks": seen.checks,
+        "match_records": summary.matches.imported,
     }
 
 
