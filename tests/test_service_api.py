@@ -252,3 +252,22 @@ def test_a_scorecard_sheet_is_cross_checked_as_import_does(server: LiveServer, t
     own = f"sqlite:///{tmp_path / 'cli.db'}"
     cli("import", str(sheet), db=own)
     assert _all(server, "/api/v1/stats") == orjson.loads(cli("stats", "--format", "json", db=own).stdout)
+
+
+def test_matches_come_back_judged_from_their_games(server: LiveServer) -> None:
+    key = server.add_key("recorder")
+    playoffs = ROOT / "sample_logs" / "matches" / "playoffs-best-of-3.jsonl"
+    records = [orjson.loads(line) for line in _lines(playoffs)]
+    assert _upload(server, key, playoffs).json()["match_records"] == len(records)
+    listed = _all(server, "/api/v1/matches")
+    assert [m["match"] for m in listed] == [r["id"] for r in records]
+    for record, match in zip(records, listed, strict=True):
+        assert match["sides"] == [[p] for p in record["players"]]
+        assert [g["game"] for g in match["games"]] == [g["id"] for g in record["games"]]
+        assert match["winner"] == [record["result"]["winner"]]  # replayed from the games, as the record says
+        assert dict(zip(record["players"], match["points"], strict=True)) == record["result"]["points"]
+    with server.client() as client:
+        assert client.get(f"/api/v1/matches/{records[0]['id']}").json() == listed[0]
+        assert client.get("/api/v1/matches/no-such-match").status_code == 404
+        carol = client.get("/api/v1/matches", params={"player": "carol"}).json()
+    assert carol["total"] == sum("Carol" in r["players"] for r in records)

@@ -20,7 +20,8 @@ KEYS: dict[str, str] = {}
 def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
     folder = tmp_path_factory.mktemp("schema")
     db = f"sqlite:///{folder / 'club.db'}"
-    cli("import", str(ROOT / "sample_logs" / "mistakes" / "six-card.jsonl"), db=db)
+    cli("import", str(ROOT / "sample_logs" / "mistakes" / "six-card.jsonl"),
+        str(ROOT / "sample_logs" / "matches"), db=db)
     with live_server(db, folder) as server:
         KEYS["recorder"] = server.add_key("schemathesis")
         yield server
@@ -42,7 +43,7 @@ def test_every_answer_matches_the_document(live: LiveServer) -> None:
 
         answers_as_documented()
         checked.append(operation.label)
-    assert len(checked) == 8
+    assert len(checked) == 10
 
 
 def test_the_document_types_each_endpoint(live: LiveServer) -> None:
@@ -51,7 +52,8 @@ def test_the_document_types_each_endpoint(live: LiveServer) -> None:
     document = httpx.get(live.url + "/api/v1/openapi.json").json()
     paths = set(document["paths"])
     assert paths == {"/api/v1/logs", "/api/v1/games", "/api/v1/games/{game}", "/api/v1/players",
-                     "/api/v1/players/{name}", "/api/v1/stats", "/api/v1/standings", "/api/v1/findings"}
+                     "/api/v1/players/{name}", "/api/v1/stats", "/api/v1/standings", "/api/v1/findings",
+                     "/api/v1/matches", "/api/v1/matches/{match}"}
     for path in document["paths"].values():
         for operation in path.values():
             for status, answer in operation["responses"].items():

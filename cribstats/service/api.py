@@ -17,6 +17,7 @@ from cribstats.service.keys import KeyHolder
 from cribstats.service.models import (
     GameDetail,
     GameItem,
+    MatchItem,
     Page,
     PlayerDetail,
     PlayerItem,
@@ -197,3 +198,21 @@ def findings(request: Request, player: q.Player = None, event: q.Event = None, s
     filters = q.make_filter(player, event, since, until)
     total, rows = views.findings_page(service_of(request).engine, filters, q.text(kind, "kind"), limit, offset)
     return _page(total, limit, offset, rows)
+
+
+@router.get("/matches", response_model=Page[MatchItem], summary="Stored matches, in date order")
+def matches(request: Request, player: q.Player = None, event: q.Event = None, since: q.Since = None,
+            until: q.Until = None, limit: q.Limit = q.LIMIT_DEFAULT, offset: q.Offset = 0) -> Any:  # fmt: skip
+    """Matches from their records and from games carrying a match id, judged from the stored games."""
+    total, items = views.matches_page(service_of(request).engine, q.make_filter(player, event, since, until),
+                                      limit, offset)  # fmt: skip
+    return _page(total, limit, offset, items)
+
+
+@router.get("/matches/{match:path}", response_model=MatchItem, summary="One match",
+            responses=problem_responses(404))  # fmt: skip
+def match(request: Request, match: str) -> Any:
+    found = views.stored_match(service_of(request).engine, q.text(match, "match") or "")
+    if found is None:
+        raise ProblemError(404, f"no stored match {match!r}")
+    return found

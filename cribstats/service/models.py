@@ -212,3 +212,34 @@ class UploadProblem(BaseModel):
     instance: str | None = None
     errors: list[dict[str, Any]] = Field(default_factory=list)
     summary: UploadSummary | None = Field(default=None, description="What the upload did (when it was read).")
+
+
+class MatchGame(BaseModel):
+    number: int
+    game: str
+    stored: bool
+    winner_side: int | None
+    match_points: int
+    counted: bool
+
+
+class MatchItem(BaseModel):
+    """A stored match: its sides, rules, games and result as replayed from the stored games, beside what its
+    record says, and its findings."""
+
+    match: str
+    event: str | None
+    date: Date | None
+    round: str | None
+    site: str | None
+    rules: dict[str, Any]
+    sides: list[list[str]]
+    points: list[int]
+    winner: list[str] | None
+    finished: bool
+    ended_after_game: int | None
+    recorded_winner: str | None
+    recorded_points: list[int | None]
+    has_record: bool
+    games: list[MatchGame]
+    findings: list[FindingOut]

@@ -245,3 +245,38 @@ def audit_page(engine: Engine, limit: int, offset: int) -> tuple[int, list[dict[
         total = conn.execute(sa.select(sa.func.count()).where(g.c.finding_count > 0)).scalar_one()
         rows = [dict(r._mapping) for r in conn.execute(query)]
     return int(total), rows
+
+
+def match_json(match: Any) -> dict[str, Any]:
+    """A stored match (``cribstats.store.matches.StoredMatch``) as the API gives it."""
+    return {
+        "match": match.source_id, "event": match.event, "date": match.date, "round": match.round,
+        "site": match.site, "rules": match.rules.model_dump(mode="json"),
+        "sides": [list(side) for side in match.sides], "points": list(match.points),
+        "winner": list(match.winner) if match.winner else None, "finished": match.finished,
+        "ended_after_game": match.ended_after_game, "recorded_winner": match.recorded_winner,
+        "recorded_points": list(match.recorded_points), "has_record": match.has_record,
+        "games": [{"number": g.number, "game": g.game_key, "stored": g.game_id is not None,
+                   "winner_side": g.winner_side, "match_points": g.match_points, "counted": g.counted}
+                  for g in match.games],
+        "findings": [f.to_dict() for f in match.findings],
+    }  # fmt: skip
+
+
+def matches_page(engine: Engine, filters: StatsFilter, limit: int,
+                 offset: int) -> tuple[int, list[dict[str, Any]]]:  # fmt: skip
+    """Stored matches (``cribstats.store.matches``) in date order, then by id: one page, and the total."""
+    from cribstats.store.matches import load_matches
+
+    with engine.connect() as conn:
+        found = load_matches(conn, event=filters.event, player=filters.player, since=filters.since,
+                             until=filters.until)  # fmt: skip
+    return len(found), [match_json(m) for m in found[offset : offset + limit]]
+
+
+def stored_match(engine: Engine, ref: str) -> dict[str, Any] | None:
+    from cribstats.store.matches import load_match
+
+    with engine.connect() as conn:
+        found = load_match(conn, ref)
+    return None if found is None else match_json(found)
