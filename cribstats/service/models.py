@@ -6,23 +6,36 @@ from __future__ import annotations
 from datetime import date as Date
 from typing import Any, Generic, TypeVar
 
+import polars as pl
 from pydantic import BaseModel, Field, create_model
-
-from cribstats.stats.measures import RATE_COLUMNS, STANDINGS_COLUMNS, STATS_COLUMNS
 
 T = TypeVar("T")
 
 
-def _row_model(name: str, columns: tuple[str, ...], doc: str) -> type[BaseModel]:
+def _schemas() -> tuple[Any, Any]:
+    """The columns and types of ``stats`` and ``standings``, as the library computes them (over an empty store)."""
+    from cribstats.stats import compute_standings, compute_stats
+    from cribstats.store.db import make_engine, upgrade
+
+    engine = make_engine("sqlite://")
+    upgrade(engine)
+    try:
+        return compute_stats(engine).schema, compute_standings(engine).schema
+    finally:
+        engine.dispose()
+
+
+def _row_model(name: str, schema: Any, doc: str) -> type[BaseModel]:
     fields: dict[str, Any] = {}
-    for column in columns:
-        kind: Any = str if column == "player" else (float | None if column in RATE_COLUMNS else int)
+    for column, dtype in schema.items():
+        kind: Any = str if dtype == pl.String else (float | None if dtype.is_float() else int | None)
         fields[column] = (kind, ...)
     return create_model(name, __doc__=doc, **fields)
 
 
-StatsRow = _row_model("StatsRow", STATS_COLUMNS, "One row of `cribstats stats --format json`.")
-StandingsRow = _row_model("StandingsRow", STANDINGS_COLUMNS, "One row of `cribstats standings --format json`.")
+_STATS_SCHEMA, _STANDINGS_SCHEMA = _schemas()
+StatsRow = _row_model("StatsRow", _STATS_SCHEMA, "One row of `cribstats stats --format json`.")
+StandingsRow = _row_model("StandingsRow", _STANDINGS_SCHEMA, "One row of `cribstats standings --format json`.")
 
 
 class Page(BaseModel, Generic[T]):
