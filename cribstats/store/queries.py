@@ -82,9 +82,12 @@ def list_games(
     since: Date | None = None,
     until: Date | None = None,
     limit: int | None = None,
+    offset: int = 0,
+    newest_first: bool = False,
 ) -> list[GameListing]:
     """Stored games in the order they were played (:func:`play_order`: by date, then round, then file and place
-    in it), filtered by a player's name (any spelling that folds to
+    in it; ``newest_first`` turns that round; ``offset`` skips that many, for pages), filtered by a player's name
+    (any spelling that folds to
     the same name), an event (case ignored), and dates ``since``/``until`` (both included; undated games are left
     out when either is given)."""
     g, e, gp = t.game_table, t.event_table, t.game_player_table
@@ -109,9 +112,9 @@ def list_games(
         query = query.where(g.c.date >= since)
     if until is not None:
         query = query.where(g.c.date <= until)
-    rows = sorted(conn.execute(query).all(), key=play_order)
-    if limit is not None:
-        rows = rows[:limit]
+    rows = sorted(conn.execute(query).all(), key=play_order, reverse=newest_first)
+    end = None if limit is None else offset + limit
+    rows = rows[offset:end]
     seats = _seats(conn, [r.id for r in rows])
     out = []
     for r in rows:

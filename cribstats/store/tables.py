@@ -7,8 +7,8 @@ the canonical spellings joined by one space (``"5S 4S 2S 8D 6H 8C"``). Every tab
 ``id`` (the totals are keyed by player and game); names are lower_snake. ``metadata`` is what the migrations and
 ``make_engine`` build from.
 
->>> sorted(t for t in metadata.tables)[:4]
-['deal', 'deal_player', 'event', 'finding']
+>>> sorted(t for t in metadata.tables if t.startswith("d"))
+['deal', 'deal_player']
 >>> name_key("  Mary   ANN ") == name_key("mary ann")
 True
 """
@@ -464,3 +464,20 @@ TABLES: tuple[sa.Table, ...] = (
 """The tables of stored facts, each with a plain integer ``id``."""
 DERIVED_TABLES: tuple[sa.Table, ...] = (game_player_totals_table,)
 """Tables worked out from the facts (:mod:`cribstats.store.totals`), keyed by what they total."""
+
+
+class ApiKey(StoreTable, table=True):
+    """A key that may write through ``cribstats serve``: its name, role (``recorder`` or ``admin``) and the
+    SHA-256 of the key. The key itself is shown once when made and never stored; a revoked key keeps its row."""
+
+    __tablename__ = "api_key"
+
+    id: int | None = Field(default=None, primary_key=True)
+    name: str = Field(sa_column=sa.Column(sa.Text, nullable=False, unique=True))
+    role: str = Field(sa_column=sa.Column(sa.String(10), nullable=False))
+    key_hash: str = Field(sa_column=sa.Column(sa.String(64), nullable=False, unique=True))
+    created_at: DateTime = Field(sa_column=sa.Column(sa.DateTime, nullable=False))
+    revoked_at: DateTime | None = Field(default=None, sa_column=sa.Column(sa.DateTime, nullable=True))
+
+
+api_key_table: sa.Table = ApiKey.__table__  # type: ignore[attr-defined]

@@ -1,0 +1,171 @@
+"""Commands of the service: ``serve`` (the web pages and the API) and ``keys`` (who may write)."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from enum import StrEnum
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+from rich.text import Text
+
+from cribstats.cli.options import DbOption, err_console, fail
+from cribstats.errors import CribstatsError
+
+if TYPE_CHECKING:
+    from sqlalchemy.engine import Engine
+
+keys_app = typer.Typer(
+    name="keys",
+    help="API keys: who may upload through `cribstats serve` (recorders) and replace stored games (admins).",
+    no_args_is_help=True,
+    rich_markup_mode="rich",
+)
+
+
+class KeyRole(StrEnum):
+    recorder = "recorder"
+    admin = "admin"
+
+
+def serve(
+    db: DbOption = "sqlite:///cribstats.db",
+    host: Annotated[str, typer.Option("--host", help="The address to listen on.")] = "127.0.0.1",
+    port: Annotated[int, typer.Option("--port", min=0, max=65535, help="The port to listen on.")] = 8000,
+    workers: Annotated[
+        int, typer.Option("--workers", min=1, max=64, help="Server processes (PostgreSQL only; more than 1).")
+    ] = 1,
+    private: Annotated[
+        bool, typer.Option("--private", help="Every page and API call needs a key, reading too.")
+    ] = False,
+    max_upload: Annotated[
+        int, typer.Option("--max-upload", min=1, help="The largest upload in bytes (larger ones get 413).")
+    ] = 50_000_000,
+) -> None:
+    """Serve the store on the web: pages for the club and a JSON API (/api/v1, docs at /api/docs).
+
+    Reading is open unless --private; uploading needs a key (`cribstats keys add NAME`). The store is created or
+    checked as `import` does. Set CRIBSTATS_SECRET to the same value on every machine behind one proxy.
+
+    Examples:
+
+        cribstats serve --db sqlite:///club.db
+
+        cribstats serve --db postgresql://club@db/club --host 0.0.0.0 --workers 4 --private
+    """
+    import os
+
+    from cribstats.service.settings import Settings
+    from cribstats.store.db import ensure_schema, make_engine, normalize_url
+
+    if workers > 1 and normalize_url(db).get_backend_name() != "postgresql":
+        raise fail("--workers above 1 needs PostgreSQL: one SQLite file is served by one process", 2)
+    with _store_errors():
+        engine = make_engine(db)
+        ensure_schema(engine)
+        engine.dispose()
+    settings = Settings.from_env({**os.environ, "CRIBSTATS_DB": db, "CRIBSTATS_SERVE_MAX_UPLOAD": str(max_upload),
+                                  "CRIBSTATS_SERVE_PRIVATE": "1" if private else "0"})  # fmt: skip
+    os.environ.update(settings.to_env())
+    import uvicorn
+
+    err_console().print(Text(f"serving {normalize_url(db).render_as_string(hide_password=True)} on "
+                             f"http://{host}:{port}/ (stop with Ctrl-C)"), soft_wrap=True)  # fmt: skip
+    uvicorn.run("cribstats.service.app:from_env", factory=True, host=host, port=port, workers=workers,
+                proxy_headers=True, log_level="warning", server_header=False)  # fmt: skip
+
+
+def _engine(db: str) -> Engine:
+    from cribstats.store.db import make_engine
+
+    return make_engine(db)
+
+
+@contextmanager
+def _store_errors() -> Iterator[None]:
+    """A key name that cannot be used exits 2; a database that cannot be used exits 1; one line each."""
+    import sqlalchemy as sa
+
+    from cribstats.service.keys import KeyNameError
+    from cribstats.store.db import describe_db_error
+
+    try:
+        yield
+    except KeyNameError as err:
+        raise fail(str(err), 2) from None
+    except CribstatsError as err:
+        raise fail(str(err), 1) from None
+    except sa.exc.SQLAlchemyError as err:
+        raise fail(f"the database failed: {describe_db_error(err)}", 1) from None
+
+
+@keys_app.command("add")
+def add(
+    name: Annotated[str, typer.Argument(help="Who the key is for, e.g. the club recorder's name.")],
+    db: DbOption = "sqlite:///cribstats.db",
+    role: Annotated[KeyRole, typer.Option("--role", help="recorder: upload; admin: also replace games.")] = (
+        KeyRole.recorder
+    ),
+) -> None:
+    """Make a key and print it alone on standard output: it is shown this once and stored only as a hash.
+
+    Examples:
+
+        cribstats keys add tuesday-recorder
+
+        cribstats keys add league-admin --role admin --db postgresql://club@db/club
+    """
+    from cribstats.service.keys import add_key
+
+    with _store_errors():
+        key = add_key(_engine(db), name, role.value)
+    sys.stdout.write(key + "\n")
+
+
+@keys_app.command("list")
+def list_(db: DbOption = "sqlite:///cribstats.db") -> None:
+    """List the keys: name, role, when made and when revoked (never the keys).
+
+    Examples:
+
+        cribstats keys list
+    """
+    from cribstats.service.keys import list_keys
+    from cribstats.store.db import StoreError, schema_state
+
+    with _store_errors():
+        engine = _engine(db)
+        if schema_state(engine) != "current":
+            raise StoreError("no current cribstats store here: `cribstats db upgrade` or `cribstats import`")
+        rows = list_keys(engine)
+    for row in rows:
+        revoked = row.revoked_at.isoformat(sep=" ") if row.revoked_at else "in use"
+        sys.stdout.write(f"{row.name}\t{row.role}\t{row.created_at.isoformat(sep=' ')}\t{revoked}\n")
+    if not rows:
+        err_console().print("no keys yet: `cribstats keys add NAME` makes one", markup=False)
+
+
+@keys_app.command("revoke")
+def revoke(
+    name: Annotated[str, typer.Argument(help="The name the key was made for.")],
+    db: DbOption = "sqlite:///cribstats.db",
+) -> None:
+    """Revoke a key: it stops working at once, in every server process.
+
+    Examples:
+
+        cribstats keys revoke tuesday-recorder
+    """
+    from cribstats.service.keys import revoke_key
+
+    with _store_errors():
+        revoke_key(_engine(db), name)
+    err_console().print(Text(f"revoked the key of {name.strip()}"), soft_wrap=True)
+
+
+def register(app: typer.Typer) -> None:
+    """Add this group's commands to the root app."""
+    app.command("serve")(serve)
+    app.add_typer(keys_app)

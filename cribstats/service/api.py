@@ -1,0 +1,218 @@
+"""The JSON API, ``/api/v1``: uploads, games, players, statistics, standings and findings. Every list is paged
+(``limit``, ``offset``) and sorted; every answer, errors included, is typed in the OpenAPI document."""
+
+from __future__ import annotations
+
+from datetime import date as Date
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Depends, Query, Request
+from fastapi.concurrency import run_in_threadpool
+from fastapi.responses import JSONResponse
+
+from cribstats.service import filters as q
+from cribstats.service import views
+from cribstats.service.auth import api_reader, api_writer, service_of
+from cribstats.service.keys import KeyHolder
+from cribstats.service.models import (
+    GameDetail,
+    GameItem,
+    MatchItem,
+    Page,
+    PlayerDetail,
+    PlayerItem,
+    StandingsRow,
+    StatsRow,
+    StoredFinding,
+    UploadProblem,
+    UploadSummary,
+)
+from cribstats.service.problems import PROBLEM_TYPE, ProblemError, ProblemPlace, problem_responses
+from cribstats.service.uploads import RAW_TYPES, Part, import_parts, limited, part_name, spool
+
+READ_PROBLEMS = problem_responses(400, 401, 422)
+router = APIRouter(prefix="/api/v1", dependencies=[Depends(api_reader)], responses=READ_PROBLEMS)
+
+UPLOAD_BODY = {
+    "required": True,
+    "content": {
+        "multipart/form-data": {
+            "schema": {"type": "object", "properties": {"file": {"type": "array", "items": {
+                "type": "string", "format": "binary"}}}, "required": ["file"]},
+        },
+        "application/json": {"schema": {}},
+        "application/x-ndjson": {"schema": {"type": "string"}},
+        "text/csv": {"schema": {"type": "string"}},
+    },
+}  # fmt: skip
+
+
+@router.post(
+    "/logs",
+    response_model=UploadSummary,
+    summary="Upload game logs",
+    openapi_extra={"requestBody": UPLOAD_BODY},
+    responses={
+        **problem_responses(401, 403, 413, 415),
+        400: {"model": UploadProblem, "description": "Games refused (the rest stored)",
+              "content": {PROBLEM_TYPE: {}}},
+        409: {"model": UploadProblem, "description": "Games conflicting with stored ones (the rest stored)",
+              "content": {PROBLEM_TYPE: {}}},
+    },
+)  # fmt: skip
+async def upload_logs(
+    request: Request,
+    holder: Annotated[KeyHolder, Depends(api_writer)],
+    replace: Annotated[bool, Query(description="Store over conflicting games (admin keys only).")] = False,
+) -> Any:
+    """Store one or more log files (any format `cribstats import` reads), as `import` does: each game
+    replayed, audited and stored whole or not at all. The same upload twice changes nothing."""
+    if replace and not holder.may_replace:
+        raise ProblemError(403, "only an admin key may replace stored games")
+    summary = await receive_and_import(request, replace=replace)
+    return upload_answer(summary, request.url.path)
+
+
+async def receive_and_import(request: Request, *, replace: bool) -> dict[str, Any]:
+    """The request's logs stored: a multipart form's ``file`` parts or a raw body of a log type."""
+    svc = service_of(request)
+    limit = svc.settings.max_upload
+    length = request.headers.get("content-length", "")
+    if length.isdigit() and int(length) > limit:
+        raise ProblemError(413, f"the upload is larger than this service takes ({limit:,} bytes)")
+    kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
+    body = Request(request.scope, limited(request.receive, limit))
+    parts: list[Part] = []
+    if kind == "multipart/form-data":
+        form = await body.form(max_files=10_000, max_fields=100)
+        for number, item in enumerate(form.getlist("file"), 1):
+            if isinstance(item, str):
+                raise ProblemError(400, "each file field must be a file", [ProblemPlace(place="file", detail=
+                                   "a text field, not a file")])  # fmt: skip
+            parts.append(Part(part_name(item.filename, number), item.file))
+    elif kind in RAW_TYPES:
+        handle = spool()
+        async for chunk in body.stream():
+            handle.write(chunk)
+        parts.append(Part("upload", handle))
+    else:
+        raise ProblemError(415, "send multipart/form-data with file fields, or a body typed "
+                           + ", ".join(RAW_TYPES[:3]))  # fmt: skip
+    if not parts:
+        raise ProblemError(400, "the form holds no file field", [ProblemPlace(place="file", detail="missing")])
+    return await run_in_threadpool(import_parts, svc.engine, parts, replace=replace)
+
+
+def upload_answer(summary: dict[str, Any], instance: str) -> Any:
+    """200 with the summary, or a problem (400 refused, 409 conflicting) that carries it."""
+    if not summary["refused_count"] and not summary["conflict_count"]:
+        return summary
+    status = 400 if summary["refused_count"] else 409
+    errors = [{"file": r["file"], "place": r["place"], "detail": r["reason"]}
+              for r in summary["refused"] + summary["conflicts"]]  # fmt: skip
+    refused, conflicts = summary["refused_count"], summary["conflict_count"]
+    detail = f"{refused} refused, {conflicts} conflicting; {summary['imported']} imported, {summary['present']} " \
+             "already stored"
+    body = UploadProblem(title="Games refused" if status == 400 else "Conflicting games", status=status,
+                         detail=detail, instance=instance, errors=errors, summary=UploadSummary(**summary))
+    return JSONResponse(body.model_dump(mode="json"), status_code=status, media_type=PROBLEM_TYPE)
+
+
+def _page(total: int, limit: int, offset: int, items: list[Any]) -> dict[str, Any]:
+    return {"total": total, "limit": limit, "offset": offset, "items": items}
+
+
+@router.get("/games", response_model=Page[GameItem], summary="Stored games, oldest first")
+def games(request: Request, player: q.Player = None, event: q.Event = None, since: q.Since = None,
+          until: q.Until = None, limit: q.Limit = q.LIMIT_DEFAULT, offset: q.Offset = 0) -> Any:  # fmt: skip
+    """The games `cribstats games` lists, with its filters, oldest first (by date, then by id)."""
+    filters = q.make_filter(player, event, since, until)
+    total, listed = views.games_page(service_of(request).engine, filters, limit, offset)
+    return _page(total, limit, offset, [g.to_dict() for g in listed])
+
+
+@router.get("/games/{game:path}", response_model=GameDetail, summary="One game replayed",
+            responses=problem_responses(404))  # fmt: skip
+def game(request: Request, game: str) -> Any:
+    """A stored game by its key, store id or content hash prefix: its deals, play, show and findings."""
+    from cribstats.service.gameview import replayed
+
+    stored = views.stored_game(service_of(request).engine, q.text(game, "game") or "")
+    if stored is None:
+        raise ProblemError(404, f"no stored game {game!r}")
+    return replayed(stored)[0]
+
+
+@router.get("/players", response_model=Page[PlayerItem], summary="Stored players, by name")
+def players(request: Request, limit: q.Limit = q.LIMIT_DEFAULT, offset: q.Offset = 0) -> Any:
+    total, listed = views.players_page(service_of(request).engine, limit, offset)
+    return _page(total, limit, offset, [{"name": p.name, "games": p.games} for p in listed])
+
+
+@router.get("/players/{name:path}", response_model=PlayerDetail, summary="A player's statistics",
+            responses=problem_responses(404))  # fmt: skip
+def player(request: Request, name: str) -> Any:
+    """The player's row of `cribstats stats --player NAME` and their latest games, newest first."""
+    return player_detail(request, name)
+
+
+def player_detail(request: Request, name: str) -> dict[str, Any]:
+    engine = service_of(request).engine
+    stored = views.player_name(engine, q.text(name, "name") or "")
+    if stored is None:
+        raise ProblemError(404, f"no stored player {name!r}")
+    rows = views.stats_rows(engine, q.make_filter(player=stored))
+    recent = [g.to_dict() for g in views.recent_games(engine, stored)]
+    return {"name": stored, "stats": rows[0] if rows else None, "recent_games": recent}
+
+
+@router.get("/stats", response_model=Page[StatsRow], summary="Player statistics")  # type: ignore[valid-type]
+def stats(request: Request, player: q.Player = None, event: q.Event = None, since: q.Since = None,
+          until: q.Until = None, variant: q.Variant = None, limit: q.Limit = q.LIMIT_DEFAULT,
+          offset: q.Offset = 0) -> Any:  # fmt: skip
+    """The rows of `cribstats stats --format json` with the same filters, in its order (by name)."""
+    rows = views.stats_rows(service_of(request).engine, q.make_filter(player, event, since, until, variant))
+    return _page(len(rows), limit, offset, rows[offset : offset + limit])
+
+
+@router.get("/standings", response_model=Page[StandingsRow],  # type: ignore[valid-type]
+            summary="Standings in the ACC order")
+def standings(request: Request, event: q.Event = None,
+              date: Annotated[Date | None, Query(description="Only games of this day: a club night.")] = None,
+              since: q.Since = None, until: q.Until = None, variant: q.Variant = None,
+              limit: q.Limit = q.LIMIT_DEFAULT, offset: q.Offset = 0) -> Any:  # fmt: skip
+    """The rows of `cribstats standings --format json`: game points, then games won, then spread."""
+    if date is not None and (since is not None or until is not None):
+        raise q.bad("date", "use date for one day, or since/until for a range, not both")
+    filters = q.make_filter(None, event, date or since, date or until, variant)
+    rows = views.standings_rows(service_of(request).engine, filters)
+    return _page(len(rows), limit, offset, rows[offset : offset + limit])
+
+
+@router.get("/findings", response_model=Page[StoredFinding], summary="Stored findings, newest game first")
+def findings(request: Request, player: q.Player = None, event: q.Event = None, since: q.Since = None,
+             until: q.Until = None,
+             kind: Annotated[str | None, Query(max_length=40, description="Only findings of this kind.")] = None,
+             limit: q.Limit = q.LIMIT_DEFAULT, offset: q.Offset = 0) -> Any:  # fmt: skip
+    """The audit's findings of the stored games (a player filter keeps that player's own)."""
+    filters = q.make_filter(player, event, since, until)
+    total, rows = views.findings_page(service_of(request).engine, filters, q.text(kind, "kind"), limit, offset)
+    return _page(total, limit, offset, rows)
+
+
+@router.get("/matches", response_model=Page[MatchItem], summary="Stored matches, in date order")
+def matches(request: Request, player: q.Player = None, event: q.Event = None, since: q.Since = None,
+            until: q.Until = None, limit: q.Limit = q.LIMIT_DEFAULT, offset: q.Offset = 0) -> Any:  # fmt: skip
+    """Matches from their records and from games carrying a match id, judged from the stored games."""
+    total, items = views.matches_page(service_of(request).engine, q.make_filter(player, event, since, until),
+                                      limit, offset)  # fmt: skip
+    return _page(total, limit, offset, items)
+
+
+@router.get("/matches/{match:path}", response_model=MatchItem, summary="One match",
+            responses=problem_responses(404))  # fmt: skip
+def match(request: Request, match: str) -> Any:
+    found = views.stored_match(service_of(request).engine, q.text(match, "match") or "")
+    if found is None:
+        raise ProblemError(404, f"no stored match {match!r}")
+    return found

@@ -1,0 +1,122 @@
+"""The application: ``create_app(settings)`` builds it; ``from_env()`` is the factory uvicorn's workers call.
+
+Errors are RFC 9457 problem details on the API and an error page on the pages; a database that fails answers
+503 with one line, never a traceback.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+import sqlalchemy as sa
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse, RedirectResponse, Response
+from starlette.exceptions import HTTPException
+
+from cribstats.service.auth import Service, SignInNeeded
+from cribstats.service.problems import PROBLEM_TYPE, ProblemError, ProblemPlace, problem
+from cribstats.service.settings import Settings
+
+LOGGER = logging.getLogger(__name__)
+API_PREFIX = "/api/"
+
+
+def create_app(settings: Settings) -> FastAPI:
+    """The service over the store ``settings.db`` (migrated, or refused, as ``import`` does)."""
+    from cribstats.service import api, pages
+    from cribstats.store.db import ensure_schema, make_engine
+
+    engine = make_engine(settings.db)
+    ensure_schema(engine)
+    app = FastAPI(
+        title="cribstats",
+        summary="A club's cribbage records: games, audits, statistics and standings.",
+        version=_version(),
+        openapi_url="/api/v1/openapi.json",
+        docs_url="/api/docs",
+        redoc_url=None,
+    )
+    app.state.service = Service.start(settings, engine)
+    app.include_router(api.router)
+    app.include_router(pages.router)
+    _handlers(app)
+    app.openapi = lambda: _openapi(app)  # type: ignore[method-assign]
+    return app
+
+
+def from_env() -> FastAPI:
+    """The app as the environment describes it (:class:`Settings.from_env`): what each worker runs."""
+    return create_app(Settings.from_env())
+
+
+def _version() -> str:
+    from importlib.metadata import version
+
+    return version("cribstats")
+
+
+def _problem_response(request: Request, status: int, detail: str, errors: list[ProblemPlace] | None = None,
+                      headers: dict[str, str] | None = None) -> Response:  # fmt: skip
+    if request.url.path.startswith(API_PREFIX):
+        body = problem(status, detail, request.url.path, errors).model_dump(mode="json")
+        return JSONResponse(body, status_code=status, media_type=PROBLEM_TYPE, headers=headers)
+    from cribstats.service.pages import error_page
+
+    return error_page(request, status, detail, errors or [])
+
+
+def _handlers(app: FastAPI) -> None:
+    @app.exception_handler(ProblemError)
+    async def _problem(request: Request, exc: ProblemError) -> Response:
+        return _problem_response(request, exc.status, exc.detail, exc.errors, exc.headers)
+
+    @app.exception_handler(HTTPException)
+    async def _http(request: Request, exc: HTTPException) -> Response:
+        return _problem_response(request, exc.status_code, str(exc.detail), None,
+                                 dict(exc.headers) if exc.headers else None)
+
+    @app.exception_handler(RequestValidationError)
+    async def _invalid(request: Request, exc: RequestValidationError) -> Response:
+        errors = [
+            ProblemPlace(file=None, place=".".join(str(p) for p in e.get("loc", ())), detail=str(e.get("msg")))
+            for e in exc.errors()
+        ]
+        first = errors[0] if errors else None
+        detail = f"{first.place}: {first.detail}" if first else "the request is not valid"
+        return _problem_response(request, 422, detail, errors)
+
+    @app.exception_handler(SignInNeeded)
+    async def _sign_in(request: Request, exc: SignInNeeded) -> Response:
+        from urllib.parse import quote
+
+        return RedirectResponse(f"/session?next={quote(request.url.path)}", status_code=303)
+
+    @app.exception_handler(Exception)
+    async def _unexpected(request: Request, exc: Exception) -> Response:
+        return _problem_response(request, 500, "the server failed on this request; it has been logged")
+
+    @app.exception_handler(sa.exc.SQLAlchemyError)
+    async def _database(request: Request, exc: sa.exc.SQLAlchemyError) -> Response:
+        from cribstats.store.db import describe_db_error
+
+        LOGGER.error("the database failed: %s", describe_db_error(exc))
+        return _problem_response(request, 503, "the store cannot be read just now: try again shortly")
+
+
+def _openapi(app: FastAPI) -> dict[str, Any]:
+    """The generated document, with each problem answer typed only as ``application/problem+json``."""
+    if app.openapi_schema:
+        return app.openapi_schema
+    from fastapi.openapi.utils import get_openapi
+
+    schema = get_openapi(title=app.title, version=app.version, summary=app.summary, routes=app.routes)
+    for path in schema.get("paths", {}).values():
+        for operation in path.values():
+            for response in operation.get("responses", {}).values():
+                content = response.get("content", {})
+                if PROBLEM_TYPE in content and "application/json" in content:
+                    content[PROBLEM_TYPE] = content.pop("application/json")
+    app.openapi_schema = schema
+    return schema

@@ -1,0 +1,57 @@
+"""The filters a page or API call may give, checked as the commands check theirs; text reaches SQL only as bound
+parameters."""
+
+from __future__ import annotations
+
+from datetime import date as Date
+from typing import Annotated
+
+from fastapi import Query
+
+from cribstats.errors import VariantError
+from cribstats.service.problems import ProblemError, ProblemPlace
+from cribstats.stats.frames import StatsFilter
+
+TEXT_MAX = 200
+LIMIT_DEFAULT, LIMIT_MAX, OFFSET_MAX = 50, 500, 1_000_000_000
+
+Player = Annotated[
+    str | None, Query(max_length=TEXT_MAX, description="Only this player (case and spacing ignored).")
+]
+Event = Annotated[str | None, Query(max_length=TEXT_MAX, description="Only games of this event (case ignored).")]
+Since = Annotated[Date | None, Query(description="Only games on or after this date (YYYY-MM-DD).")]
+Until = Annotated[Date | None, Query(description="Only games on or before this date (YYYY-MM-DD).")]
+Variant = Annotated[str | None, Query(max_length=40, description="Only games of this variant (six-card, ...).")]
+Limit = Annotated[int, Query(ge=1, le=LIMIT_MAX, description="Items on this page.")]
+Offset = Annotated[int, Query(ge=0, le=OFFSET_MAX, description="Items skipped before this page.")]
+
+
+def bad(parameter: str, detail: str) -> ProblemError:
+    return ProblemError(400, f"{parameter}: {detail}", [ProblemPlace(file=None, place=parameter, detail=detail)])
+
+
+def text(value: str | None, parameter: str) -> str | None:
+    """A filter's text, refused when it holds control characters (no name or event does)."""
+    if value is None:
+        return None
+    if not value.isprintable():
+        raise bad(parameter, "holds a character that is not printable (a control or format character)")
+    return value
+
+
+def make_filter(player: str | None = None, event: str | None = None, since: Date | None = None,
+                until: Date | None = None, variant: str | None = None) -> StatsFilter:  # fmt: skip
+    """The filters as ``cribstats stats`` takes them.
+
+    :raises ProblemError: 400 for an unknown variant, text that is not a name, or ``since`` after ``until``.
+    """
+    from cribstats.variants import find_variant
+
+    if variant is not None:
+        try:
+            variant = find_variant(text(variant, "variant") or "").name
+        except VariantError as err:
+            raise bad("variant", str(err)) from None
+    if since is not None and until is not None and since > until:
+        raise bad("since", f"{since} is after until {until}: no game can match")
+    return StatsFilter(text(player, "player"), text(event, "event"), since, until, variant)

@@ -1,0 +1,295 @@
+"""The pages: server-rendered HTML (jinja2, autoescaped) in the club report's look, readable on a phone and with
+no script at all. Every name a user wrote goes through autoescape; the Content-Security-Policy lets no script
+run and loads nothing from elsewhere."""
+
+from __future__ import annotations
+
+import re
+from datetime import date as Date
+from functools import cache
+from typing import Annotated, Any
+from urllib.parse import quote, urlencode
+
+import jinja2
+from fastapi import APIRouter, Depends, Form, Request
+from fastapi.concurrency import run_in_threadpool
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
+
+from cribstats.service import filters as q
+from cribstats.service import views
+from cribstats.service.auth import (
+    check_csrf,
+    close_session,
+    csrf_token,
+    open_session,
+    page_reader,
+    service_of,
+    session_holder,
+)
+from cribstats.service.keys import KeyHolder, check_key
+from cribstats.service.problems import TITLES, ProblemError, ProblemPlace
+
+router = APIRouter(include_in_schema=False)
+CSP = ("default-src 'none'; img-src 'self'; style-src 'self'; form-action 'self'; base-uri 'none'; "
+       "frame-ancestors 'none'")  # fmt: skip
+CHART_KINDS = ("skunks", "skunks-trend", "averages", "hands", "accuracy")
+PAGE_SIZE = 50
+Reader = Annotated[KeyHolder | None, Depends(page_reader)]
+
+
+@cache
+def _environment() -> jinja2.Environment:
+    loader = jinja2.PackageLoader("cribstats", "templates/service")
+    env = jinja2.Environment(loader=loader, autoescape=True, undefined=jinja2.StrictUndefined,
+                             trim_blocks=True, lstrip_blocks=True)  # fmt: skip
+    env.filters["q"] = lambda text: quote(str(text), safe="")
+    return env
+
+
+def render(request: Request, template: str, status: int = 200, **context: Any) -> HTMLResponse:
+    response = HTMLResponse("", status_code=status)
+    context.setdefault("holder", None)
+    if "csrf" in context:
+        context["csrf"] = csrf_token(request, response)
+    html = _environment().get_template(template).render(request_path=request.url.path, **context)
+    response.body = html.encode("utf-8")
+    response.headers["content-length"] = str(len(response.body))
+    response.headers["content-security-policy"] = CSP
+    response.headers["x-content-type-options"] = "nosniff"
+    response.headers["referrer-policy"] = "same-origin"
+    return response
+
+
+def error_page(request: Request, status: int, detail: str, errors: list[ProblemPlace]) -> HTMLResponse:
+    return render(request, "error.html.j2", status, title=TITLES.get(status, "Error"), detail=detail,
+                  errors=errors)  # fmt: skip
+
+
+@cache
+def _style() -> str:
+    """The report's stylesheet, read from the report's own template: one look, written once."""
+    from cribstats.report import _template_text
+
+    found = re.search(r"<style>(.*?)</style>", _template_text(), re.S)
+    extra = (
+        "\n  .site { display: flex; flex-wrap: wrap; gap: .3rem 1rem; padding: .5rem 0; }"
+        "\n  pre.replay { overflow-x: auto; background: var(--band); padding: .8rem; border-radius: 4px;"
+        " font-size: .85rem; }"
+        "\n  pre.replay .finding { color: #a50f15; font-weight: 600; }"
+        "\n  form.stack { display: grid; gap: .6rem; max-width: 40rem; }"
+        "\n  form.stack input, form.stack textarea, form.stack button { font: inherit; padding: .4rem; }"
+        "\n  .filters { display: flex; flex-wrap: wrap; gap: .5rem; align-items: end; }"
+        "\n  .error { color: #a50f15; }"
+    )
+    return (found.group(1) if found else "") + extra
+
+
+@router.get("/static/style.css")
+def style() -> Response:
+    return Response(_style(), media_type="text/css", headers={"cache-control": "max-age=3600"})
+
+
+FAVICON = ('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 16 16"><rect width="16" height="16" rx="3" '
+           'fill="#08306b"/><circle cx="5" cy="5" r="1.5" fill="#fff"/><circle cx="11" cy="11" r="1.5" '
+           'fill="#fff"/></svg>')  # fmt: skip
+
+
+@router.get("/favicon.ico")
+def favicon() -> Response:
+    return Response(FAVICON, media_type="image/svg+xml", headers={"cache-control": "max-age=86400"})
+
+
+def _table(rows: list[dict[str, Any]], columns: tuple[str, ...]) -> list[list[str]]:
+    from cribstats.report import format_value
+
+    return [[format_value(c, row[c]) for c in columns] for row in rows]
+
+
+def _standings(engine: Any, filters: Any) -> dict[str, Any]:
+    from cribstats.report import LABELS
+    from cribstats.stats.measures import STANDINGS_COLUMNS
+
+    rows = views.standings_rows(engine, filters)
+    return {"head": [LABELS[c] for c in STANDINGS_COLUMNS], "rows": _table(rows, STANDINGS_COLUMNS),
+            "players": [r["player"] for r in rows], "scope": filters.describe()}  # fmt: skip
+
+
+@router.get("/", response_class=HTMLResponse)
+def home(request: Request, holder: Reader) -> Response:
+    engine = service_of(request).engine
+    night = views.latest_night(engine)
+    latest = _standings(engine, q.make_filter(since=night, until=night)) if night else None
+    return render(request, "home.html.j2", title="Club records", holder=holder, night=night, latest=latest,
+                  overall=_standings(engine, q.make_filter()))  # fmt: skip
+
+
+@router.get("/standings", response_class=HTMLResponse)
+def standings(request: Request, holder: Reader, event: q.Event = None, date: Date | None = None,
+              since: q.Since = None, until: q.Until = None, variant: q.Variant = None) -> Response:  # fmt: skip
+    if date is not None and (since is not None or until is not None):
+        raise q.bad("date", "use date for one day, or since/until for a range, not both")
+    filters = q.make_filter(None, event, date or since, date or until, variant)
+    table = _standings(service_of(request).engine, filters)
+    form = {"event": event or "", "date": date or "", "since": since or "", "until": until or "",
+            "variant": variant or ""}  # fmt: skip
+    return render(request, "standings.html.j2", title="Standings", holder=holder, standing=table, form=form)
+
+
+@router.get("/players", response_class=HTMLResponse)
+def players(request: Request, holder: Reader, offset: q.Offset = 0) -> Response:
+    total, listed = views.players_page(service_of(request).engine, PAGE_SIZE, offset)
+    return render(request, "players.html.j2", title="Players", holder=holder, players=listed,
+                  pages=_pages(request, total, offset))  # fmt: skip
+
+
+@router.get("/players/{name:path}", response_class=HTMLResponse)
+def player(request: Request, name: str, holder: Reader) -> Response:
+    from cribstats.report import LABELS, PLAYER_GROUPS, format_value
+    from cribstats.service.api import player_detail
+
+    detail = player_detail(request, name)
+    groups = []
+    if detail["stats"]:
+        row = detail["stats"]
+        groups = [(group, [(LABELS[c], format_value(c, row[c])) for c in cols]) for group, cols in PLAYER_GROUPS]
+    charts = [(kind, f"/charts/{kind}.svg?{urlencode({'player': detail['name']})}")
+              for kind in ("averages", "accuracy", "skunks")]  # fmt: skip
+    return render(request, "player.html.j2", title=detail["name"], holder=holder, name=detail["name"],
+                  groups=groups, games=detail["recent_games"], charts=charts)  # fmt: skip
+
+
+@router.get("/games", response_class=HTMLResponse)
+def games(request: Request, holder: Reader, player: q.Player = None, event: q.Event = None,
+          offset: q.Offset = 0) -> Response:  # fmt: skip
+    total, listed = views.games_page(service_of(request).engine, q.make_filter(player, event), PAGE_SIZE, offset,
+                                     newest_first=True)  # fmt: skip
+    return render(request, "games.html.j2", title="Games", holder=holder, games=[g.to_dict() for g in listed],
+                  pages=_pages(request, total, offset))  # fmt: skip
+
+
+@router.get("/games/{game:path}", response_class=HTMLResponse)
+def game(request: Request, game: str, holder: Reader) -> Response:
+    from cribstats.service.gameview import replayed
+
+    stored = views.stored_game(service_of(request).engine, q.text(game, "game") or "")
+    if stored is None:
+        raise ProblemError(404, f"no stored game {game!r}")
+    detail, text = replayed(stored)
+    lines = [(line, line.lstrip().startswith("! ")) for line in text.splitlines()]
+    return render(request, "game.html.j2", title=f"Game {stored.key}", holder=holder, game=detail, lines=lines)
+
+
+@router.get("/audit", response_class=HTMLResponse)
+def audit(request: Request, holder: Reader, offset: q.Offset = 0) -> Response:
+    total, rows = views.audit_page(service_of(request).engine, PAGE_SIZE, offset)
+    return render(request, "audit.html.j2", title="Audit", holder=holder, games=rows,
+                  pages=_pages(request, total, offset))  # fmt: skip
+
+
+@router.get("/charts/{kind}.svg")
+def chart(request: Request, kind: str, holder: Reader, player: q.Player = None, event: q.Event = None,
+          since: q.Since = None, until: q.Until = None) -> Response:  # fmt: skip
+    if kind not in CHART_KINDS:
+        raise ProblemError(404, f"no chart {kind!r}: use one of {', '.join(CHART_KINDS)}")
+    svg = views.chart_svg(service_of(request).engine, kind, q.make_filter(player, event, since, until))
+    return Response(svg, media_type="image/svg+xml", headers={"content-security-policy": CSP})
+
+
+def _pages(request: Request, total: int, offset: int) -> dict[str, Any]:
+    def link(start: int) -> str:
+        params = dict(request.query_params) | {"offset": str(start)}
+        return f"{request.url.path}?{urlencode(params)}"
+
+    prev = link(max(0, offset - PAGE_SIZE)) if offset > 0 else None
+    following = link(offset + PAGE_SIZE) if offset + PAGE_SIZE < total else None
+    return {"total": total, "first": offset + 1 if total else 0, "last": min(total, offset + PAGE_SIZE),
+            "prev": prev, "next": following}  # fmt: skip
+
+
+# --- signing in, uploads and scorecards -------------------------------------------------------------------------
+
+
+def _safe_next(target: str | None) -> str:
+    """Where to go after signing in: a path on this site only."""
+    if not target or not target.startswith("/") or target.startswith("//") or "\\" in target:
+        return "/upload"
+    return target
+
+
+@router.get("/session", response_class=HTMLResponse)
+def sign_in_form(request: Request, next: str | None = None) -> Response:
+    return render(request, "session.html.j2", title="Sign in", holder=session_holder(request),
+                  next=_safe_next(next), csrf="", error=None)  # fmt: skip
+
+
+@router.post("/session", response_class=HTMLResponse)
+def sign_in(request: Request, key: Annotated[str, Form(max_length=300)],
+            csrf_token: Annotated[str, Form(max_length=500)] = "",
+            next: Annotated[str, Form(max_length=2000)] = "/upload") -> Response:  # fmt: skip
+    check_csrf(request, csrf_token)
+    holder = check_key(service_of(request).engine, key.strip())
+    if holder is None:
+        return render(request, "session.html.j2", 401, title="Sign in", next=_safe_next(next), csrf="",
+                      error="That key is not one in use.")  # fmt: skip
+    response = RedirectResponse(_safe_next(next), status_code=303)
+    open_session(request, response, holder)
+    return response
+
+
+@router.post("/session/end")
+def sign_out(request: Request, csrf_token: Annotated[str, Form(max_length=500)] = "") -> Response:
+    check_csrf(request, csrf_token)
+    response = RedirectResponse("/", status_code=303)
+    close_session(response)
+    return response
+
+
+@router.get("/upload", response_class=HTMLResponse)
+def upload_form(request: Request) -> Response:
+    holder = session_holder(request)
+    if holder is None:
+        return RedirectResponse("/session?next=/upload", status_code=303)
+    return render(request, "upload.html.j2", title="Upload logs", holder=holder, csrf="", summary=None)
+
+
+@router.post("/upload", response_class=HTMLResponse)
+async def upload(request: Request) -> Response:
+    from cribstats.service.api import receive_and_import
+
+    holder = session_holder(request)
+    if holder is None:
+        return RedirectResponse("/session?next=/upload", status_code=303)
+    # The form's action carries its token, so it is checked before the body is read and streamed on.
+    check_csrf(request, request.query_params.get("csrf_token"))
+    summary = await receive_and_import(request, replace=False)
+    status = 200 if not summary["refused_count"] and not summary["conflict_count"] else 400
+    return render(request, "upload.html.j2", status, title="Upload logs", holder=holder, csrf="", summary=summary)
+
+
+@router.get("/scorecard", response_class=HTMLResponse)
+def scorecard_form(request: Request) -> Response:
+    holder = session_holder(request)
+    if holder is None:
+        return RedirectResponse("/session?next=/scorecard", status_code=303)
+    return render(request, "scorecard.html.j2", title="Scorecards", holder=holder, csrf="", sheet="",
+                  summary=None)  # fmt: skip
+
+
+@router.post("/scorecard", response_class=HTMLResponse)
+async def scorecard(request: Request) -> Response:
+    from cribstats.service.uploads import Part, import_parts, spool
+
+    holder = session_holder(request)
+    if holder is None:
+        return RedirectResponse("/session?next=/scorecard", status_code=303)
+    form = await request.form(max_files=0, max_fields=3, max_part_size=service_of(request).settings.max_upload)
+    token, sheet = form.get("csrf_token"), form.get("sheet")
+    check_csrf(request, token if isinstance(token, str) else None)
+    text = sheet if isinstance(sheet, str) else ""
+    handle = spool()
+    handle.write(text.replace("\r\n", "\n").encode("utf-8"))
+    summary = await run_in_threadpool(import_parts, service_of(request).engine, [Part("scorecard", handle)],
+                                      replace=False)  # fmt: skip
+    status = 200 if not summary["refused_count"] and not summary["conflict_count"] else 400
+    return render(request, "scorecard.html.j2", status, title="Scorecards", holder=holder, csrf="",
+                  sheet=text, summary=summary)  # fmt: skip

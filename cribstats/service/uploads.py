@@ -1,0 +1,173 @@
+"""Uploads: log files in a multipart form (``file`` fields) or a raw body, spooled to disk as they arrive (so a
+large upload is never held in memory) up to the size limit, then read and stored by the importer as
+``cribstats import`` does.
+
+Each part is read by its content, as standard input is (``formats.read_stream``: game logs, tally sheets,
+scorecard sheets, match records), and named by its file name as sent (the name a refusal gives, and the game's
+source). Match records and the scorecards' cross-check findings are stored as ``import`` stores them. The
+answer lists each refused game with its file and place, each game of the upload that is in the store with its
+findings, and each pair of scorecards that disagree.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import IO, Any
+
+import sqlalchemy as sa
+from sqlalchemy.engine import Engine
+from starlette.types import Message, Receive
+
+from cribstats.service.problems import ProblemError
+from cribstats.service.views import CACHE
+from cribstats.store import tables as t
+
+RAW_TYPES = ("application/json", "application/x-ndjson", "text/csv", "text/plain")
+SPOOL_BYTES = 1 << 20  # parts up to 1 MiB stay in memory, larger ones go to a temporary file
+GAMES_LISTED = 1000  # games of one upload listed with their findings
+NAME_MAX = 200
+
+
+
+def limited(receive: Receive, limit: int) -> Receive:
+    """``receive`` that answers 413 once the body passes ``limit`` bytes, however it is sent."""
+    seen = 0
+
+    async def wrapped() -> Message:
+        nonlocal seen
+        message = await receive()
+        if message["type"] == "http.request":
+            seen += len(message.get("body", b""))
+            if seen > limit:
+                raise ProblemError(413, f"the upload is larger than this service takes ({limit:,} bytes)")
+        return message
+
+    return wrapped
+
+
+def part_name(filename: str | None, number: int) -> str:
+    """An uploaded file's name as it may be shown and stored: its last path part, printable, not too long."""
+    printable = "".join(c for c in filename or "" if c.isprintable())
+    name = os.path.basename(printable.replace("\\", "/")).strip()[:NAME_MAX].strip()
+    return name or f"upload-{number}"
+
+
+@dataclass(slots=True)
+class Part:
+    name: str
+    handle: IO[bytes]
+
+
+def spool() -> IO[bytes]:
+    return tempfile.SpooledTemporaryFile(max_size=SPOOL_BYTES)
+
+
+@dataclass(slots=True)
+class _Seen:
+    """The games read from the upload, by content hash, with where they were."""
+
+    places: dict[str, tuple[str, str | None]] = field(default_factory=dict)
+    checks: list[dict[str, Any]] = field(default_factory=list)  # findings made while reading (scorecards)
+
+
+def _sources(parts: list[Part], seen: _Seen, importer: Any) -> Iterator[Any]:
+    from cribstats.formats import read_stream
+    from cribstats.formats.sources import SourceFinding
+    from cribstats.store.importer import canonical_log
+
+    def on_record(item: Any) -> None:
+        if isinstance(item, SourceFinding) and len(seen.checks) < GAMES_LISTED:
+            seen.checks.append({"file": item.file, "place": item.place, **item.finding.to_dict()})
+        importer.add_record(item)
+
+    for part in parts:
+        part.handle.seek(0)
+        sources = read_stream(part.handle, part.name, on_error=importer.refuse_error,  # type: ignore[arg-type]
+                              on_record=on_record)  # fmt: skip
+        for source in sources:
+            if len(seen.places) < GAMES_LISTED:
+                seen.places.setdefault(canonical_log(source.game)[1], (source.file, source.place))
+            yield source
+
+
+def import_parts(engine: Engine, parts: list[Part], *, replace: bool) -> dict[str, Any]:
+    """Read and store the parts as ``import_games`` does (the readers' errors refused as ``import_paths``
+    refuses them); the upload summary (:class:`~cribstats.service.models.UploadSummary`)."""
+    from cribstats.store.importer import Importer
+
+    seen = _Seen()
+    with engine.connect() as conn:
+        before = conn.execute(sa.select(sa.func.max(t.game_table.c.id))).scalar() or 0
+    importer = Importer(engine, replace=replace)
+    try:
+        with importer:
+            for source in _sources(parts, seen, importer):
+                importer.add(source)
+    finally:
+        CACHE.clear()  # this process shows the new figures at once
+    summary = importer.summary
+    games = _stored(engine, seen.places, before)
+    return {
+        "files": max(summary.files, len(parts)),
+        "imported": summary.imported,
+        "present": summary.present,
+        "replaced": summary.replaced,
+        "refused_count": summary.refused_count,
+        "conflict_count": summary.conflict_count,
+        "findings": summary.findings,
+        "deals": summary.deals,
+        "refused": [_refusal(r) for r in summary.refused],
+        "conflicts": [_refusal(r) for r in summary.conflicts],
+        "games": games,
+        "games_listed_all": len(games) == summary.imported + summary.present,
+        "checks": seen.checks,
+        "match_records": summary.matches.imported,
+    }
+
+
+def _refusal(r: Any) -> dict[str, Any]:
+    return {"file": r.file, "place": r.place, "reason": r.reason, "game": r.game}
+
+
+def _stored(engine: Engine, places: dict[str, tuple[str, str | None]], before: int) -> list[dict[str, Any]]:
+    """The upload's games that are in the store, in upload order, with their findings; ``imported`` if this
+    upload stored them (newer than the newest game before it, with the upload's file and place as their
+    source), else ``present``."""
+    if not places:
+        return []
+    g, f, p = t.game_table, t.finding_table, t.player_table
+    hashes = list(places)
+    with engine.connect() as conn:
+        rows: list[Any] = []
+        for start in range(0, len(hashes), 300):
+            chunk = hashes[start : start + 300]
+            rows += conn.execute(
+                sa.select(g.c.id, g.c.game_key, g.c.content_hash, g.c.source_file, g.c.source_place,
+                          ).where(g.c.content_hash.in_(chunk))
+            ).all()  # fmt: skip
+        ids = [r.id for r in rows]
+        findings: dict[int, list[dict[str, Any]]] = {}
+        for start in range(0, len(ids), 300):
+            query = (
+                sa.select(f.c.game_id, g.c.game_key, f.c.deal_number, f.c.event, f.c.kind, f.c.phase,
+                          p.c.name.label("player"), f.c.claimed, f.c.due, f.c.message)
+                .select_from(f.join(g, f.c.game_id == g.c.id).outerjoin(p, f.c.player_id == p.c.id))
+                .where(f.c.game_id.in_(ids[start : start + 300])).order_by(f.c.game_id, f.c.seq)
+            )  # fmt: skip
+            for r in conn.execute(query):
+                findings.setdefault(r.game_id, []).append(
+                    {"game": r.game_key, "deal": r.deal_number, "event": r.event, "kind": r.kind,
+                     "phase": r.phase, "player": r.player, "claimed": r.claimed, "due": r.due,
+                     "message": r.message})  # fmt: skip
+    new_ids = {r.id for r in rows if r.id > before and (r.source_file, r.source_place) == places[r.content_hash]}
+    order = {h: i for i, h in enumerate(hashes)}
+    out = []
+    for r in sorted(rows, key=lambda r: order[r.content_hash]):
+        file, place = places[r.content_hash]
+        out.append({"game": r.game_key, "id": r.id, "file": file, "place": place,
+                    "status": "imported" if r.id in new_ids else "present",
+                    "findings": findings.get(r.id, [])})  # fmt: skip
+    return out

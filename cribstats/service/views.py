@@ -1,0 +1,282 @@
+"""What the pages and the API show, read from the store through the library the commands use (so the web and the
+command line give the same numbers): statistics and standings as ``compute_stats``/``compute_standings`` give
+them, games as ``list_games``/``find_game`` and the replay give them.
+
+Statistics are cached per process, keyed by the filters and the store's version (:func:`store_version`: the
+number of stored games and the newest game's id, which every import, replacement or deletion changes). The
+version is read again at most every :data:`VERSION_SECONDS`, and an upload through this process clears the
+cache at once, so a figure is at most that old after another process changed the store. The cache is a copy of
+what the store says, never the only one, so any number of workers serve one store.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections import OrderedDict
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import date as Date
+from typing import Any, TypeVar
+
+import sqlalchemy as sa
+from sqlalchemy.engine import Connection, Engine
+
+from cribstats.stats.frames import StatsFilter
+from cribstats.store import tables as t
+from cribstats.store.queries import GameListing, StoredGame, find_game, list_games
+from cribstats.store.tables import name_key
+
+T = TypeVar("T")
+CACHE_SIZE = 128
+VERSION_SECONDS = 1.0
+RECENT_GAMES = 10
+
+
+def store_version(conn: Connection) -> tuple[int, int]:
+    """What changes whenever the stored games do: their number and the newest game's id."""
+    g = t.game_table
+    row = conn.execute(sa.select(sa.func.count(), sa.func.max(g.c.id)).select_from(g)).one()
+    return int(row[0]), int(row[1] or 0)
+
+
+class FigureCache:
+    """A small least-recently-used cache of figures, keyed by what they are and the store's version."""
+
+    def __init__(self, size: int = CACHE_SIZE) -> None:
+        self._items: OrderedDict[Any, Any] = OrderedDict()
+        self._size = size
+        self._lock = threading.Lock()
+        self._version: tuple[int, int] | None = None
+        self._version_read = 0.0
+        self._refreshing = False
+
+    def clear(self) -> None:
+        """Forget every figure (the store was just changed through this process)."""
+        with self._lock:
+            self._items.clear()
+            self._version = None
+
+    def version(self, engine: Engine) -> tuple[int, int]:
+        """The store's version, read again once :data:`VERSION_SECONDS` have passed: by one thread, while the
+        others go on with the version read last."""
+        now = time.monotonic()
+        with self._lock:
+            fresh = self._version is not None and now - self._version_read < VERSION_SECONDS
+            if fresh or (self._version is not None and self._refreshing):
+                return self._version  # type: ignore[return-value]
+            self._refreshing = True
+        try:
+            with engine.connect() as conn:
+                version = store_version(conn)
+        finally:
+            with self._lock:
+                self._refreshing = False
+        with self._lock:
+            self._version, self._version_read = version, now
+        return version
+
+    def get(self, engine: Engine, key: Any, compute: Callable[[], T]) -> T:
+        full = (key, self.version(engine))
+        with self._lock:
+            if full in self._items:
+                self._items.move_to_end(full)
+                return self._items[full]  # type: ignore[no-any-return]
+        value = compute()
+        with self._lock:
+            self._items[full] = value
+            while len(self._items) > self._size:
+                self._items.popitem(last=False)
+        return value
+
+
+CACHE = FigureCache()
+
+
+def stats_rows(engine: Engine, filters: StatsFilter) -> list[dict[str, Any]]:
+    """The rows of ``cribstats stats --format json`` for these filters."""
+    from cribstats.exports import frame_rows
+    from cribstats.stats import compute_stats
+
+    return CACHE.get(engine, ("stats", filters), lambda: frame_rows(compute_stats(engine, filters)))
+
+
+def standings_rows(engine: Engine, filters: StatsFilter) -> list[dict[str, Any]]:
+    """The rows of ``cribstats standings --format json`` for these filters."""
+    from cribstats.exports import frame_rows
+    from cribstats.stats import compute_standings
+
+    return CACHE.get(engine, ("standings", filters), lambda: frame_rows(compute_standings(engine, filters)))
+
+
+def chart_svg(engine: Engine, kind: str, filters: StatsFilter) -> bytes:
+    """One chart of ``cribstats chart`` as SVG."""
+    from cribstats.charts import draw_chart, figure_bytes
+    from cribstats.stats import read_frames
+
+    def draw() -> bytes:
+        import matplotlib.pyplot as plt
+
+        fig = draw_chart(kind, read_frames(engine, filters))
+        try:
+            return figure_bytes(fig, "svg")
+        finally:
+            plt.close(fig)
+
+    return CACHE.get(engine, ("chart", kind, filters), draw)
+
+
+def count_games(engine: Engine, filters: StatsFilter) -> int:
+    """How many stored games the filters cover (the ``games`` list's filters: player, event, dates)."""
+    from cribstats.stats.frames import games_query
+
+    with engine.connect() as conn:
+        query = sa.select(sa.func.count()).select_from(games_query(filters).subquery())
+        return int(conn.execute(query).scalar_one())
+
+
+def games_page(engine: Engine, filters: StatsFilter, limit: int, offset: int, *,
+               newest_first: bool = False) -> tuple[int, list[GameListing]]:  # fmt: skip
+    """The total the filters cover and one page of ``cribstats games``."""
+    with engine.connect() as conn:
+        listed = list_games(conn, player=filters.player, event=filters.event, since=filters.since,
+                            until=filters.until, limit=limit, offset=offset,
+                            newest_first=newest_first)  # fmt: skip
+    return count_games(engine, filters), listed
+
+
+@dataclass(slots=True)
+class PlayerListing:
+    name: str
+    games: int
+
+
+def players_page(engine: Engine, limit: int, offset: int) -> tuple[int, list[PlayerListing]]:
+    """Every stored player with the number of games they sat in, by name."""
+    p, gp = t.player_table, t.game_player_table
+    with engine.connect() as conn:
+        total = conn.execute(sa.select(sa.func.count()).select_from(p)).scalar_one()
+        games = sa.select(sa.func.count()).where(gp.c.player_id == p.c.id).scalar_subquery()
+        rows = conn.execute(
+            sa.select(p.c.name, games.label("games")).order_by(p.c.name_key).limit(limit).offset(offset)
+        ).all()
+    return int(total), [PlayerListing(r.name, int(r.games)) for r in rows]
+
+
+def player_name(engine: Engine, name: str) -> str | None:
+    """The stored spelling of a player's name (any spelling that folds to it finds it), or None."""
+    p = t.player_table
+    with engine.connect() as conn:
+        return conn.execute(sa.select(p.c.name).where(p.c.name_key == name_key(name))).scalar()
+
+
+def recent_games(engine: Engine, player: str, limit: int = RECENT_GAMES) -> list[GameListing]:
+    """A player's newest games (cached: a regular sits in thousands of games, and they must be sorted)."""
+
+    def read() -> list[GameListing]:
+        with engine.connect() as conn:
+            return list_games(conn, player=player, limit=limit, newest_first=True)
+
+    return CACHE.get(engine, ("recent", name_key(player), limit), read)
+
+
+def latest_night(engine: Engine) -> Date | None:
+    """The date of the newest dated game: the latest club night."""
+    g = t.game_table
+    with engine.connect() as conn:
+        return conn.execute(sa.select(sa.func.max(g.c.date))).scalar()
+
+
+def stored_game(engine: Engine, ref: str) -> StoredGame | None:
+    """A game by key, store id or content hash prefix (as ``cribstats show`` finds it); None when there is none
+    or the reference cannot name one (a store id is at most 18 ASCII digits)."""
+    if ref.isdigit() and not (ref.isascii() and len(ref) <= 18):
+        return None
+    with engine.connect() as conn:
+        return find_game(conn, ref)
+
+
+FINDING_FIELDS = ("game", "date", "deal", "event", "kind", "phase", "player", "claimed", "due", "message")
+
+
+def findings_page(engine: Engine, filters: StatsFilter, kind: str | None, limit: int,
+                  offset: int) -> tuple[int, list[dict[str, Any]]]:  # fmt: skip
+    """Stored findings of the covered games (a player filter keeps that player's), newest game first, then in
+    game order."""
+    from cribstats.stats.frames import game_ids
+
+    f, g, p = t.finding_table, t.game_table, t.player_table
+    conditions: list[sa.ColumnElement[bool]] = []
+    ids = game_ids(StatsFilter(None, filters.event, filters.since, filters.until, filters.variant))
+    if ids is not None:
+        conditions.append(f.c.game_id.in_(ids))
+    if filters.player is not None:
+        conditions.append(f.c.player_id == sa.select(p.c.id).where(p.c.name_key == filters.player_key)
+                          .scalar_subquery())  # fmt: skip
+    if kind is not None:
+        conditions.append(f.c.kind == kind)
+    source = f.join(g, f.c.game_id == g.c.id).outerjoin(p, f.c.player_id == p.c.id)
+    query = (
+        sa.select(g.c.game_key.label("game"), g.c.date, f.c.deal_number.label("deal"), f.c.event, f.c.kind,
+                  f.c.phase, p.c.name.label("player"), f.c.claimed, f.c.due, f.c.message)
+        .select_from(source).where(*conditions)
+        .order_by(g.c.date.is_(None), g.c.date.desc(), g.c.id.desc(), f.c.seq)
+        .limit(limit).offset(offset)
+    )  # fmt: skip
+    with engine.connect() as conn:
+        total = conn.execute(sa.select(sa.func.count()).select_from(f).where(*conditions)).scalar_one()
+        rows = [dict(r._mapping) for r in conn.execute(query)]
+    return int(total), rows
+
+
+def audit_page(engine: Engine, limit: int, offset: int) -> tuple[int, list[dict[str, Any]]]:
+    """Games with findings, worst first: the most points between claimed and due, then the most findings."""
+    f, g = t.finding_table, t.game_table
+    gap = sa.func.sum(sa.func.abs(sa.func.coalesce(f.c.due, 0) - sa.func.coalesce(f.c.claimed, 0)))
+    query = (
+        sa.select(g.c.game_key.label("game"), g.c.date, g.c.finding_count.label("findings"),
+                  gap.label("points"))
+        .select_from(f.join(g, f.c.game_id == g.c.id))
+        .group_by(g.c.id, g.c.game_key, g.c.date, g.c.finding_count)
+        .order_by(gap.desc(), g.c.finding_count.desc(), g.c.id)
+        .limit(limit).offset(offset)
+    )  # fmt: skip
+    with engine.connect() as conn:
+        total = conn.execute(sa.select(sa.func.count()).where(g.c.finding_count > 0)).scalar_one()
+        rows = [dict(r._mapping) for r in conn.execute(query)]
+    return int(total), rows
+
+
+def match_json(match: Any) -> dict[str, Any]:
+    """A stored match (``cribstats.store.matches.StoredMatch``) as the API gives it."""
+    return {
+        "match": match.source_id, "event": match.event, "date": match.date, "round": match.round,
+        "site": match.site, "rules": match.rules.model_dump(mode="json"),
+        "sides": [list(side) for side in match.sides], "points": list(match.points),
+        "winner": list(match.winner) if match.winner else None, "finished": match.finished,
+        "ended_after_game": match.ended_after_game, "recorded_winner": match.recorded_winner,
+        "recorded_points": list(match.recorded_points), "has_record": match.has_record,
+        "games": [{"number": g.number, "game": g.game_key, "stored": g.game_id is not None,
+                   "winner_side": g.winner_side, "match_points": g.match_points, "counted": g.counted}
+                  for g in match.games],
+        "findings": [f.to_dict() for f in match.findings],
+    }  # fmt: skip
+
+
+def matches_page(engine: Engine, filters: StatsFilter, limit: int,
+                 offset: int) -> tuple[int, list[dict[str, Any]]]:  # fmt: skip
+    """Stored matches (``cribstats.store.matches``) in date order, then by id: one page, and the total."""
+    from cribstats.store.matches import load_matches
+
+    with engine.connect() as conn:
+        found = load_matches(conn, event=filters.event, player=filters.player, since=filters.since,
+                             until=filters.until)  # fmt: skip
+    return len(found), [match_json(m) for m in found[offset : offset + limit]]
+
+
+def stored_match(engine: Engine, ref: str) -> dict[str, Any] | None:
+    from cribstats.store.matches import load_match
+
+    with engine.connect() as conn:
+        found = load_match(conn, ref)
+    return None if found is None else match_json(found)

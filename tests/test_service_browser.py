@@ -1,0 +1,85 @@
+"""The pages in Debian's chromium (Selenium with /usr/bin/chromedriver, no browser download): sign in, upload a
+night, open a player page and a game page, with no console message, and a player named like a script shown as
+text. Skipped, saying why, without chromium or chromedriver."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+from urllib.parse import quote
+
+import orjson
+import pytest
+from service_server import LiveServer, live_server
+
+from cribstats.simulate import simulate_games
+
+CHROMIUM_ENV = "CRIBSTATS_TEST_CHROMIUM"
+SCRIPT_NAME = "<script>alert(1)</script>"
+pytestmark = pytest.mark.browser
+
+
+@pytest.fixture
+def browser(tmp_path: Path) -> Iterator[object]:
+    chromium = os.environ.get(CHROMIUM_ENV) or "/usr/bin/chromium"
+    driver_path = shutil.which("chromedriver") or "/usr/bin/chromedriver"
+    if not os.access(chromium, os.X_OK) or not os.access(driver_path, os.X_OK):
+        pytest.skip(f"browser test skipped: needs chromium ({chromium}) and chromedriver ({driver_path})")
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+
+    options = webdriver.ChromeOptions()
+    options.binary_location = chromium
+    for flag in ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                 f"--user-data-dir={tmp_path / 'profile'}"):  # fmt: skip
+        options.add_argument(flag)
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    driver = webdriver.Chrome(options=options, service=Service(executable_path=driver_path))
+    driver.implicitly_wait(20)  # a page after a form is posted
+    try:
+        yield driver
+    finally:
+        driver.quit()
+
+
+@pytest.fixture
+def site(tmp_path: Path, sqlite_url: str) -> Iterator[LiveServer]:
+    with live_server(sqlite_url, tmp_path) as live:
+        yield live
+
+
+def test_upload_then_player_and_game_pages_in_chromium(browser: object, site: LiveServer, tmp_path: Path) -> None:
+    from selenium.webdriver.common.by import By
+
+    driver = browser
+    night = tmp_path / "night.jsonl"
+    games = [g.log for g in simulate_games(4, players=[SCRIPT_NAME, "Bob"], seed=8, mistake_rate=0.05,
+                                           start_date="2026-03-03")]  # fmt: skip
+    night.write_bytes(b"".join(orjson.dumps(g) + b"\n" for g in games))
+    key = site.add_key("browser")
+
+    driver.get(site.url + "/upload")  # type: ignore[attr-defined]
+    assert driver.current_url.endswith("/session?next=/upload")  # type: ignore[attr-defined]
+    driver.find_element(By.NAME, "key").send_keys(key)  # type: ignore[attr-defined]
+    driver.find_element(By.CSS_SELECTOR, "#sign-in form.stack button").click()  # type: ignore[attr-defined]
+    assert driver.current_url.endswith("/upload")  # type: ignore[attr-defined]
+    driver.find_element(By.NAME, "file").send_keys(str(night))  # type: ignore[attr-defined]
+    driver.find_element(By.CSS_SELECTOR, "#upload button").click()  # type: ignore[attr-defined]
+    result = driver.find_element(By.ID, "result").text  # type: ignore[attr-defined]
+    assert f"Imported\n{len(games)}" in result
+
+    driver.get(site.url + "/players/" + quote(SCRIPT_NAME, safe=""))  # type: ignore[attr-defined]
+    heading = driver.find_element(By.TAG_NAME, "h1").text  # type: ignore[attr-defined]
+    assert heading == SCRIPT_NAME
+    images = driver.find_elements(By.CSS_SELECTOR, "#charts img")  # type: ignore[attr-defined]
+    assert len(images) == 3
+    assert all(driver.execute_script("return arguments[0].naturalWidth", img) > 0 for img in images)  # type: ignore[attr-defined]
+
+    driver.find_element(By.CSS_SELECTOR, "#recent-games td a").click()  # type: ignore[attr-defined]
+    replay = driver.find_element(By.CSS_SELECTOR, "pre.replay").text  # type: ignore[attr-defined]
+    assert replay.startswith("Game ") and SCRIPT_NAME in replay
+    assert driver.execute_script("return document.querySelectorAll('script').length") == 0  # type: ignore[attr-defined]
+    assert driver.get_log("browser") == []  # type: ignore[attr-defined]
