@@ -6,6 +6,7 @@
 * :mod:`cribstats.discards.analysis`: every discard of one dealt hand, ranked, and the loss of the one chosen.
 
 >>> from cribstats.cards import parse_cards
+>>> from cribstats.discards import analyse
 >>> best = analyse(parse_cards("5C 5D 5H JS 2C 9D"), "six-card", "dealer")[0]
 >>> " ".join(best.keep_text), " ".join(best.throw_text)
 ('5C 5D 5H JS', '2C 9D')

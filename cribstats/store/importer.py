@@ -51,6 +51,7 @@ from cribstats.replay import GameOutcome, replay
 from cribstats.store import tables as t
 from cribstats.store.db import describe_db_error, ensure_schema, is_postgresql, writer
 from cribstats.store.tables import name_key
+from cribstats.store.discards import add_discard_values
 from cribstats.store.totals import add_game_totals
 
 LOGGER = logging.getLogger(__name__)
@@ -1043,6 +1044,7 @@ class Importer:
         bulk_insert(conn, t.deal_player_table, DEAL_PLAYER_COLUMNS, deal_players)
         bulk_insert(conn, t.play_event_table, PLAY_COLUMNS, plays)
         add_game_totals(conn, [game_ids[g.content_hash] for g, _ in stored])
+        add_discard_values(conn, [game_ids[g.content_hash] for g, _ in stored])
 
     def _resolve_players(self, conn: Connection, games: list[PreparedGame], out: _BatchOutcome) -> dict[str, int]:
         wanted: dict[str, str] = {}

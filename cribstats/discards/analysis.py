@@ -1,0 +1,139 @@
+"""Every discard of one dealt hand, ranked by expected points, and what a chosen discard cost.
+
+The **expected value** of a discard is its hand value (:mod:`cribstats.discards.hands`) plus the crib table's
+value of the throw for the dealer, minus it for the pone. The two-player variants (six-, five- and seven-card)
+take the crib from the table, which is built for six-card play; three- and four-player deals are judged by the
+hand value alone (``crib`` is None). The **loss** of a discard is the best expected value less its own, never
+below 0; discards within :data:`TIE` of the best are equal to it and lose nothing.
+
+>>> from cribstats.cards import parse_cards
+>>> ranked = analyse(parse_cards("AS 2H 3S 4H 5D 6C"), "six-card", "pone")
+>>> " ".join(ranked[0].keep_text), round(ranked[0].hand, 2)
+('3S 4H 5D 6C', 9.85)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from cribstats.cards import Card, format_card
+from cribstats.discards.hands import hand_values, options
+from cribstats.discards.table import CribTable, load_crib_table
+from cribstats.errors import CribstatsError
+from cribstats.variants import Variant, find_variant
+
+TIE = 1e-9
+ROLES = ("dealer", "pone")
+
+
+class DiscardError(CribstatsError, ValueError):
+    """Cards that cannot be a dealt hand of the variant, or a throw that is not part of it."""
+
+
+@dataclass(frozen=True, slots=True)
+class Discard:
+    """One way to lay cards away: the cards kept and thrown, the hand and crib values and the expected value."""
+
+    keep: tuple[Card, ...]
+    throw: tuple[Card, ...]
+    hand: float
+    crib: float | None
+    expected: float
+
+    @property
+    def keep_text(self) -> list[str]:
+        return [format_card(c) for c in self.keep]
+
+    @property
+    def throw_text(self) -> list[str]:
+        return [format_card(c) for c in self.throw]
+
+    def to_dict(self) -> dict[str, object]:
+        """``{"keep": [...], "throw": [...], "hand": h, "crib": c, "expected": e}``, values to 4 places."""
+        return {
+            "keep": self.keep_text,
+            "throw": self.throw_text,
+            "hand": round(self.hand, 4),
+            "crib": None if self.crib is None else round(self.crib, 4),
+            "expected": round(self.expected, 4),
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class DiscardChoice:
+    """A discard made at the table, judged: the one chosen, the best, and the loss (0 for a best one)."""
+
+    chosen: Discard
+    best: Discard
+    loss: float
+    hand_only: bool
+
+    @property
+    def is_best(self) -> bool:
+        return self.loss == 0.0
+
+
+def has_crib_value(variant: Variant) -> bool:
+    """Two-player variants value the throw by the crib table; three- and four-player ones by the hand alone."""
+    return variant.players == 2
+
+
+def _check(dealt: Sequence[Card], variant: Variant) -> None:
+    if len(dealt) != variant.dealt:
+        raise DiscardError(f"{len(dealt)} cards given: {variant.name} deals {variant.dealt}")
+    if len(set(dealt)) != len(dealt):
+        twice = next(c for c in dealt if list(dealt).count(c) > 1)
+        raise DiscardError(f"{format_card(twice)} is there twice: every card exists once")
+
+
+def analyse(
+    dealt: Sequence[Card], variant: str | Variant, role: str, table: CribTable | None = None
+) -> list[Discard]:
+    """Every discard of ``dealt`` for a player who is ``role`` (``'dealer'`` or ``'pone'``), best first (ties
+    in the order of the dealt cards).
+
+    :raises DiscardError: for a number of cards the variant does not deal, or a card given twice.
+    """
+    v = variant if isinstance(variant, Variant) else find_variant(variant)
+    if role not in ROLES:
+        raise DiscardError(f"role {role!r}: use dealer or pone")
+    _check(dealt, v)
+    cards = tuple(dealt)
+    hands = hand_values(cards, v.hand_size)
+    crib_table = (table or load_crib_table()) if has_crib_value(v) else None
+    sign = 1.0 if role == "dealer" else -1.0
+    out = []
+    for (keep, throw), hand in zip(options(len(cards), v.to_crib), hands, strict=True):
+        thrown = tuple(cards[i] for i in throw)
+        crib = None if crib_table is None else crib_table.value(thrown[0], thrown[1], role)
+        expected = hand if crib is None else hand + sign * crib
+        out.append(Discard(tuple(cards[i] for i in keep), thrown, hand, crib, expected))
+    order = sorted(range(len(out)), key=lambda i: (-out[i].expected, i))
+    return [out[i] for i in order]
+
+
+def judge_discard(
+    dealt: Sequence[Card], thrown: Sequence[Card], variant: str | Variant, role: str,
+    table: CribTable | None = None,
+) -> DiscardChoice:
+    """The loss of laying ``thrown`` away from ``dealt``.
+
+    >>> from cribstats.cards import parse_cards
+    >>> dealt = parse_cards("5C 5D 5H JS 2C 9D")
+    >>> judge_discard(dealt, parse_cards("2C 9D"), "six-card", "dealer").loss
+    0.0
+    >>> judge_discard(dealt, parse_cards("5C JS"), "six-card", "dealer").loss > 8  # breaking up three fives
+    True
+
+    :raises DiscardError: for a throw that is not of the dealt cards, or of the wrong size.
+    """
+    v = variant if isinstance(variant, Variant) else find_variant(variant)
+    if len(thrown) != v.to_crib or not set(thrown) <= set(dealt) or len(set(thrown)) != len(thrown):
+        shown = " ".join(format_card(c) for c in thrown)
+        raise DiscardError(f"{shown or 'nothing'} is not a discard of {v.to_crib} of the dealt cards")
+    ranked = analyse(dealt, v, role, table)
+    chosen = next(d for d in ranked if set(d.throw) == set(thrown))
+    best = ranked[0]
+    gap = best.expected - chosen.expected
+    return DiscardChoice(chosen, best, gap if gap > TIE else 0.0, not has_crib_value(v))
