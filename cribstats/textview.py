@@ -28,9 +28,11 @@ from collections import defaultdict
 from collections.abc import Iterable
 
 from cribstats.cards import format_card
+from cribstats.discards.analysis import discard_line
 from cribstats.findings import Finding
 from cribstats.gamelog import GameLog
 from cribstats.replay import DealFacts, GameOutcome, PlayFact, ReplayVisitor, ShowFact
+from cribstats.variants import Variant
 
 INDENT = "    "
 
@@ -59,7 +61,7 @@ def render_game(game: GameLog, outcome: GameOutcome) -> str:
     lines = [_header(game, outcome)]
     for facts in outcome.deals:
         lines.append("")
-        lines.extend(_deal_lines(facts, by_place))
+        lines.extend(_deal_lines(facts, by_place, outcome.variant))
     lines.append("")
     lines.extend(_end_lines(outcome, by_place.get((None, None), [])))
     return "\n".join(lines)
@@ -74,7 +76,9 @@ def _header(game: GameLog, outcome: GameOutcome) -> str:
     return f"{head} ({where})" if where else head
 
 
-def _deal_lines(facts: DealFacts, by_place: dict[tuple[int | None, int | None], list[Finding]]) -> list[str]:
+def _deal_lines(
+    facts: DealFacts, by_place: dict[tuple[int | None, int | None], list[Finding]], variant: Variant
+) -> list[str]:
     n = facts.number
     status = " (after the end of the game)" if facts.after_end else ""
     lines = [f"Deal {n}: {facts.dealer} deals, starter {format_card(facts.starter)}{status}"]
@@ -83,6 +87,9 @@ def _deal_lines(facts: DealFacts, by_place: dict[tuple[int | None, int | None], 
         lines.append(
             f"{INDENT}{p.player:<{width}}  {p.role:<6}  dealt {_cards(p.dealt)}  to the crib {_cards(p.discards)}"
         )
+        judged = discard_line(p.dealt, p.discards, variant, p.role) if p.discards else None
+        if judged is not None:
+            lines.append(f"{INDENT}{p.player:<{width}}  {judged}")
         if p.heels_due or p.heels_claimed:
             lines.append(f"{INDENT}{p.player} his heels: {_claim(p.heels_due, p.heels_claimed)}")
     here = by_place.get((n, None), [])

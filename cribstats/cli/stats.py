@@ -171,6 +171,7 @@ HEADINGS = {
     "hand_per_deal_dealer": "hand\ndealer", "hand_per_deal_pone": "hand\npone", "crib_per_deal": "crib",
     "points_missed": "points\nmissed", "points_overclaimed": "points\nover-\nclaimed",
     "missed_per_deal": "missed\nper deal", "illegal_plays": "illegal\nplays",
+    "discard_loss_per_deal_dealer": "discard\nloss\ndealer", "discard_loss_per_deal_pone": "discard\nloss\npone",
 }  # fmt: skip
 
 
@@ -255,7 +256,7 @@ def stats(
         cribstats stats --event "Tuesday League" --format parquet --out stats.parquet
     """
     from cribstats.stats import compute_stats
-    from cribstats.stats.measures import DEAL_COLUMNS, FINDING_COLUMNS
+    from cribstats.stats.measures import DEAL_COLUMNS, DISCARD_COLUMNS, FINDING_COLUMNS
 
     try:
         filters = _filters(player, event, since, until, variant)
@@ -266,7 +267,7 @@ def stats(
         tables = [
             rich_table(with_skunk_levels(frame), results, f"Results ({what})"),
             rich_table(frame, ("player", *DEAL_COLUMNS), "Deals: points due per completed deal"),
-            rich_table(frame, ("player", *FINDING_COLUMNS), "Counting accuracy"),
+            rich_table(frame, ("player", *FINDING_COLUMNS, *DISCARD_COLUMNS), "Counting accuracy and discards"),
         ]
         _emit(frame, format, out, tables)
     except _handled() as error:

@@ -137,3 +137,24 @@ def judge_discard(
     best = ranked[0]
     gap = best.expected - chosen.expected
     return DiscardChoice(chosen, best, gap if gap > TIE else 0.0, not has_crib_value(v))
+
+
+def discard_line(dealt: Sequence[Card], thrown: Sequence[Card], variant: Variant, role: str) -> str | None:
+    """How ``cribstats show`` tells a discard: its expected value, and its loss with the best alternative; None
+    for cards that cannot be judged (the audit reports them).
+
+    >>> from cribstats.cards import parse_cards
+    >>> dealt = parse_cards("5S 4S 2S 8D 6H 8C")
+    >>> discard_line(dealt, parse_cards("8D 8C"), find_variant("six-card"), "dealer")
+    'discard 8D 8C: expected 13.86, a best discard'
+    """
+    try:
+        choice = judge_discard(dealt, thrown, variant, role)
+    except (DiscardError, ValueError):
+        return None
+    chosen, best = choice.chosen, choice.best
+    what = " by the hand alone" if choice.hand_only else ""
+    head = f"discard {' '.join(chosen.throw_text)}: expected {chosen.expected:.2f}{what}"
+    if choice.is_best:
+        return f"{head}, a best discard"
+    return f"{head}, loses {choice.loss:.2f} to {' '.join(best.throw_text)} (expected {best.expected:.2f})"

@@ -107,12 +107,17 @@ def differences(table: CribTable, published: dict[str, dict[str, float]]) -> lis
 
 
 def write_table_file(document: dict[str, Any], path: str | Path) -> None:
-    """Write the table's JSON whole or not at all (a temporary file beside, then a rename)."""
+    """Write the table's JSON whole or not at all."""
+    write_text_file(json.dumps(document, indent=1) + "\n", path)
+
+
+def write_text_file(text: str, path: str | Path) -> None:
+    """Write a text file whole or not at all (a temporary file beside, then a rename)."""
     target = Path(path)
     fd, temp = tempfile.mkstemp(dir=target.parent or ".", prefix=f".{target.name}.", suffix=".tmp")
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(json.dumps(document, indent=1) + "\n")
+            handle.write(text)
         os.replace(temp, target)
     except BaseException:
         Path(temp).unlink(missing_ok=True)

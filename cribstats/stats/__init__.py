@@ -36,7 +36,10 @@ def read_frames(engine: Engine, filters: StatsFilter | None = None, *, detail: b
 
 def compute_stats(engine: Engine, filters: StatsFilter | None = None) -> pl.DataFrame:
     """``cribstats stats``: one row per player with the columns of ``STATS_COLUMNS``."""
-    return load_stats(read_frames(engine, filters, detail=False))
+    from cribstats.stats.discards import with_discard_losses
+
+    with engine.connect() as conn:
+        return with_discard_losses(conn, load_stats(load_frames(conn, filters, detail=False)), filters)
 
 
 def compute_standings(engine: Engine, filters: StatsFilter | None = None) -> pl.DataFrame:

@@ -33,7 +33,7 @@ SUMMARY_COLUMNS: tuple[str, ...] = (
     "worst_game", "worst_deal", "worst_role", "worst_dealt", "worst_chosen", "worst_best", "worst_loss",
 )  # fmt: skip
 STATS_DISCARD_COLUMNS: tuple[str, ...] = ("discard_loss_per_deal_dealer", "discard_loss_per_deal_pone")
-"""The columns ``cribstats stats`` adds beside counting accuracy."""
+"""The columns ``cribstats stats`` fills beside counting accuracy (``measures.DISCARD_COLUMNS``)."""
 
 GROUP_SCHEMA: dict[str, Any] = {
     "player_id": pl.Int64, "role": pl.String, "hand_only": pl.Boolean, "deals": pl.Int64, "loss": pl.Float64,
@@ -156,8 +156,8 @@ def worst_discards(conn: Connection, filters: StatsFilter | None = None, limit: 
 
 
 def with_discard_losses(conn: Connection, stats: pl.DataFrame, filters: StatsFilter | None = None) -> pl.DataFrame:
-    """``cribstats stats``' frame with :data:`STATS_DISCARD_COLUMNS` added (null for a player without a valued
-    two-player discard). The frame must keep ``player`` as its first column; rows are matched by name."""
+    """``cribstats stats``' frame with :data:`STATS_DISCARD_COLUMNS` filled in (null for a player without a
+    valued two-player discard), in place; rows are matched by player name (names are unique in a store)."""
     groups = read_frame(conn, _groups_query(filters or StatsFilter()), GROUP_SCHEMA).filter(~pl.col("hand_only"))
     players = read_frame(
         conn, sa.select(t.player_table.c.id, t.player_table.c.name), {"player_id": pl.Int64, "player": pl.String}
@@ -172,4 +172,6 @@ def with_discard_losses(conn: Connection, stats: pl.DataFrame, filters: StatsFil
         .join(players, on="player_id")
         .drop("player_id")
     )  # fmt: skip
-    return stats.join(losses, on="player", how="left", maintain_order="left")
+    order = stats.columns
+    joined = stats.drop(STATS_DISCARD_COLUMNS).join(losses, on="player", how="left", maintain_order="left")
+    return joined.select(order)
