@@ -8,7 +8,6 @@ import sys
 from typing import TYPE_CHECKING, Annotated
 
 import typer
-from rich.console import Console
 from rich.table import Table
 
 from cribstats.cli.options import DbOption, FormatOption, OutputFormat, err_console, fail
@@ -100,9 +99,8 @@ def analyse(
     pone: Annotated[bool, typer.Option("--pone", help="The crib is your opponent's.")] = False,
     variant: Annotated[
         str | None,
-        typer.Option("--variant", help="The variant (by default six-card for 6 cards, seven-card for 7, "
-                     "five-card for 5)."),
-    ] = None,  # fmt: skip
+        typer.Option("--variant", help="The variant (default: six-card for 6 cards, seven-card 7, five-card 5)."),
+    ] = None,
     format: FormatOption = OutputFormat.table,
     out: OutOption = None,
     store: Annotated[
@@ -215,9 +213,12 @@ def discard_table(
     out: OutOption = None,
     build: Annotated[
         bool,
-        typer.Option("--build", help="Compute the table afresh (some seconds) instead of reading the shipped "
-                     "one; with --out FILE, write it there as the data file cribstats ships."),
-    ] = False,  # fmt: skip
+        typer.Option(
+            "--build",
+            help="Compute the table afresh (some seconds) instead of reading the shipped one; with --out FILE, "
+            "write it there as the data file cribstats ships.",
+        ),
+    ] = False
 ) -> None:
     """The crib table: the expected crib points of each rank pair thrown, to your own crib (dealer) and to
     your opponent's (pone); a pair of two ranks is split into off-suit and suited, a pair of one rank has

@@ -197,7 +197,9 @@ class BuiltTable:
     converged: bool
 
 
-def columns_from(as_dealer: np.ndarray, as_pone: np.ndarray, chosen: list[Cell] | None = None) -> tuple[list[float], list[float]]:
+def columns_from(
+    as_dealer: np.ndarray, as_pone: np.ndarray, chosen: list[Cell] | None = None
+) -> tuple[list[float], list[float]]:
     """The dealer and pone values of some rows (all by default) for the discards given as dealer and as pone:
     the dealer's crib takes the pone's discards, the pone's throw meets the dealer's."""
     rows = cells() if chosen is None else chosen

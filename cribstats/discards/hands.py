@@ -1,4 +1,4 @@
-"""Hand values: the exact average show of each way to keep a dealt hand, over every starter not dealt to the player.
+"""Hand values: the exact average show of each way to keep a dealt hand, over every starter the player cannot see.
 
 For four kept cards the rank part (fifteens, pairs, runs) comes from the rank table of :mod:`cribstats.scoring`:
 its points summed over a full deck of starters, less the starters the player holds; flush and nobs are counted by

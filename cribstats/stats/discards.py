@@ -39,7 +39,9 @@ GROUP_SCHEMA: dict[str, Any] = {
     "player_id": pl.Int64, "role": pl.String, "hand_only": pl.Boolean, "deals": pl.Int64, "loss": pl.Float64,
     "best": pl.Int64,
 }  # fmt: skip
-GAMES_SCHEMA: dict[str, Any] = {"player_id": pl.Int64, "player": pl.String, "name_key": pl.String, "games": pl.Int64}
+GAMES_SCHEMA: dict[str, Any] = {
+    "player_id": pl.Int64, "player": pl.String, "name_key": pl.String, "games": pl.Int64,
+}  # fmt: skip
 WORST_SCHEMA: dict[str, Any] = {
     "player_id": pl.Int64, "player": pl.String, "game": pl.String, "date": pl.Date, "deal": pl.Int64,
     "role": pl.String, "dealt": pl.String, "chosen": pl.String, "kept": pl.String, "best": pl.String,

@@ -58,7 +58,8 @@ def discard_rows(conn: Connection, game_ids: Sequence[int]) -> list[dict[str, An
         )  # fmt: skip
         for deal_id, game_id, player_id, seat, role, dealt, discards, variant in conn.execute(query):
             try:
-                choice = judge_discard(parse_cards(dealt), parse_cards(discards), find_variant(variant), role, table)
+                cards, thrown = parse_cards(dealt), parse_cards(discards)
+                choice = judge_discard(cards, thrown, find_variant(variant), role, table)
             except (CribstatsError, ValueError):
                 continue
             chosen, best = choice.chosen, choice.best

@@ -50,8 +50,8 @@ from cribstats.gamelog import GameLog, content_hash, dump_game, game_key
 from cribstats.replay import GameOutcome, replay
 from cribstats.store import tables as t
 from cribstats.store.db import describe_db_error, ensure_schema, is_postgresql, writer
-from cribstats.store.tables import name_key
 from cribstats.store.discards import add_discard_values
+from cribstats.store.tables import name_key
 from cribstats.store.totals import add_game_totals
 
 LOGGER = logging.getLogger(__name__)
