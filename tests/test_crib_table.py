@@ -133,7 +133,7 @@ def test_discard_table_command_json() -> None:
 def test_crib_value_weights_every_hand_the_pair_leaves() -> None:
     # with the other player throwing the first option of every hand, the pair's crib is an average over hands
     # weighted by their suit patterns; two cards of one rank leave fewer of it to the other hand
-    _, weights, counts = rank_hands()
+    _, weights, _ = rank_hands()
     first_option = np.zeros(len(weights), dtype=np.int64)
     pair_of_kings = crib_value((12, 12, None), first_option)
     assert 0 < pair_of_kings < 29

@@ -54,15 +54,16 @@ def test_analyse_store_fills_a_store_imported_before(club: sa.Engine) -> None:
     games, rows = fill_discard_values(club)
     assert rows == len(before) and stored(club) == before
     assert fill_discard_values(club) == (0, 0)  # nothing left to do
-    assert fill_discard_values(club, again=True)[1] == len(before) and stored(club) == before
+    assert fill_discard_values(club, again=True)[1] == len(before)
+    assert stored(club) == before
     assert games > 0
 
 
 def test_stats_and_discards_read_the_stored_losses(club: sa.Engine) -> None:
     with club.connect() as conn:
         found = conn.execute(sa.text(
-            "SELECT p.name, dd.role, dd.loss, dd.hand_only FROM deal_discard dd JOIN player p ON p.id = dd.player_id "
-            ))  # fmt: skip
+            "SELECT p.name, dd.role, dd.loss, dd.hand_only FROM deal_discard dd "
+            "JOIN player p ON p.id = dd.player_id"))  # fmt: skip
         by_player: dict[tuple[str, str], list[float]] = {}
         worst: dict[str, float] = {}
         for name, role, loss, hand_only in found:
@@ -111,3 +112,21 @@ def test_analyse_command(tmp_path: Path) -> None:
     out_file = tmp_path / "a.csv"
     assert run("analyse", "AS", "2H", "3S", "4H", "5D", "6C", "--format", "csv", "--out", str(out_file))[0] == 0
     assert out_file.read_text().splitlines()[0] == "rank,keep,throw,hand,crib,expected"
+
+
+def test_the_report_has_a_discard_section_and_chart(club: sa.Engine) -> None:
+    from cribstats.discard_report import discard_section
+    from cribstats.report import build_report
+    from cribstats.stats.discards import discard_summary
+
+    with club.begin() as conn:
+        conn.execute(sa.text("UPDATE player SET name = '<b>Ann</b> & co' WHERE id = (SELECT min(id) FROM player)"))
+        summary = discard_summary(conn)
+    html = build_report(club)
+    assert 'id="discards"' in html and 'id="chart-discards"' in html
+    assert "&lt;b&gt;Ann&lt;/b&gt; &amp; co" in html and "<b>Ann</b>" not in html
+    section = str(discard_section(club))
+    for row in summary.iter_rows(named=True):
+        assert f"<td>{row['deals']}</td>" in section
+        loss = row["loss_per_deal_dealer"]
+        assert f"<td>{'–' if loss is None else format(loss, '.2f')}</td>" in section

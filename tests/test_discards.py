@@ -104,7 +104,8 @@ def test_three_and_four_player_deals_are_judged_by_the_hand_alone() -> None:
     for name in ("three-player", "four-player"):
         ranked = analyse(dealt, name, "pone")
         assert all(d.crib is None and d.expected == d.hand for d in ranked)
-        assert "by the hand alone" in (discard_line(dealt, [ranked[-1].throw[0]], find_variant(name), "pone") or "")
+        line = discard_line(dealt, [ranked[-1].throw[0]], find_variant(name), "pone")
+        assert line is not None and "by the hand alone" in line
 
 
 def test_ties_lose_nothing() -> None:

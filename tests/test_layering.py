@@ -18,7 +18,7 @@ LAYERS: dict[str, int] = {
     "formats": 1, "simulate": 1, "schemas": 1,
     "store": 2,
     "stats": 3,
-    "charts": 4, "report": 4, "exports": 4,
+    "charts": 4, "report": 4, "exports": 4, "discard_report": 4,
     "cli": 5,
 }
 CORE_FORBIDDEN = {
