@@ -39,9 +39,8 @@ GROUP_SCHEMA: dict[str, Any] = {
     "player_id": pl.Int64, "role": pl.String, "hand_only": pl.Boolean, "deals": pl.Int64, "loss": pl.Float64,
     "best": pl.Int64,
 }  # fmt: skip
-GAMES_SCHEMA: dict[str, Any] = {
-    "player_id": pl.Int64, "player": pl.String, "name_key": pl.String, "games": pl.Int64,
-}  # fmt: skip
+GAMES_SCHEMA: dict[str, Any] = {"player_id": pl.Int64, "games": pl.Int64}
+PLAYER_SCHEMA: dict[str, Any] = {"player_id": pl.Int64, "player": pl.String, "name_key": pl.String}
 WORST_SCHEMA: dict[str, Any] = {
     "player_id": pl.Int64, "player": pl.String, "game": pl.String, "date": pl.Date, "deal": pl.Int64,
     "role": pl.String, "dealt": pl.String, "chosen": pl.String, "kept": pl.String, "best": pl.String,
@@ -63,13 +62,18 @@ def _groups_query(filters: StatsFilter) -> sa.Select[Any]:
 
 
 def _games_query(filters: StatsFilter) -> sa.Select[Any]:
-    dd, p = t.deal_discard_table, t.player_table
+    """Per player, the games with a valued two-player discard."""
+    dd = t.deal_discard_table
     return (
-        sa.select(dd.c.player_id, p.c.name, p.c.name_key, sa.func.count(sa.distinct(dd.c.game_id)))
-        .select_from(dd.join(p, p.c.id == dd.c.player_id))
+        sa.select(dd.c.player_id, sa.func.count(sa.distinct(dd.c.game_id)))
         .where(~dd.c.hand_only, *_own_rows(dd, filters))
-        .group_by(dd.c.player_id, p.c.name, p.c.name_key)
+        .group_by(dd.c.player_id)
     )
+
+
+def _players(conn: Connection) -> pl.DataFrame:
+    p = t.player_table
+    return read_frame(conn, sa.select(p.c.id, p.c.name, p.c.name_key), PLAYER_SCHEMA)
 
 
 def worst_query(filters: StatsFilter, *, per_player: bool, limit: int | None = None) -> sa.Select[Any]:
@@ -121,23 +125,13 @@ def discard_summary(conn: Connection, filters: StatsFilter | None = None) -> pl.
         _sum("deals", ~two).alias("hand_only_deals"),
         _sum("loss", ~two).alias("hand_only_loss"),
     )
-    names = (
-        groups.select("player_id").unique()
-        .join(games, on="player_id", how="left")
-    )  # fmt: skip
-    players = read_frame(
-        conn,
-        sa.select(t.player_table.c.id, t.player_table.c.name, t.player_table.c.name_key),
-        {"player_id": pl.Int64, "player_name": pl.String, "key": pl.String},
-    )
     frame = (
-        per_player.join(names, on="player_id", how="left")
-        .join(players, on="player_id", how="left")
+        per_player.join(games, on="player_id", how="left")
+        .join(_players(conn), on="player_id", how="left")
         .join(worst.select(pl.col("player_id"), *(pl.col(c).alias(f"worst_{c}") for c in
                                                    ("game", "deal", "role", "dealt", "chosen", "best", "loss"))),
               on="player_id", how="left")
         .with_columns(
-            pl.col("player_name").alias("player"),
             _ratio(pl.col("loss_dealer"), pl.col("deals_as_dealer")).alias("loss_per_deal_dealer"),
             _ratio(pl.col("loss_pone"), pl.col("deals_as_pone")).alias("loss_per_deal_pone"),
             _ratio(pl.col("loss"), pl.col("deals")).alias("loss_per_deal"),
@@ -145,7 +139,7 @@ def discard_summary(conn: Connection, filters: StatsFilter | None = None) -> pl.
             _ratio(pl.col("loss"), pl.col("games").fill_null(0)).alias("loss_per_game"),
             _ratio(pl.col("hand_only_loss"), pl.col("hand_only_deals")).alias("hand_only_loss_per_deal"),
         )
-        .sort("key", "player_id")
+        .sort("name_key", "player_id")
     )  # fmt: skip
     return frame.select(SUMMARY_COLUMNS)
 
@@ -161,9 +155,6 @@ def with_discard_losses(conn: Connection, stats: pl.DataFrame, filters: StatsFil
     """``cribstats stats``' frame with :data:`STATS_DISCARD_COLUMNS` filled in (null for a player without a
     valued two-player discard), in place; rows are matched by player name (names are unique in a store)."""
     groups = read_frame(conn, _groups_query(filters or StatsFilter()), GROUP_SCHEMA).filter(~pl.col("hand_only"))
-    players = read_frame(
-        conn, sa.select(t.player_table.c.id, t.player_table.c.name), {"player_id": pl.Int64, "player": pl.String}
-    )
     losses = (
         groups.group_by("player_id").agg(
             _ratio(_sum("loss", pl.col("role") == "dealer"), _sum("deals", pl.col("role") == "dealer"))
@@ -171,7 +162,7 @@ def with_discard_losses(conn: Connection, stats: pl.DataFrame, filters: StatsFil
             _ratio(_sum("loss", pl.col("role") == "pone"), _sum("deals", pl.col("role") == "pone"))
             .alias(STATS_DISCARD_COLUMNS[1]),
         )
-        .join(players, on="player_id")
+        .join(_players(conn).drop("name_key"), on="player_id")
         .drop("player_id")
     )  # fmt: skip
     order = stats.columns
