@@ -8,7 +8,7 @@ the canonical spellings joined by one space (``"5S 4S 2S 8D 6H 8C"``). Every tab
 ``make_engine`` build from.
 
 >>> sorted(t for t in metadata.tables)[:4]
-['deal', 'deal_player', 'event', 'finding']
+['deal', 'deal_discard', 'deal_player', 'event']
 >>> name_key("  Mary   ANN ") == name_key("mary ann")
 True
 """
