@@ -87,30 +87,44 @@ def _check(dealt: Sequence[Card], variant: Variant) -> None:
         raise DiscardError(f"{format_card(twice)} is there twice: every card exists once")
 
 
+def _values(
+    dealt: Sequence[Card], v: Variant, role: str, table: CribTable | None
+) -> tuple[tuple[tuple[tuple[int, ...], tuple[int, ...]], ...], list[float], list[float] | None, list[float]]:
+    """For each option (in :func:`options` order): the hand value, the crib value (None for a hand-only
+    variant) and the expected value."""
+    if role not in ROLES:
+        raise DiscardError(f"role {role!r}: use dealer or pone")
+    _check(dealt, v)
+    opts = options(len(dealt), v.to_crib)
+    hands = hand_values(dealt, v.hand_size)
+    if not has_crib_value(v):
+        return opts, hands, None, hands
+    by_pair = (table or load_crib_table()).by_cards(role)
+    cribs = [by_pair[dealt[a] * 52 + dealt[b]] for _, (a, b) in opts]
+    if role == "dealer":
+        return opts, hands, cribs, [h + c for h, c in zip(hands, cribs, strict=True)]
+    return opts, hands, cribs, [h - c for h, c in zip(hands, cribs, strict=True)]
+
+
+def _discard(dealt: Sequence[Card], option: tuple[tuple[int, ...], tuple[int, ...]], hand: float,
+             crib: float | None, expected: float) -> Discard:  # fmt: skip
+    keep, throw = option
+    return Discard(tuple(dealt[i] for i in keep), tuple(dealt[i] for i in throw), hand, crib, expected)
+
+
 def analyse(
     dealt: Sequence[Card], variant: str | Variant, role: str, table: CribTable | None = None
 ) -> list[Discard]:
     """Every discard of ``dealt`` for a player who is ``role`` (``'dealer'`` or ``'pone'``), best first (ties
-    in the order of the dealt cards).
+    in card order); the cards of each discard in card order (by rank, then suit C D H S).
 
     :raises DiscardError: for a number of cards the variant does not deal, or a card given twice.
     """
     v = variant if isinstance(variant, Variant) else find_variant(variant)
-    if role not in ROLES:
-        raise DiscardError(f"role {role!r}: use dealer or pone")
-    _check(dealt, v)
-    cards = tuple(dealt)
-    hands = hand_values(cards, v.hand_size)
-    crib_table = (table or load_crib_table()) if has_crib_value(v) else None
-    sign = 1.0 if role == "dealer" else -1.0
-    out = []
-    for (keep, throw), hand in zip(options(len(cards), v.to_crib), hands, strict=True):
-        thrown = tuple(cards[i] for i in throw)
-        crib = None if crib_table is None else crib_table.value(thrown[0], thrown[1], role)
-        expected = hand if crib is None else hand + sign * crib
-        out.append(Discard(tuple(cards[i] for i in keep), thrown, hand, crib, expected))
-    order = sorted(range(len(out)), key=lambda i: (-out[i].expected, i))
-    return [out[i] for i in order]
+    cards = tuple(sorted(dealt))  # by rank: the same ranks in the same order reuse the cached rank part
+    opts, hands, cribs, expected = _values(cards, v, role, table)
+    order = sorted(range(len(opts)), key=lambda i: (-expected[i], i))
+    return [_discard(cards, opts[i], hands[i], None if cribs is None else cribs[i], expected[i]) for i in order]
 
 
 def judge_discard(
@@ -132,11 +146,18 @@ def judge_discard(
     if len(thrown) != v.to_crib or not set(thrown) <= set(dealt) or len(set(thrown)) != len(thrown):
         shown = " ".join(format_card(c) for c in thrown)
         raise DiscardError(f"{shown or 'nothing'} is not a discard of {v.to_crib} of the dealt cards")
-    ranked = analyse(dealt, v, role, table)
-    chosen = next(d for d in ranked if set(d.throw) == set(thrown))
-    best = ranked[0]
-    gap = best.expected - chosen.expected
-    return DiscardChoice(chosen, best, gap if gap > TIE else 0.0, not has_crib_value(v))
+    cards = tuple(sorted(dealt))
+    opts, hands, cribs, expected = _values(cards, v, role, table)
+    wanted = {cards.index(c) for c in thrown}
+    mine = next(i for i, (_, throw) in enumerate(opts) if set(throw) == wanted)
+    top = max(expected)
+    best = expected.index(top)  # the first of the best, as :func:`analyse` ranks them
+    gap = top - expected[mine]
+
+    def made(i: int) -> Discard:
+        return _discard(cards, opts[i], hands[i], None if cribs is None else cribs[i], expected[i])
+
+    return DiscardChoice(made(mine), made(best), gap if gap > TIE else 0.0, not has_crib_value(v))
 
 
 def discard_line(dealt: Sequence[Card], thrown: Sequence[Card], variant: Variant, role: str) -> str | None:
@@ -146,7 +167,7 @@ def discard_line(dealt: Sequence[Card], thrown: Sequence[Card], variant: Variant
     >>> from cribstats.cards import parse_cards
     >>> dealt = parse_cards("5S 4S 2S 8D 6H 8C")
     >>> discard_line(dealt, parse_cards("8D 8C"), find_variant("six-card"), "dealer")
-    'discard 8D 8C: expected 13.86, a best discard'
+    'discard 8C 8D: expected 13.86, a best discard'
     """
     try:
         choice = judge_discard(dealt, thrown, variant, role)

@@ -14,7 +14,7 @@ starter through :func:`cribstats.scoring.score_show_many`. Options come in :func
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import cache
+from functools import cache, lru_cache
 from itertools import combinations
 from operator import itemgetter
 
@@ -70,13 +70,7 @@ def _four_card_values(dealt: tuple[Card, ...]) -> list[float]:
     n = len(dealt)
     starters = DECK_SIZE - n
     opts = options(n, n - FLUSH_KEEP)
-    by_starter, full = _rank_points_by_starter()
-    r = [c >> 2 for c in dealt]
-    keys = [r[a] + 13 * r[b] + 169 * r[c] + 2197 * r[d] for (a, b, c, d), _ in opts]
-    pick = itemgetter(*keys)
-    points = list(pick(full))  # every starter of a full deck...
-    for rank in r:  # ...less those the player holds
-        points = [p - q for p, q in zip(points, pick(by_starter[rank]), strict=True)]
+    points = list(_rank_part(tuple(c >> 2 for c in dealt)))
     left = [SUIT_SIZE] * 4  # starters left in each suit
     for c in dealt:
         left[c & 3] -= 1
@@ -88,6 +82,21 @@ def _four_card_values(dealt: tuple[Card, ...]) -> list[float]:
             points[o] += FLUSH_KEEP * starters + left[suits[a]]  # four for the hand, a fifth with its suit cut
         points[o] += nobs[a] + nobs[b] + nobs[c] + nobs[d]
     return [p / starters for p in points]
+
+
+@lru_cache(maxsize=1 << 15)
+def _rank_part(ranks: tuple[int, ...]) -> tuple[int, ...]:
+    """For each option, the rank points (fifteens, pairs, runs) summed over every starter the player cannot see;
+    cached by the dealt ranks (the same ranks recur: sort the cards for the best reuse)."""
+    by_starter, full = _rank_points_by_starter()
+    r = ranks
+    opts = options(len(r), len(r) - FLUSH_KEEP)
+    keys = [r[a] + 13 * r[b] + 169 * r[c] + 2197 * r[d] for (a, b, c, d), _ in opts]
+    pick = itemgetter(*keys)
+    points = list(pick(full))  # every starter of a full deck...
+    for rank in r:  # ...less those the player holds
+        points = [p - q for p, q in zip(points, pick(by_starter[rank]), strict=True)]
+    return tuple(points)
 
 
 def _scored_values(dealt: Sequence[Card], kept: int) -> list[float]:

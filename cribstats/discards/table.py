@@ -16,7 +16,7 @@ from __future__ import annotations
 import json
 import os
 import tempfile
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -44,6 +44,12 @@ class CribTable:
 
     rows: dict[tuple[int, int, bool | None], tuple[float, float]]
     provenance: dict[str, Any]
+    flat: dict[str, list[float]] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        flat = {role: [self.value(a, b, role) if a != b else 0.0 for a in range(52) for b in range(52)]
+                for role in ROLES}  # fmt: skip
+        object.__setattr__(self, "flat", flat)
 
     def value(self, first: Card, second: Card, role: str) -> float:
         """The expected crib the two thrown cards make, for the thrower as ``'dealer'`` or as ``'pone'``."""
@@ -51,6 +57,11 @@ class CribTable:
         suited = None if a == b else (first & 3) == (second & 3)
         dealer, pone = self.rows[(a, b, suited)]
         return dealer if role == "dealer" else pone
+
+    def by_cards(self, role: str) -> list[float]:
+        """The value of every two cards thrown, indexed by ``first * 52 + second`` (either order), for one role:
+        the fast path of the analysis of many deals."""
+        return self.flat[role]
 
     def records(self) -> list[dict[str, Any]]:
         """The rows as ``{"pair": "5J", "suited": false, "dealer": 7.0, "pone": 7.7}``, in rank order."""

@@ -22,11 +22,12 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection, Engine
 
-from cribstats.cards import parse_cards
+from cribstats.cards import format_card, parse_cards
 from cribstats.discards.analysis import judge_discard
 from cribstats.discards.table import load_crib_table
 from cribstats.errors import CribstatsError
 from cribstats.store import tables as t
+from cribstats.store.bulk import bulk_insert
 from cribstats.store.db import atomic, writer
 from cribstats.store.totals import id_runs
 from cribstats.variants import find_variant
@@ -38,16 +39,35 @@ Progress = Callable[[int], None]
 """Told how many more games are done."""
 
 
+CANONICAL: dict[str, int] = {format_card(c): c for c in range(52)}
+
+
+def _cards(text: str) -> list[int]:
+    """A stored card list (canonical spellings, one space apart), read fast; anything else the slow way."""
+    try:
+        return [CANONICAL[word] for word in text.split(" ")]
+    except KeyError:
+        return parse_cards(text)
+
+
 def _in_runs(column: sa.ColumnElement[Any], runs: Sequence[tuple[int, int]]) -> sa.ColumnElement[bool]:
     """``column`` within one of the runs of ids."""
     return sa.or_(*(column.between(first, last) for first, last in runs))
 
 
-def discard_rows(conn: Connection, game_ids: Sequence[int]) -> list[dict[str, Any]]:
-    """The ``deal_discard`` rows of some stored games, worked out from their ``deal_player`` rows."""
+COLUMNS: tuple[str, ...] = (
+    "deal_id", "game_id", "player_id", "seat", "role", "hand_only", "kept", "thrown", "hand_value", "crib_value",
+    "expected", "best_kept", "best_thrown", "best_expected", "loss",
+)  # fmt: skip
+"""The columns of ``deal_discard`` that :func:`discard_rows` gives, in order."""
+
+
+def discard_rows(conn: Connection, game_ids: Sequence[int]) -> list[tuple[Any, ...]]:
+    """The ``deal_discard`` rows of some stored games (:data:`COLUMNS`), worked out from their ``deal_player``
+    rows."""
     dp, g = t.deal_player_table, t.game_table
     table = load_crib_table()
-    out: list[dict[str, Any]] = []
+    out: list[tuple[Any, ...]] = []
     runs = id_runs(game_ids)
     for start in range(0, len(runs), RUNS_PER_STATEMENT):
         query = (
@@ -58,18 +78,16 @@ def discard_rows(conn: Connection, game_ids: Sequence[int]) -> list[dict[str, An
         )  # fmt: skip
         for deal_id, game_id, player_id, seat, role, dealt, discards, variant in conn.execute(query):
             try:
-                cards, thrown = parse_cards(dealt), parse_cards(discards)
+                cards, thrown = _cards(dealt), _cards(discards)
                 choice = judge_discard(cards, thrown, find_variant(variant), role, table)
             except (CribstatsError, ValueError):
                 continue
             chosen, best = choice.chosen, choice.best
-            out.append({
-                "deal_id": deal_id, "game_id": game_id, "player_id": player_id, "seat": seat, "role": role,
-                "hand_only": choice.hand_only, "kept": " ".join(chosen.keep_text),
-                "thrown": " ".join(chosen.throw_text), "hand_value": chosen.hand, "crib_value": chosen.crib,
-                "expected": chosen.expected, "best_kept": " ".join(best.keep_text),
-                "best_thrown": " ".join(best.throw_text), "best_expected": best.expected, "loss": choice.loss,
-            })  # fmt: skip
+            out.append((
+                deal_id, game_id, player_id, seat, role, choice.hand_only, " ".join(chosen.keep_text),
+                " ".join(chosen.throw_text), chosen.hand, chosen.crib, chosen.expected, " ".join(best.keep_text),
+                " ".join(best.throw_text), best.expected, choice.loss,
+            ))  # fmt: skip
     return out
 
 
@@ -78,8 +96,7 @@ def add_discard_values(conn: Connection, game_ids: Sequence[int]) -> int:
     if not game_ids:
         return 0
     rows = discard_rows(conn, game_ids)
-    if rows:
-        conn.execute(t.deal_discard_table.insert(), rows)
+    bulk_insert(conn, t.deal_discard_table, COLUMNS, rows)
     return len(rows)
 
 
