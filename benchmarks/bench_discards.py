@@ -11,6 +11,8 @@ Run from the project folder:
    discards valued again from the store (``fill_discard_values(again=True)``, the work of
    ``cribstats analyse --store --again``), with a progress bar on standard error; the naive evaluation's rate
    extrapolated to the same number of deals. Target: 100,000 deals in under 2 minutes on one core.
+3. What valuing the discards adds to ``cribstats import`` (one process): the same file imported into a fresh
+   store with and without them.
 """
 
 from __future__ import annotations
@@ -78,7 +80,10 @@ def bench_store(deals: int, per_deal_naive: float) -> None:
         _write_simulated(games_file, deals)
         url = f"sqlite:///{Path(folder) / 'club.db'}"
         engine = make_engine(url)
+        start = time.process_time()
         import_paths([games_file], engine)
+        with_values = time.process_time() - start
+        without_values = _import_without_values(games_file, Path(folder) / "plain.db")
         with engine.connect() as conn:
             stored = conn.execute(sa.text("SELECT count(*) FROM deal")).scalar_one()
         console = Console(stderr=True)
@@ -97,6 +102,25 @@ def bench_store(deals: int, per_deal_naive: float) -> None:
     print(f"store: {stored} deals, {games} games, {rows} discards valued in {cpu:.1f} s CPU "
           f"({per_100k:.1f} s per 100,000 deals; target {TARGET_STORE_S:.0f} s): "
           f"naive evaluation ~{naive_s:.0f} s, {naive_s / cpu:.0f}x slower")  # fmt: skip
+    print(f"import of the same games: {with_values:.1f} s CPU valuing the discards, "
+          f"{without_values:.1f} s without ({with_values / without_values:.2f}x)")  # fmt: skip
+
+
+def _import_without_values(games_file: Path, db: Path) -> float:
+    """CPU seconds of the same import with the discard values left out (the baseline of their cost)."""
+    from unittest import mock
+
+    from cribstats.store import batches
+    from cribstats.store.db import make_engine
+    from cribstats.store.importer import import_paths
+
+    engine = make_engine(f"sqlite:///{db}")
+    with mock.patch.object(batches, "add_discard_values", lambda conn, ids: 0):
+        start = time.process_time()
+        import_paths([games_file], engine)
+        cpu = time.process_time() - start
+    engine.dispose()
+    return cpu
 
 
 def _write_simulated(path: Path, deals: int) -> None:

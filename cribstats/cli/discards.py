@@ -215,66 +215,78 @@ def discard_table(
         bool,
         typer.Option(
             "--build",
-            help="Compute the table afresh (some seconds) instead of reading the shipped one; with --out FILE, "
-            "write it there as the data file cribstats ships.",
+            help="Compute the tables afresh (a few minutes: six-, five- and seven-card) instead of reading the "
+            "shipped ones; with --out FILE, write them there as the data file cribstats ships.",
         ),
-    ] = False
+    ] = False,
+    variant: Annotated[
+        str, typer.Option("--variant", help="The table of six-card, five-card or seven-card play.")
+    ] = "six-card",
 ) -> None:
     """The crib table: the expected crib points of each rank pair thrown, to your own crib (dealer) and to
     your opponent's (pone); a pair of two ranks is split into off-suit and suited, a pair of one rank has
-    suited null.
+    suited null. Each two-player variant has its own (the other player's throw comes from a hand of its size).
 
     Examples:
 
         cribstats discard-table
 
-        cribstats discard-table --format json
+        cribstats discard-table --format json --variant five-card
 
         cribstats discard-table --build --out crib-table.json
     """
     import polars as pl
 
-    from cribstats.discards.table import load_crib_table
+    from cribstats.discards.table import TABLE_VARIANTS, load_crib_table
+    from cribstats.variants import find_variant
 
     try:
+        name = find_variant(variant).name
+        if name not in TABLE_VARIANTS:
+            raise UsageError(f"--variant {variant}: {name} deals are valued by the hand alone, with no crib table")
         if build:
-            table = _build(out)
+            table = _build(out, name)
             if out is not None:
                 return
         else:
-            table = load_crib_table()
+            table = load_crib_table(name)
         records = table.records()
         if format is OutputFormat.json:
             _write_text(json.dumps(records, indent=1) + "\n", out)
             return
         frame = pl.DataFrame(records, schema={"pair": pl.String, "suited": pl.Boolean, "dealer": pl.Float64,
                                               "pone": pl.Float64})  # fmt: skip
-        _emit(frame, format, out, [rich_table(frame, frame.columns, "Crib table: expected crib points")])
+        _emit(frame, format, out, [rich_table(frame, frame.columns, f"Crib table ({name}): expected crib points")])
     except _handled() as error:
         raise _fail(error) from None
 
 
-def _build(out: str | None) -> CribTable:
-    """Compute the table, telling each round on standard error; write the data file to ``out`` if given."""
+def _build(out: str | None, shown: str) -> CribTable:
+    """Compute the tables, telling each round on standard error; write the data file to ``out`` if given; the
+    table of ``shown``."""
     from importlib.metadata import version
 
-    from cribstats.discards.build import build_table, table_document
+    from cribstats.discards.build import DEALT_BY_VARIANT, build_table, table_document
     from cribstats.discards.table import table_from_records, write_table_file
 
     console = err_console()
-    built = build_table(lambda r, changed: console.print(f"round {r}: {changed} discards changed",
-                                                        markup=False, highlight=False))  # fmt: skip
-    document = table_document(built, version("cribstats"))
-    if not built.converged:
-        console.print("warning: the discards had not settled", markup=False, highlight=False)
+    builds = {}
+    for name, dealt in DEALT_BY_VARIANT.items():
+        builds[name] = build_table(lambda r, changed, name=name: console.print(
+            f"{name} round {r}: {changed} discards changed", markup=False, highlight=False), dealt)  # fmt: skip
+        if not builds[name].converged:
+            console.print(f"warning: the {name} discards had not settled", markup=False, highlight=False)
+    document = table_document(builds, version("cribstats"))
     if out is not None:
         try:
             write_table_file(document, out)
         except OSError as err:
             raise UsageError(f"{out}: cannot write: {err.strerror or err}") from None
         console.print(f"wrote {out}", markup=False, highlight=False)
-    rows: list[dict[str, object]] = document["rows"]  # type: ignore[assignment]
-    return table_from_records(rows, {})
+    six: list[dict[str, object]] = document["rows"]  # type: ignore[assignment]
+    variants: dict[str, dict[str, object]] = document["variants"]  # type: ignore[assignment]
+    rows = six if shown == "six-card" else variants[shown]["rows"]
+    return table_from_records(rows, {})  # type: ignore[arg-type]
 
 
 def register(app: typer.Typer) -> None:

@@ -2,9 +2,9 @@
 
 The **expected value** of a discard is its hand value (:mod:`cribstats.discards.hands`) plus the crib table's
 value of the throw for the dealer, minus it for the pone. The two-player variants (six-, five- and seven-card)
-take the crib from the table, which is built for six-card play; three- and four-player deals are judged by the
-hand value alone (``crib`` is None). The **loss** of a discard is the best expected value less its own, never
-below 0; discards within :data:`TIE` of the best are equal to it and lose nothing.
+take the crib from their own table (built from hands of six, five or seven cards); three- and four-player
+deals are judged by the hand value alone (``crib`` is None). The **loss** of a discard is the best expected value
+less its own, never below 0; discards within :data:`TIE` of the best are equal to it and lose nothing.
 
 >>> from cribstats.cards import parse_cards
 >>> ranked = analyse(parse_cards("AS 2H 3S 4H 5D 6C"), "six-card", "pone")
@@ -99,7 +99,7 @@ def _values(
     hands = hand_values(dealt, v.hand_size)
     if not has_crib_value(v):
         return opts, hands, None, hands
-    by_pair = (table or load_crib_table()).by_cards(role)
+    by_pair = (table or load_crib_table(v.name)).by_cards(role)
     cribs = [by_pair[dealt[a] * 52 + dealt[b]] for _, (a, b) in opts]
     if role == "dealer":
         return opts, hands, cribs, [h + c for h, c in zip(hands, cribs, strict=True)]

@@ -95,11 +95,20 @@ def table_from_records(records: list[dict[str, Any]], provenance: dict[str, Any]
     return CribTable(rows, provenance)
 
 
+TABLE_VARIANTS = ("six-card", "five-card", "seven-card")
+
+
 @cache
-def load_crib_table(path: Path = TABLE_FILE) -> CribTable:
-    """The shipped crib table (read once)."""
+def load_crib_table(variant: str = "six-card", path: Path = TABLE_FILE) -> CribTable:
+    """The shipped crib table of a two-player variant (read once): the six-card one, or that built from hands of
+    five or seven cards."""
     data = json.loads(Path(path).read_text(encoding="utf-8"))
-    return table_from_records(data["rows"], {k: v for k, v in data.items() if k != "rows"})
+    about = {k: v for k, v in data.items() if k not in ("rows", "variants")}
+    if variant == "six-card":
+        return table_from_records(data["rows"], about | {"variant": variant})
+    own = data["variants"][variant]
+    about |= {k: v for k, v in own.items() if k != "rows"} | {"variant": variant}
+    return table_from_records(own["rows"], about)
 
 
 def load_published() -> dict[str, dict[str, Any]]:

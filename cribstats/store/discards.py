@@ -24,7 +24,6 @@ from sqlalchemy.engine import Connection, Engine
 
 from cribstats.cards import format_card, parse_cards
 from cribstats.discards.analysis import judge_discard
-from cribstats.discards.table import load_crib_table
 from cribstats.errors import CribstatsError
 from cribstats.store import tables as t
 from cribstats.store.bulk import bulk_insert
@@ -66,7 +65,6 @@ def discard_rows(conn: Connection, game_ids: Sequence[int]) -> list[tuple[Any, .
     """The ``deal_discard`` rows of some stored games (:data:`COLUMNS`), worked out from their ``deal_player``
     rows."""
     dp, g = t.deal_player_table, t.game_table
-    table = load_crib_table()
     out: list[tuple[Any, ...]] = []
     runs = id_runs(game_ids)
     for start in range(0, len(runs), RUNS_PER_STATEMENT):
@@ -79,7 +77,7 @@ def discard_rows(conn: Connection, game_ids: Sequence[int]) -> list[tuple[Any, .
         for deal_id, game_id, player_id, seat, role, dealt, discards, variant in conn.execute(query):
             try:
                 cards, thrown = _cards(dealt), _cards(discards)
-                choice = judge_discard(cards, thrown, find_variant(variant), role, table)
+                choice = judge_discard(cards, thrown, find_variant(variant), role)
             except (CribstatsError, ValueError):
                 continue
             chosen, best = choice.chosen, choice.best
