@@ -12,6 +12,7 @@ from typer.testing import CliRunner
 
 from cribstats.cli.app import app
 from cribstats.discards.build import (
+    DEALT_BY_VARIANT,
     _decision_parts,
     cells,
     columns_from,
@@ -26,8 +27,8 @@ TABLE = load_crib_table()
 SAMPLE = [(4, 4, None), (9, 12, False), (9, 12, True), (4, 10, True), (0, 1, False), (10, 10, None), (1, 2, True)]
 
 
-def shipped_columns() -> tuple[np.ndarray, np.ndarray]:
-    rows = [TABLE.rows[c] for c in cells()]
+def shipped_columns(variant: str = "six-card") -> tuple[np.ndarray, np.ndarray]:
+    rows = [load_crib_table(variant).rows[c] for c in cells()]
     return np.array([d for d, _ in rows]), np.array([p for _, p in rows])
 
 
@@ -47,12 +48,14 @@ def test_rebuilding_a_sample_gives_the_shipped_values() -> None:
         assert TABLE.rows[cell] == pytest.approx((d, p), abs=6e-5)
 
 
-def _rank_hand_index() -> dict[tuple[int, ...], int]:
-    hands, _, _ = rank_hands()
+def _rank_hand_index(dealt: int = 6) -> dict[tuple[int, ...], int]:
+    hands, _, _ = rank_hands(dealt)
     return {tuple(h): i for i, h in enumerate(hands.tolist())}
 
 
-def simulated_crib(cell: tuple[int, int, bool | None], role: str, samples: int, seed: int) -> tuple[float, float]:
+def simulated_crib(
+    cell: tuple[int, int, bool | None], role: str, samples: int, seed: int, variant: str = "six-card"
+) -> tuple[float, float]:
     """The crib of a row's pair, by dealing the other player's six cards with real suits, throwing by the model
     (a card of each thrown rank picked at random from the hand) and scoring the crib with every starter left:
     mean and standard error."""
@@ -60,13 +63,14 @@ def simulated_crib(cell: tuple[int, int, bool | None], role: str, samples: int, 
     a, b, suited = cell
     pair = [a * 4, b * 4 + (0 if suited else 1)]
     deck = np.array([c for c in range(52) if c not in pair])
-    as_dealer, as_pone = decide(*shipped_columns())
+    dealt = DEALT_BY_VARIANT[variant]
+    as_dealer, as_pone = decide(*shipped_columns(variant), dealt)
     other = as_pone if role == "dealer" else as_dealer  # the dealer's crib meets the pone's throw
-    _, first, second = _decision_parts()
-    index = _rank_hand_index()
+    _, first, second = _decision_parts(dealt)
+    index = _rank_hand_index(dealt)
     values = []
     for _ in range(samples):
-        hand = rng.choice(deck, 6, replace=False)
+        hand = rng.choice(deck, dealt, replace=False)
         ranks = sorted(int(c) >> 2 for c in hand)
         h = index[tuple(ranks)]
         throw_ranks = [int(first[h, other[h]]), int(second[h, other[h]])]
@@ -84,13 +88,17 @@ def simulated_crib(cell: tuple[int, int, bool | None], role: str, samples: int, 
 
 
 @pytest.mark.parametrize(
-    ("cell", "role"),
-    [((4, 10, True), "dealer"), ((10, 10, None), "pone"), ((2, 6, True), "pone"), ((4, 4, None), "dealer")],
-    ids=["5J-suited-dealer", "JJ-pone", "37-suited-pone", "55-dealer"],
-)
-def test_a_simulation_with_real_suits_agrees(cell: tuple[int, int, bool | None], role: str) -> None:
-    simulated, error = simulated_crib(cell, role, samples=3000, seed=14)
-    assert abs(TABLE.rows[cell][0 if role == "dealer" else 1] - simulated) < 4 * error + 0.01
+    ("cell", "role", "variant"),
+    [((4, 10, True), "dealer", "six-card"), ((10, 10, None), "pone", "six-card"),
+     ((2, 6, True), "pone", "six-card"), ((4, 4, None), "dealer", "six-card"),
+     ((4, 4, None), "dealer", "five-card"), ((4, 10, True), "pone", "seven-card")],
+    ids=["5J-suited-dealer", "JJ-pone", "37-suited-pone", "55-dealer", "five-card-55-dealer",
+         "seven-card-5J-suited-pone"],
+)  # fmt: skip
+def test_a_simulation_with_real_suits_agrees(cell: tuple[int, int, bool | None], role: str, variant: str) -> None:
+    simulated, error = simulated_crib(cell, role, samples=3000, seed=14, variant=variant)
+    shipped = load_crib_table(variant).rows[cell][0 if role == "dealer" else 1]
+    assert abs(shipped - simulated) < 4 * error + 0.01
 
 
 def test_the_suited_rows_hold_the_crib_flush() -> None:
@@ -141,8 +149,6 @@ def test_crib_value_weights_every_hand_the_pair_leaves() -> None:
 
 @pytest.mark.parametrize("variant", ["five-card", "seven-card"])
 def test_the_other_two_player_tables_are_the_cribs_of_their_own_discards(variant: str) -> None:
-    from cribstats.discards.build import DEALT_BY_VARIANT
-
     table = load_crib_table(variant)
     dealt = DEALT_BY_VARIANT[variant]
     assert len(table.rows) == 169 and table.provenance["converged"] is True and table.provenance["dealt"] == dealt
