@@ -53,7 +53,7 @@ def write_frame(frame: pl.DataFrame, fmt: str, out: str | os.PathLike[str]) -> N
     """
     try:
         if fmt == "parquet":
-            frame.write_parquet(out)
+            frame.write_parquet(os.fspath(out))
             return
         text = format_frame(frame, fmt)
         with open(out, "w", encoding="utf-8", newline="") as handle:
