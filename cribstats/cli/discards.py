@@ -272,8 +272,11 @@ def _build(out: str | None, shown: str) -> CribTable:
     console = err_console()
     builds = {}
     for name, dealt in DEALT_BY_VARIANT.items():
-        builds[name] = build_table(lambda r, changed, name=name: console.print(
-            f"{name} round {r}: {changed} discards changed", markup=False, highlight=False), dealt)  # fmt: skip
+
+        def tell(r: int, changed: int, name: str = name) -> None:
+            console.print(f"{name} round {r}: {changed} discards changed", markup=False, highlight=False)
+
+        builds[name] = build_table(tell, dealt)
         if not builds[name].converged:
             console.print(f"warning: the {name} discards had not settled", markup=False, highlight=False)
     document = table_document(builds, version("cribstats"))

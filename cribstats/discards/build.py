@@ -33,7 +33,7 @@ import numpy as np
 from cribstats.cards import JACK
 from cribstats.cards import RANKS as RANK_NAMES
 from cribstats.discards.hands import options
-from cribstats.scoring import rank_points_many, rank_table
+from cribstats.scoring_many import rank_points_many, rank_table
 
 RANKS = 13
 DEALT = 6  # six-card; five-card deals 5 and seven-card 7, each throwing two
@@ -77,12 +77,14 @@ def rank_hands(dealt: int = DEALT) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 @cache
 def _by_starter() -> np.ndarray:
     """Rank points as ``[starter rank, key of four ranks]``."""
-    return rank_table().astype(np.float64).reshape(RANKS, 28561)
+    table: np.ndarray = rank_table().astype(np.float64).reshape(RANKS, 28561)
+    return table
 
 
 def _key(*ranks: np.ndarray) -> np.ndarray:
     a, b, c, d = ranks
-    return a + 13 * b + 169 * c + 2197 * d
+    key: np.ndarray = a + 13 * b + 169 * c + 2197 * d
+    return key
 
 
 def _points_by_starter(kept: np.ndarray) -> list[np.ndarray]:
@@ -183,7 +185,7 @@ def crib_value(cell: Cell, thrown_by_other: np.ndarray, dealt: int = DEALT) -> f
 
     def share(rank: int, suit: int) -> float:
         """The chance that a card of ``rank`` not among the pair's is of ``suit``."""
-        return free(rank, suit) / room[rank]
+        return free(rank, suit) / int(room[rank])
 
     # nobs of the pair's own jacks: the starter of the jack's suit (a starter jack is the dealer's heels)
     for r, suit in cards:

@@ -18,10 +18,7 @@ from functools import cache, lru_cache
 from itertools import combinations
 from operator import itemgetter
 
-import numpy as np
-
 from cribstats.cards import JACK, Card
-from cribstats.scoring import rank_table, score_show_many
 
 DECK_SIZE = 52
 SUIT_SIZE = 13
@@ -48,9 +45,16 @@ def options(dealt: int, thrown: int) -> tuple[Option, ...]:
 
 @cache
 def _rank_points_by_starter() -> tuple[list[list[int]], list[int]]:
-    """The rank table as ``[starter rank][key of four ranks]``, and its sum over a full deck of starters."""
+    """The rank table as ``[starter rank][key of four ranks]``, and its sum over a full deck of starters (numpy
+    is loaded here, on first use: importing the analysis costs little)."""
+    import numpy as np
+
+    from cribstats.scoring_many import rank_table
+
     table = rank_table().astype(np.int64).reshape(13, 28561)
-    return table.tolist(), (4 * table.sum(axis=0)).tolist()
+    by_starter: list[list[int]] = table.tolist()
+    full: list[int] = (4 * table.sum(axis=0)).tolist()
+    return by_starter, full
 
 
 def hand_values(dealt: Sequence[Card], kept: int) -> list[float]:
@@ -100,6 +104,10 @@ def _rank_part(ranks: tuple[int, ...]) -> tuple[int, ...]:
 
 
 def _scored_values(dealt: Sequence[Card], kept: int) -> list[float]:
+    import numpy as np
+
+    from cribstats.scoring_many import score_show_many
+
     cards = np.asarray(dealt, dtype=np.int16)
     opts = options(len(cards), len(cards) - kept)
     keeps = cards[np.array([k for k, _ in opts], dtype=np.intp)]
@@ -107,4 +115,5 @@ def _scored_values(dealt: Sequence[Card], kept: int) -> list[float]:
     hands = np.repeat(keeps, len(unseen), axis=0)
     starters = np.tile(unseen, len(opts))
     totals = score_show_many(hands, starters).reshape(len(opts), len(unseen))
-    return (totals.sum(axis=1) / len(unseen)).tolist()
+    values: list[float] = (totals.sum(axis=1) / len(unseen)).tolist()
+    return values

@@ -114,7 +114,8 @@ def load_crib_table(variant: str = "six-card", path: Path = TABLE_FILE) -> CribT
 def load_published() -> dict[str, dict[str, Any]]:
     """The published tables copied for comparison: ``{"hessel": {"source": ..., "pairs": {"55": {"dealer": ...,
     "pone": ...}}}, "schell": ...}``."""
-    return json.loads(PUBLISHED_FILE.read_text(encoding="utf-8"))["tables"]
+    tables: dict[str, dict[str, Any]] = json.loads(PUBLISHED_FILE.read_text(encoding="utf-8"))["tables"]
+    return tables
 
 
 def differences(table: CribTable, published: dict[str, dict[str, float]]) -> list[float]:
