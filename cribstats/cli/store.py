@@ -130,9 +130,14 @@ def import_logs(
     different content is a conflict: reported and not stored, unless --replace. A game that cannot be read is
     refused with its file and place, and the rest still imports. An empty database is set up first.
 
+    Match records and the games that carry a match id are stored as matches, joined in whichever order they
+    arrive; a scorecard sheet stores the games its cards agree on and the cards that disagree.
+
     Examples:
 
         cribstats import club-night.jsonl
+
+        cribstats import playoffs.jsonl night-scorecards.csv
 
         cribstats import --db postgresql://club@server/cribbage logs/
 
@@ -207,6 +212,10 @@ def import_summary_table(summary) -> Table:  # type: ignore[no-untyped-def]
         ("deals stored", summary.deals),
         ("findings stored", summary.findings),
     ]
+    matches = summary.matches
+    if matches.imported or matches.present or matches.scorecard_findings:  # shown for inputs that have them
+        rows += [("match records stored", matches.imported), ("  already stored", matches.present),
+                 ("scorecard findings stored", matches.scorecard_findings)]
     for what, value in rows:
         if what.startswith("  ") and not value:
             continue
@@ -379,16 +388,20 @@ def show(
         str,
         typer.Argument(
             help="The game: its key (the log's id), its number in the store (the id column of `cribstats games`), "
-            "or the first six or more hex digits of its content hash."
+            "or the first six or more hex digits of its content hash; or a match id (see `cribstats matches`)."
         ),
     ],
     db: DbOption = DEFAULT_DB,
 ) -> None:
     """Replay one stored game deal by deal: the cards, the play with the count and points, the show, findings.
 
-    Example:
+    Given a match id, shows the match: its rules, sides, result replayed and recorded, each game, findings.
+
+    Examples:
 
         cribstats show tuesday-2026-11-03-r2-t4
+
+        cribstats show tuesday-2026-11-03-final
     """
     from cribstats.replay import replay
     from cribstats.store.queries import AmbiguousGameError, find_game
@@ -406,6 +419,10 @@ def show(
         finally:
             engine.dispose()
         if stored is None:
+            from cribstats.cli.club_tables import show_match
+
+            if show_match(db, game):  # not a game but a match: the match, game by game
+                return
             raise fail(f"no stored game {game!r}: `cribstats games` lists them", 2)
         view = TextView()
         replay(stored.game(), view, key=stored.key)

@@ -51,8 +51,14 @@ DEAL_COLUMNS = (
     "hand_per_deal_dealer", "hand_per_deal_pone", "crib_per_deal", "heels",
 )  # fmt: skip
 FINDING_COLUMNS = ("points_missed", "points_overclaimed", "missed_per_deal", "illegal_plays")
+PLAYER_COLUMNS: tuple[str, ...] = ("player", *RESULT_COLUMNS, *DEAL_COLUMNS, *FINDING_COLUMNS)
+CLUB_COLUMNS: tuple[str, ...] = (
+    "matches", "matches_won", "matches_lost", "match_win_rate", "match_points", "rating",
+)  # fmt: skip
+"""Added to ``stats`` by :func:`cribstats.stats.club.with_club_columns`: finished matches, won, lost, the match win
+rate and match points (:mod:`cribstats.stats.matches`), and the rating after the covered games."""
 DISCARD_COLUMNS = ("discard_loss_per_deal_dealer", "discard_loss_per_deal_pone")  # stats.discards fills them
-STATS_COLUMNS: tuple[str, ...] = ("player", *RESULT_COLUMNS, *DEAL_COLUMNS, *FINDING_COLUMNS, *DISCARD_COLUMNS)
+STATS_COLUMNS: tuple[str, ...] = (*PLAYER_COLUMNS, *DISCARD_COLUMNS, *CLUB_COLUMNS)
 RATE_COLUMNS = frozenset(
     {"win_rate", "pegging_per_deal_dealer", "pegging_per_deal_pone", "hand_per_deal_dealer", "hand_per_deal_pone",
      "crib_per_deal", "missed_per_deal"}
@@ -96,9 +102,8 @@ def player_totals(frames: StatsFrames) -> pl.LazyFrame:
 
 
 def player_stats(frames: StatsFrames) -> pl.LazyFrame:
-    """One row per player with every column of :data:`STATS_COLUMNS`, sorted by name."""
-    unread = {name: pl.lit(None, pl.Float64) for name in DISCARD_COLUMNS}  # read apart: stats.discards
-    return player_totals(frames).with_columns(**RATES, **unread).select(STATS_COLUMNS)
+    """One row per player with every column of :data:`PLAYER_COLUMNS`, sorted by name."""
+    return player_totals(frames).with_columns(**RATES).select(PLAYER_COLUMNS)
 
 
 # --- standings -------------------------------------------------------------------------------------------------

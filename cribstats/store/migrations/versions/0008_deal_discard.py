@@ -4,7 +4,7 @@ Stores imported before hold no values until ``cribstats analyse --store`` fills 
 crib table and the scorer, which a migration should not run).
 
 Revision ID: 0008
-Revises: 0003
+Revises: 0006
 Create Date: 2026-12-01 09:00:00.000000
 """
 
@@ -14,7 +14,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0008"
-down_revision = "0003"
+down_revision = "0006"
 branch_labels = None
 depends_on = None
 
