@@ -165,6 +165,5 @@ def with_discard_losses(conn: Connection, stats: pl.DataFrame, filters: StatsFil
         .join(_players(conn).drop("name_key"), on="player_id")
         .drop("player_id")
     )  # fmt: skip
-    order = stats.columns
-    joined = stats.drop(STATS_DISCARD_COLUMNS).join(losses, on="player", how="left", maintain_order="left")
-    return joined.select(order)
+    without = stats.drop(STATS_DISCARD_COLUMNS, strict=False)
+    return without.join(losses, on="player", how="left", maintain_order="left")
