@@ -1,7 +1,8 @@
 """The club report: one self-contained HTML page (charts embedded as PNG) that reads well on a phone.
 
 Sections, each an element with an ``id``: ``summary``, ``standings``, ``players`` (a table per player),
-``charts`` and ``audit`` (findings by kind, points missed and over-claimed per player, the worst findings).
+``charts``, ``audit`` (findings by kind, points missed and over-claimed per player, the worst findings) and
+``discards`` (:mod:`cribstats.discard_report`).
 Every piece of text goes through jinja2's autoescape; the page carries a Content-Security-Policy that lets no
 script run but its own loaded marker (allowed by its hash), and loads nothing from anywhere. Once loaded, the root
 element's ``data-report-ready`` lists the sections the browser laid out.
@@ -38,6 +39,7 @@ from cribstats.charts import (
     skunks_trend_chart,
 )
 from cribstats.club_report import club_context
+from cribstats.discard_report import discard_section
 from cribstats.errors import CribstatsError
 from cribstats.stats.frames import StatsFilter, StatsFrames, load_frames, load_worst_findings
 from cribstats.stats.measures import (
@@ -209,6 +211,7 @@ def report_context(engine: Engine, filters: StatsFilter | None = None, *, title:
         "accuracy": _rows(stats, stats_columns),
         "worst_head": ["Points", "Kind", "Player", "Game", "Date", "Deal", "What happened"],
         "worst": _rows(worst, worst_columns),
+        "discard_section": discard_section(engine, filters),
         "club": club_context(engine, filters),
         "ready_script": READY_SCRIPT,
         "script_hash": base64.b64encode(hashlib.sha256(READY_SCRIPT.encode()).digest()).decode(),

@@ -28,9 +28,11 @@ from collections import defaultdict
 from collections.abc import Iterable
 
 from cribstats.cards import format_card
+from cribstats.discards.analysis import discard_line
 from cribstats.findings import Finding
 from cribstats.gamelog import GameLog
 from cribstats.replay import DealFacts, GameOutcome, PlayFact, ReplayVisitor, ShowFact
+from cribstats.variants import Variant
 
 INDENT = "    "
 
@@ -59,7 +61,7 @@ def render_game(game: GameLog, outcome: GameOutcome) -> str:
     lines = [_header(game, outcome)]
     for facts in outcome.deals:
         lines.append("")
-        lines.extend(_deal_lines(facts, by_place, _bonus_line(game, facts), sides(game)))
+        lines.extend(_deal_lines(facts, by_place, outcome.variant, _bonus_line(game, facts), sides(game)))
     lines.append("")
     lines.extend(_end_lines(outcome, by_place.get((None, None), []), sides(game)))
     return "\n".join(lines)
@@ -111,6 +113,7 @@ def _board(scores: dict[str, int], teams: list[list[str]] | None) -> str:
 def _deal_lines(
     facts: DealFacts,
     by_place: dict[tuple[int | None, int | None], list[Finding]],
+    variant: Variant,
     bonus: str | None = None,
     teams: list[list[str]] | None = None,
 ) -> list[str]:
@@ -122,6 +125,9 @@ def _deal_lines(
         lines.append(
             f"{INDENT}{p.player:<{width}}  {p.role:<6}  dealt {_cards(p.dealt)}  to the crib {_cards(p.discards)}"
         )
+        judged = discard_line(p.dealt, p.discards, variant, p.role) if p.discards else None
+        if judged is not None:
+            lines.append(f"{INDENT}{p.player:<{width}}  {judged}")
         if p.heels_due or p.heels_claimed:
             lines.append(f"{INDENT}{p.player} his heels: {_claim(p.heels_due, p.heels_claimed)}")
     if bonus is not None:

@@ -28,6 +28,10 @@ VOLATILE = {"imported_at", "started_at", "finished_at"}
 # match tests (tests/test_match_*.py, tests/test_sample_logs.py), not here
 LATER_SAMPLES = {"nights", "matches", "options"}
 LATER_TABLES = {"match", "match_game", "match_player", "match_finding"} | {"api_key"}  # keys: no import writes
+# added after the reference release, and checked by their own tests (tests/test_discard_store.py): the value of
+# every discard, and the statistics' discard loss per deal
+ADDED_TABLES = {"deal_discard"}
+ADDED_COLUMNS = {"discard_loss_per_deal_dealer", "discard_loss_per_deal_pone"}
 
 
 def sample_files() -> list[Path]:
@@ -126,7 +130,7 @@ def store_digests(paths: list[Path], database: Path, home: Path) -> dict[str, An
     with sqlite3.connect(database) as conn:
         tables = [r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")]
         for table in tables:
-            if table == "alembic_version" or table in LATER_TABLES:
+            if table == "alembic_version" or table in LATER_TABLES | ADDED_TABLES:
                 continue
             cursor = conn.execute(f'SELECT * FROM "{table}"')
             names = [c[0] for c in cursor.description]

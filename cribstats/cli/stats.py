@@ -171,6 +171,7 @@ HEADINGS = {
     "hand_per_deal_dealer": "hand\ndealer", "hand_per_deal_pone": "hand\npone", "crib_per_deal": "crib",
     "points_missed": "points\nmissed", "points_overclaimed": "points\nover-\nclaimed",
     "missed_per_deal": "missed\nper deal", "illegal_plays": "illegal\nplays",
+    "discard_loss_per_deal_dealer": "discard\nloss\ndealer", "discard_loss_per_deal_pone": "discard\nloss\npone",
 }  # fmt: skip
 
 
@@ -257,7 +258,7 @@ def stats(
     """
     from cribstats.stats import compute_stats
     from cribstats.stats.matches import PLAYER_MATCH_COLUMNS
-    from cribstats.stats.measures import DEAL_COLUMNS, FINDING_COLUMNS
+    from cribstats.stats.measures import DEAL_COLUMNS, DISCARD_COLUMNS, FINDING_COLUMNS
 
     try:
         filters = _filters(player, event, since, until, variant)
@@ -268,7 +269,7 @@ def stats(
         tables = [
             rich_table(with_skunk_levels(frame), results, f"Results ({what})"),
             rich_table(frame, ("player", *DEAL_COLUMNS), "Deals: points due per completed deal"),
-            rich_table(frame, ("player", *FINDING_COLUMNS), "Counting accuracy"),
+            rich_table(frame, ("player", *FINDING_COLUMNS, *DISCARD_COLUMNS), "Counting accuracy and discards"),
         ]
         if frame["matches"].sum():  # the players' finished matches, where any are stored
             tables.append(rich_table(frame, ("player", *PLAYER_MATCH_COLUMNS), "Matches (finished)"))

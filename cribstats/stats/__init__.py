@@ -39,9 +39,12 @@ def read_frames(
 def compute_stats(engine: Engine, filters: StatsFilter | None = None) -> pl.DataFrame:
     """``cribstats stats``: one row per player with the columns of ``STATS_COLUMNS``."""
     from cribstats.stats.club import with_club_columns
+    from cribstats.stats.discards import with_discard_losses
 
     frames = read_frames(engine, filters, detail=False)
-    return with_club_columns(engine, frames, load_stats(frames))
+    frame = with_club_columns(engine, frames, load_stats(frames))
+    with engine.connect() as conn:
+        return with_discard_losses(conn, frame, filters).select(STATS_COLUMNS)
 
 
 def compute_standings(engine: Engine, filters: StatsFilter | None = None) -> pl.DataFrame:

@@ -25,7 +25,7 @@ from cribstats.stats.matches import (
     match_ids_query,
     match_winners,
 )
-from cribstats.stats.measures import STATS_COLUMNS, player_totals
+from cribstats.stats.measures import DISCARD_COLUMNS, STATS_COLUMNS, player_totals
 from cribstats.stats.ratings import ordinal, rate_games, rating_history, rating_table
 from cribstats.stats.results import load_game_order, load_pair_totals, load_player_names, load_qualifying
 from cribstats.store.matches import StoredMatch, load_matches
@@ -88,7 +88,7 @@ def with_club_columns(engine: Engine, frames: StatsFrames, stats: pl.DataFrame) 
     )
     return stats.with_columns(
         *[with_matches[c] for c in PLAYER_MATCH_COLUMNS], pl.Series("rating", values, dtype=pl.Float64)
-    ).select(STATS_COLUMNS)
+    ).select([c for c in STATS_COLUMNS if c not in DISCARD_COLUMNS])  # stats.discards adds those
 
 
 def ratings_tables(engine: Engine, filters: StatsFilter, player: str | None = None, *,

@@ -62,7 +62,8 @@ CLUB_COLUMNS: tuple[str, ...] = (
 )  # fmt: skip
 """Added to ``stats`` by :func:`cribstats.stats.club.with_club_columns`: finished matches, won, lost, the match win
 rate and match points (:mod:`cribstats.stats.matches`), and the rating after the covered games."""
-STATS_COLUMNS: tuple[str, ...] = (*PLAYER_COLUMNS, *CLUB_COLUMNS)
+DISCARD_COLUMNS = ("discard_loss_per_deal_dealer", "discard_loss_per_deal_pone")  # stats.discards fills them
+STATS_COLUMNS: tuple[str, ...] = (*PLAYER_COLUMNS, *DISCARD_COLUMNS, *CLUB_COLUMNS)
 RATE_COLUMNS = frozenset(
     {"win_rate", "pegging_per_deal_dealer", "pegging_per_deal_pone", "hand_per_deal_dealer", "hand_per_deal_pone",
      "crib_per_deal", "missed_per_deal"}

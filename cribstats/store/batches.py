@@ -16,6 +16,7 @@ from cribstats.formats.sources import SourceFinding, SourceMatch
 from cribstats.store import tables as t
 from cribstats.store.bulk import bulk_insert, chunks, insert_ignore, next_id, refusable, retryable
 from cribstats.store.db import atomic, describe_db_error, ensure_schema, is_postgresql, writer
+from cribstats.store.discards import add_discard_values
 from cribstats.store.history import record_run
 from cribstats.store.identity import (
     IN_CHUNK,
@@ -436,6 +437,7 @@ class Importer:
         bulk_insert(conn, t.deal_player_table, DEAL_PLAYER_COLUMNS, deal_players)
         bulk_insert(conn, t.play_event_table, PLAY_COLUMNS, plays)
         add_game_totals(conn, [game_ids[g.content_hash] for g, _ in stored])
+        add_discard_values(conn, [game_ids[g.content_hash] for g, _ in stored])
 
     def _resolve_players(self, conn: Connection, games: list[PreparedGame], out: BatchOutcome) -> dict[str, int]:
         wanted: dict[str, str] = {}

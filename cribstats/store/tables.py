@@ -8,7 +8,7 @@ the canonical spellings joined by one space (``"5S 4S 2S 8D 6H 8C"``). Every tab
 ``make_engine`` build from.
 
 >>> sorted(t for t in metadata.tables if t.startswith("d"))
-['deal', 'deal_player']
+['deal', 'deal_discard', 'deal_player']
 >>> name_key("  Mary   ANN ") == name_key("mary ann")
 True
 """
@@ -481,3 +481,38 @@ class ApiKey(StoreTable, table=True):
 
 
 api_key_table: sa.Table = ApiKey.__table__  # type: ignore[attr-defined]
+
+
+class DealDiscard(StoreTable, table=True):
+    """What one player's discard in one deal was worth (:mod:`cribstats.store.discards` fills it): the cards kept
+    and thrown, their hand value, crib value (null for a three- or four-player deal, judged by the hand alone:
+    ``hand_only``) and expected value; the best discard of the dealt cards and its expected value; the ``loss``
+    (best less chosen, 0 for a best discard). Definitions: :mod:`cribstats.discards.analysis`.
+    """
+
+    __tablename__ = "deal_discard"
+    __table_args__ = (
+        sa.UniqueConstraint("deal_id", "seat", name="uq_deal_discard_seat"),
+        sa.Index("ix_deal_discard_game_id", "game_id"),
+        sa.Index("ix_deal_discard_player_id", "player_id"),
+    )
+
+    id: int | None = Field(default=None, primary_key=True)
+    deal_id: int = Field(sa_column=_fk("deal.id"))
+    game_id: int = Field(sa_column=_fk("game.id"))
+    player_id: int = Field(sa_column=_fk("player.id", ondelete=None))
+    seat: int = Field(sa_column=sa.Column(sa.Integer, nullable=False))
+    role: str = Field(sa_column=sa.Column(sa.String(6), nullable=False))
+    hand_only: bool = Field(sa_column=sa.Column(sa.Boolean, nullable=False))
+    kept: str = Field(sa_column=sa.Column(sa.String(30), nullable=False))
+    thrown: str = Field(sa_column=sa.Column(sa.String(30), nullable=False))
+    hand_value: float = Field(sa_column=sa.Column(sa.Float, nullable=False))
+    crib_value: float | None = Field(default=None, sa_column=sa.Column(sa.Float, nullable=True))
+    expected: float = Field(sa_column=sa.Column(sa.Float, nullable=False))
+    best_kept: str = Field(sa_column=sa.Column(sa.String(30), nullable=False))
+    best_thrown: str = Field(sa_column=sa.Column(sa.String(30), nullable=False))
+    best_expected: float = Field(sa_column=sa.Column(sa.Float, nullable=False))
+    loss: float = Field(sa_column=sa.Column(sa.Float, nullable=False))
+
+
+deal_discard_table: sa.Table = DealDiscard.__table__  # type: ignore[attr-defined]

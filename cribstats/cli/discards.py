@@ -1,0 +1,299 @@
+"""Commands of the discards group: ``analyse`` (one dealt hand, or a whole store), ``discards`` (per player) and
+``discard-table`` (the crib table behind them)."""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+from rich.table import Table
+
+from cribstats.cli.options import DbOption, FormatOption, OutputFormat, err_console, fail
+from cribstats.cli.stats import (
+    EventOption,
+    OutOption,
+    PlayerOption,
+    SinceOption,
+    UntilOption,
+    UsageError,
+    VariantOption,
+    _emit,
+    _fail,
+    _filters,
+    _handled,
+    _none_stored,
+    _open_store,
+    rich_table,
+)
+from cribstats.errors import CribstatsError
+
+if TYPE_CHECKING:
+    import polars as pl
+
+    from cribstats.discards.analysis import Discard
+    from cribstats.discards.table import CribTable
+
+BY_CARDS = {6: "six-card", 7: "seven-card", 5: "five-card"}
+ANALYSE_HELP = (
+    "Exit status: 0 on success; 2 for cards that are not a dealt hand (or options that do not fit together); "
+    "1 when the database cannot be used (--store)."
+)
+
+
+def _discard_frame(ranked: list[Discard]) -> pl.DataFrame:
+    import polars as pl
+
+    return pl.DataFrame(
+        {
+            "rank": list(range(1, len(ranked) + 1)),
+            "keep": [" ".join(d.keep_text) for d in ranked],
+            "throw": [" ".join(d.throw_text) for d in ranked],
+            "hand": [d.hand for d in ranked],
+            "crib": [d.crib for d in ranked],
+            "expected": [d.expected for d in ranked],
+        },
+        schema={"rank": pl.Int64, "keep": pl.String, "throw": pl.String, "hand": pl.Float64,
+                "crib": pl.Float64, "expected": pl.Float64},
+    )  # fmt: skip
+
+
+def _write_text(text: str, out: str | None) -> None:
+    if out is None:
+        sys.stdout.write(text)
+        return
+    from cribstats.discards.table import write_text_file
+
+    try:
+        write_text_file(text, out)
+    except OSError as err:
+        raise UsageError(f"{out}: cannot write: {err.strerror or err}") from None
+    err_console().print(f"wrote {out}", markup=False, highlight=False)
+
+
+def _fill_store(db: str, again: bool) -> None:
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    from cribstats.store.discards import fill_discard_values
+
+    engine = _open_store(db)
+    with Progress(
+        TextColumn("valuing discards"), BarColumn(), MofNCompleteColumn(), TextColumn("games"),
+        TimeElapsedColumn(), console=err_console(), transient=True,
+    ) as bar:  # fmt: skip
+        task = bar.add_task("games", total=None)
+        games, rows = fill_discard_values(
+            engine, again=again, started=lambda n: bar.update(task, total=n),
+            progress=lambda k: bar.advance(task, k),
+        )  # fmt: skip
+    err_console().print(f"valued {rows} discards in {games} games", markup=False, highlight=False)
+
+
+def analyse(
+    hand: Annotated[
+        list[str] | None,
+        typer.Argument(help="The dealt cards, e.g. 5H 5C JD 6S 2C 9D (six-card: six cards).", show_default=False),
+    ] = None,
+    dealer: Annotated[bool, typer.Option("--dealer", help="The crib is yours (the default).")] = False,
+    pone: Annotated[bool, typer.Option("--pone", help="The crib is your opponent's.")] = False,
+    variant: Annotated[
+        str | None,
+        typer.Option("--variant", help="The variant (default: six-card for 6 cards, seven-card 7, five-card 5)."),
+    ] = None,
+    format: FormatOption = OutputFormat.table,
+    out: OutOption = None,
+    store: Annotated[
+        bool, typer.Option("--store", help="Value the discards of every stored game that has none valued yet.")
+    ] = False,
+    again: Annotated[bool, typer.Option("--again", help="With --store: value every stored game again.")] = False,
+    db: DbOption = "sqlite:///cribstats.db",
+) -> None:
+    """Every way to discard one dealt hand, best first, with its hand value (the average show over every
+    starter you cannot see), crib value (from the crib table) and expected value (hand plus crib as dealer,
+    hand minus crib as pone). Three- and four-player hands are valued by the hand alone.
+
+    With --store, value the discards of stored games imported before cribstats kept these values.
+
+    Examples:
+
+        cribstats analyse 5H 5C JD 6S 2C 9D --pone
+
+        cribstats analyse AS 2H 3S 4H 5D 6C --format json
+
+        cribstats analyse --store --db sqlite:///club.db
+    """
+    from cribstats.cards import parse_cards
+    from cribstats.discards.analysis import analyse as rank_discards
+
+    try:
+        if store:
+            if hand:
+                raise UsageError("give either cards to analyse or --store, not both")
+            _fill_store(db, again)
+            return
+        if again:
+            raise UsageError("--again goes with --store")
+        if not hand:
+            raise UsageError("give the dealt cards, e.g. `cribstats analyse 5H 5C JD 6S 2C 9D`, or --store")
+        if dealer and pone:
+            raise UsageError("give --dealer or --pone, not both")
+        role = "pone" if pone else "dealer"
+        cards = parse_cards(hand)
+        name = variant or BY_CARDS.get(len(cards))
+        if name is None:
+            raise UsageError(f"{len(cards)} cards given: give 5, 6 or 7 (or name the variant with --variant)")
+        ranked = rank_discards(cards, name, role)
+        if format is OutputFormat.json:
+            _write_text(json.dumps([d.to_dict() for d in ranked], indent=1) + "\n", out)
+            return
+        frame = _discard_frame(ranked)
+        title = f"Discards as {role} ({name}), best first"
+        if ranked[0].crib is None:
+            title += ": the hand value only (the crib of a three- or four-player deal is not valued)"
+        _emit(frame, format, out, [rich_table(frame, frame.columns, title)])
+    except _handled() as error:
+        if isinstance(error, CribstatsError) and not isinstance(error, UsageError):
+            from cribstats.store.db import StoreError
+
+            if not isinstance(error, StoreError):
+                raise fail(str(error), 2) from None
+        raise _fail(error) from None
+
+
+def discards(
+    db: DbOption = "sqlite:///cribstats.db",
+    player: PlayerOption = None,
+    event: EventOption = None,
+    since: SinceOption = None,
+    until: UntilOption = None,
+    variant: VariantOption = None,
+    format: FormatOption = OutputFormat.table,
+    out: OutOption = None,
+) -> None:
+    """Discard quality per player: deals analysed, the expected points lost by the discard per deal (as dealer,
+    as pone), the share of deals with the best discard, points lost per game, and each player's worst discard.
+
+    A discard's loss is the best discard's expected value less its own (0 for a best one). Three- and
+    four-player deals are judged by the hand value alone and counted apart (hand_only_*).
+
+    Examples:
+
+        cribstats discards
+
+        cribstats discards --player Alice --format json
+
+        cribstats discards --event "Tuesday League" --format csv --out discards.csv
+    """
+    from cribstats.stats.discards import discard_summary, worst_discards
+
+    try:
+        filters = _filters(player, event, since, until, variant)
+        engine = _open_store(db)
+        with engine.connect() as conn:
+            frame = discard_summary(conn, filters)
+            worst = worst_discards(conn, filters) if format is OutputFormat.table else None
+        what = filters.describe()
+        tables: list[Table] = [
+            rich_table(frame, ("player", "deals", "loss_per_deal_dealer", "loss_per_deal_pone", "best_share",
+                               "loss_per_game", "hand_only_deals"), f"Discards ({what}): expected points lost"),
+        ]  # fmt: skip
+        if worst is not None and worst.height:
+            tables.append(rich_table(worst, ("player", "game", "deal", "role", "dealt", "chosen", "best", "loss"),
+                                     "The costliest discards"))  # fmt: skip
+        _emit(frame, format, out, tables)
+    except _handled() as error:
+        raise _fail(error) from None
+    if frame.height == 0:
+        err_console().print(_none_stored("discards", filters), markup=False, highlight=False)
+
+
+def discard_table(
+    format: FormatOption = OutputFormat.table,
+    out: OutOption = None,
+    build: Annotated[
+        bool,
+        typer.Option(
+            "--build",
+            help="Compute the tables afresh (a few minutes: six-, five- and seven-card) instead of reading the "
+            "shipped ones; with --out FILE, write them there as the data file cribstats ships.",
+        ),
+    ] = False,
+    variant: Annotated[
+        str, typer.Option("--variant", help="The table of six-card, five-card or seven-card play.")
+    ] = "six-card",
+) -> None:
+    """The crib table: the expected crib points of each rank pair thrown, to your own crib (dealer) and to
+    your opponent's (pone); a pair of two ranks is split into off-suit and suited, a pair of one rank has
+    suited null. Each two-player variant has its own (the other player's throw comes from a hand of its size).
+
+    Examples:
+
+        cribstats discard-table
+
+        cribstats discard-table --format json --variant five-card
+
+        cribstats discard-table --build --out crib-table.json
+    """
+    import polars as pl
+
+    from cribstats.discards.table import TABLE_VARIANTS, load_crib_table
+    from cribstats.variants import find_variant
+
+    try:
+        name = find_variant(variant).name
+        if name not in TABLE_VARIANTS:
+            raise UsageError(f"--variant {variant}: {name} deals are valued by the hand alone, with no crib table")
+        if build:
+            table = _build(out, name)
+            if out is not None:
+                return
+        else:
+            table = load_crib_table(name)
+        records = table.records()
+        if format is OutputFormat.json:
+            _write_text(json.dumps(records, indent=1) + "\n", out)
+            return
+        frame = pl.DataFrame(records, schema={"pair": pl.String, "suited": pl.Boolean, "dealer": pl.Float64,
+                                              "pone": pl.Float64})  # fmt: skip
+        _emit(frame, format, out, [rich_table(frame, frame.columns, f"Crib table ({name}): expected crib points")])
+    except _handled() as error:
+        raise _fail(error) from None
+
+
+def _build(out: str | None, shown: str) -> CribTable:
+    """Compute the tables, telling each round on standard error; write the data file to ``out`` if given; the
+    table of ``shown``."""
+    from importlib.metadata import version
+
+    from cribstats.discards.build import DEALT_BY_VARIANT, build_table, table_document
+    from cribstats.discards.table import table_from_records, write_table_file
+
+    console = err_console()
+    builds = {}
+    for name, dealt in DEALT_BY_VARIANT.items():
+
+        def tell(r: int, changed: int, name: str = name) -> None:
+            console.print(f"{name} round {r}: {changed} discards changed", markup=False, highlight=False)
+
+        builds[name] = build_table(tell, dealt)
+        if not builds[name].converged:
+            console.print(f"warning: the {name} discards had not settled", markup=False, highlight=False)
+    document = table_document(builds, version("cribstats"))
+    if out is not None:
+        try:
+            write_table_file(document, out)
+        except OSError as err:
+            raise UsageError(f"{out}: cannot write: {err.strerror or err}") from None
+        console.print(f"wrote {out}", markup=False, highlight=False)
+    six: list[dict[str, object]] = document["rows"]  # type: ignore[assignment]
+    variants: dict[str, dict[str, object]] = document["variants"]  # type: ignore[assignment]
+    rows = six if shown == "six-card" else variants[shown]["rows"]
+    return table_from_records(rows, {})  # type: ignore[arg-type]
+
+
+def register(app: typer.Typer) -> None:
+    """Add this group's commands to the root app."""
+    app.command("analyse", epilog=ANALYSE_HELP)(analyse)
+    app.command("discards")(discards)
+    app.command("discard-table")(discard_table)

@@ -1,0 +1,169 @@
+"""Discard quality per player, from the stored value of every discard (``deal_discard``).
+
+* ``deals``: two-player deals whose discard is valued, as dealer and as pone; ``loss_per_deal_dealer`` and
+  ``loss_per_deal_pone``: the average expected points lost by the discard (best less chosen), ``loss_per_deal``
+  over both; ``best_share``: the share of those deals with a best discard; ``loss_per_game``: the points lost
+  over the games with such a deal, per game. Every deal with a discard counts, the last of a game too (the
+  discard was made before the game ended).
+* ``hand_only_deals`` and ``hand_only_loss_per_deal``: three- and four-player deals, judged by the hand alone.
+* ``worst_*``: the player's costliest discard (the earliest stored one among equals).
+
+>>> from cribstats.store.db import make_engine, upgrade
+>>> engine = make_engine("sqlite://")
+>>> upgrade(engine)
+>>> with engine.connect() as conn:
+...     discard_summary(conn).columns[:3]
+['player', 'deals', 'deals_as_dealer']
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import polars as pl
+import sqlalchemy as sa
+from sqlalchemy.engine import Connection
+
+from cribstats.stats.frames import StatsFilter, _own_rows, read_frame
+from cribstats.store import tables as t
+
+SUMMARY_COLUMNS: tuple[str, ...] = (
+    "player", "deals", "deals_as_dealer", "deals_as_pone", "loss_per_deal_dealer", "loss_per_deal_pone",
+    "loss_per_deal", "best_share", "loss_per_game", "hand_only_deals", "hand_only_loss_per_deal",
+    "worst_game", "worst_deal", "worst_role", "worst_dealt", "worst_chosen", "worst_best", "worst_loss",
+)  # fmt: skip
+STATS_DISCARD_COLUMNS: tuple[str, ...] = ("discard_loss_per_deal_dealer", "discard_loss_per_deal_pone")
+"""The columns ``cribstats stats`` fills beside counting accuracy (``measures.DISCARD_COLUMNS``)."""
+
+GROUP_SCHEMA: dict[str, Any] = {
+    "player_id": pl.Int64, "role": pl.String, "hand_only": pl.Boolean, "deals": pl.Int64, "loss": pl.Float64,
+    "best": pl.Int64,
+}  # fmt: skip
+GAMES_SCHEMA: dict[str, Any] = {"player_id": pl.Int64, "games": pl.Int64}
+PLAYER_SCHEMA: dict[str, Any] = {"player_id": pl.Int64, "player": pl.String, "name_key": pl.String}
+WORST_SCHEMA: dict[str, Any] = {
+    "player_id": pl.Int64, "player": pl.String, "game": pl.String, "date": pl.Date, "deal": pl.Int64,
+    "role": pl.String, "dealt": pl.String, "chosen": pl.String, "kept": pl.String, "best": pl.String,
+    "best_kept": pl.String, "loss": pl.Float64,
+}  # fmt: skip
+
+
+def _groups_query(filters: StatsFilter) -> sa.Select[Any]:
+    dd = t.deal_discard_table
+    return (
+        sa.select(
+            dd.c.player_id, dd.c.role, dd.c.hand_only, sa.func.count().label("deals"),
+            sa.func.sum(dd.c.loss).label("loss"),
+            sa.func.sum(sa.case((dd.c.loss == 0, 1), else_=0)).label("best"),
+        )
+        .where(*_own_rows(dd, filters))
+        .group_by(dd.c.player_id, dd.c.role, dd.c.hand_only)
+    )  # fmt: skip
+
+
+def _games_query(filters: StatsFilter) -> sa.Select[Any]:
+    """Per player, the games with a valued two-player discard."""
+    dd = t.deal_discard_table
+    return (
+        sa.select(dd.c.player_id, sa.func.count(sa.distinct(dd.c.game_id)))
+        .where(~dd.c.hand_only, *_own_rows(dd, filters))
+        .group_by(dd.c.player_id)
+    )
+
+
+def _players(conn: Connection) -> pl.DataFrame:
+    p = t.player_table
+    return read_frame(conn, sa.select(p.c.id, p.c.name, p.c.name_key), PLAYER_SCHEMA)
+
+
+def worst_query(filters: StatsFilter, *, per_player: bool, limit: int | None = None) -> sa.Select[Any]:
+    """The costliest discards: each player's worst (``per_player``), or the ``limit`` worst of all; then the
+    oldest first."""
+    dd, g, d, p, dp = (t.deal_discard_table, t.game_table, t.deal_table, t.player_table, t.deal_player_table)
+    order = (dd.c.loss.desc(), g.c.date.is_(None), g.c.date, dd.c.game_id, d.c.number, dd.c.seat)
+    columns = [
+        dd.c.player_id, p.c.name.label("player"), g.c.game_key.label("game"), g.c.date, d.c.number.label("deal"),
+        dd.c.role, dp.c.dealt, dd.c.thrown.label("chosen"), dd.c.kept, dd.c.best_thrown.label("best"),
+        dd.c.best_kept, dd.c.loss,
+    ]  # fmt: skip
+    source = (
+        dd.join(g, g.c.id == dd.c.game_id).join(d, d.c.id == dd.c.deal_id).join(p, p.c.id == dd.c.player_id)
+        .join(dp, sa.and_(dp.c.deal_id == dd.c.deal_id, dp.c.seat == dd.c.seat))
+    )  # fmt: skip
+    conditions = [dd.c.loss > 0, *_own_rows(dd, filters)]
+    if not per_player:
+        return sa.select(*columns).select_from(source).where(*conditions).order_by(*order).limit(limit)
+    place = sa.func.row_number().over(partition_by=dd.c.player_id, order_by=order).label("place")
+    ranked = sa.select(*columns, place).select_from(source).where(*conditions).subquery()
+    return sa.select(*(ranked.c[c.name] for c in columns)).where(ranked.c.place == 1)
+
+
+def _ratio(numerator: pl.Expr, denominator: pl.Expr) -> pl.Expr:
+    return pl.when(denominator > 0).then(numerator / denominator).otherwise(None).cast(pl.Float64)
+
+
+def _sum(column: str, when: pl.Expr) -> pl.Expr:
+    return pl.col(column).filter(when).sum()
+
+
+def discard_summary(conn: Connection, filters: StatsFilter | None = None) -> pl.DataFrame:
+    """One row per player with a valued discard, with the columns of :data:`SUMMARY_COLUMNS`, by name."""
+    filters = filters or StatsFilter()
+    groups = read_frame(conn, _groups_query(filters), GROUP_SCHEMA)
+    games = read_frame(conn, _games_query(filters), GAMES_SCHEMA)
+    worst = read_frame(conn, worst_query(filters, per_player=True), WORST_SCHEMA)
+    two = ~pl.col("hand_only")
+    dealer, pone = two & (pl.col("role") == "dealer"), two & (pl.col("role") == "pone")
+    per_player = groups.group_by("player_id").agg(
+        _sum("deals", two).alias("deals"),
+        _sum("deals", dealer).alias("deals_as_dealer"),
+        _sum("deals", pone).alias("deals_as_pone"),
+        _sum("loss", dealer).alias("loss_dealer"),
+        _sum("loss", pone).alias("loss_pone"),
+        _sum("loss", two).alias("loss"),
+        _sum("best", two).alias("best"),
+        _sum("deals", ~two).alias("hand_only_deals"),
+        _sum("loss", ~two).alias("hand_only_loss"),
+    )
+    frame = (
+        per_player.join(games, on="player_id", how="left")
+        .join(_players(conn), on="player_id", how="left")
+        .join(worst.select(pl.col("player_id"), *(pl.col(c).alias(f"worst_{c}") for c in
+                                                   ("game", "deal", "role", "dealt", "chosen", "best", "loss"))),
+              on="player_id", how="left")
+        .with_columns(
+            _ratio(pl.col("loss_dealer"), pl.col("deals_as_dealer")).alias("loss_per_deal_dealer"),
+            _ratio(pl.col("loss_pone"), pl.col("deals_as_pone")).alias("loss_per_deal_pone"),
+            _ratio(pl.col("loss"), pl.col("deals")).alias("loss_per_deal"),
+            _ratio(pl.col("best").cast(pl.Float64), pl.col("deals")).alias("best_share"),
+            _ratio(pl.col("loss"), pl.col("games").fill_null(0)).alias("loss_per_game"),
+            _ratio(pl.col("hand_only_loss"), pl.col("hand_only_deals")).alias("hand_only_loss_per_deal"),
+        )
+        .sort("name_key", "player_id")
+    )  # fmt: skip
+    return frame.select(SUMMARY_COLUMNS)
+
+
+def worst_discards(conn: Connection, filters: StatsFilter | None = None, limit: int = 10) -> pl.DataFrame:
+    """The ``limit`` costliest discards the filter covers (player, game, date, deal, role, dealt, chosen, kept,
+    best, best_kept, loss)."""
+    frame = read_frame(conn, worst_query(filters or StatsFilter(), per_player=False, limit=limit), WORST_SCHEMA)
+    return frame.drop("player_id")
+
+
+def with_discard_losses(conn: Connection, stats: pl.DataFrame, filters: StatsFilter | None = None) -> pl.DataFrame:
+    """``cribstats stats``' frame with :data:`STATS_DISCARD_COLUMNS` filled in (null for a player without a
+    valued two-player discard), in place; rows are matched by player name (names are unique in a store)."""
+    groups = read_frame(conn, _groups_query(filters or StatsFilter()), GROUP_SCHEMA).filter(~pl.col("hand_only"))
+    losses = (
+        groups.group_by("player_id").agg(
+            _ratio(_sum("loss", pl.col("role") == "dealer"), _sum("deals", pl.col("role") == "dealer"))
+            .alias(STATS_DISCARD_COLUMNS[0]),
+            _ratio(_sum("loss", pl.col("role") == "pone"), _sum("deals", pl.col("role") == "pone"))
+            .alias(STATS_DISCARD_COLUMNS[1]),
+        )
+        .join(_players(conn).drop("name_key"), on="player_id")
+        .drop("player_id")
+    )  # fmt: skip
+    without = stats.drop(STATS_DISCARD_COLUMNS, strict=False)
+    return without.join(losses, on="player", how="left", maintain_order="left")

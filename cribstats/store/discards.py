@@ -1,0 +1,133 @@
+"""The stored value of every discard (``deal_discard``), worked out from the dealt cards and discards of each
+player's deal (``deal_player``) by :mod:`cribstats.discards.analysis`.
+
+:func:`add_discard_values` fills the rows of some stored games (the importer calls it with each batch, after the
+games' other rows); :func:`fill_discard_values` fills a whole store, game by game in batches that each commit
+whole (``cribstats analyse --store``: stores imported before the table existed, or after a new crib table with
+``again``). A deal whose cards cannot be judged (a discard of cards not dealt, the wrong number of cards) gets no
+row: the audit reports it.
+
+>>> from cribstats.store.db import make_engine, upgrade
+>>> engine = make_engine("sqlite://")
+>>> upgrade(engine)
+>>> fill_discard_values(engine)
+(0, 0)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy.engine import Connection, Engine
+
+from cribstats.cards import format_card, parse_cards
+from cribstats.discards.analysis import judge_discard
+from cribstats.errors import CribstatsError
+from cribstats.store import tables as t
+from cribstats.store.bulk import bulk_insert
+from cribstats.store.db import atomic, writer
+from cribstats.store.totals import id_runs
+from cribstats.variants import find_variant
+
+BATCH_GAMES = 500
+RUNS_PER_STATEMENT = 200
+
+Progress = Callable[[int], None]
+"""Told how many more games are done."""
+
+
+CANONICAL: dict[str, int] = {format_card(c): c for c in range(52)}
+
+
+def _cards(text: str) -> list[int]:
+    """A stored card list (canonical spellings, one space apart), read fast; anything else the slow way."""
+    try:
+        return [CANONICAL[word] for word in text.split(" ")]
+    except KeyError:
+        return parse_cards(text)
+
+
+def _in_runs(column: sa.ColumnElement[Any], runs: Sequence[tuple[int, int]]) -> sa.ColumnElement[bool]:
+    """``column`` within one of the runs of ids."""
+    return sa.or_(*(column.between(first, last) for first, last in runs))
+
+
+COLUMNS: tuple[str, ...] = (
+    "deal_id", "game_id", "player_id", "seat", "role", "hand_only", "kept", "thrown", "hand_value", "crib_value",
+    "expected", "best_kept", "best_thrown", "best_expected", "loss",
+)  # fmt: skip
+"""The columns of ``deal_discard`` that :func:`discard_rows` gives, in order."""
+
+
+def discard_rows(conn: Connection, game_ids: Sequence[int]) -> list[tuple[Any, ...]]:
+    """The ``deal_discard`` rows of some stored games (:data:`COLUMNS`), worked out from their ``deal_player``
+    rows."""
+    dp, g = t.deal_player_table, t.game_table
+    out: list[tuple[Any, ...]] = []
+    runs = id_runs(game_ids)
+    for start in range(0, len(runs), RUNS_PER_STATEMENT):
+        query = (
+            sa.select(dp.c.deal_id, dp.c.game_id, dp.c.player_id, dp.c.seat, dp.c.role, dp.c.dealt, dp.c.discards,
+                      g.c.variant)
+            .select_from(dp.join(g, g.c.id == dp.c.game_id))
+            .where(_in_runs(dp.c.game_id, runs[start : start + RUNS_PER_STATEMENT]), dp.c.discards != "")
+        )  # fmt: skip
+        for deal_id, game_id, player_id, seat, role, dealt, discards, variant in conn.execute(query):
+            try:
+                cards, thrown = _cards(dealt), _cards(discards)
+                choice = judge_discard(cards, thrown, find_variant(variant), role)
+            except (CribstatsError, ValueError):
+                continue
+            chosen, best = choice.chosen, choice.best
+            out.append((
+                deal_id, game_id, player_id, seat, role, choice.hand_only, " ".join(chosen.keep_text),
+                " ".join(chosen.throw_text), chosen.hand, chosen.crib, chosen.expected, " ".join(best.keep_text),
+                " ".join(best.throw_text), best.expected, choice.loss,
+            ))  # fmt: skip
+    return out
+
+
+def add_discard_values(conn: Connection, game_ids: Sequence[int]) -> int:
+    """Work out and store the discard values of some stored games (which hold none yet); how many rows."""
+    if not game_ids:
+        return 0
+    rows = discard_rows(conn, game_ids)
+    bulk_insert(conn, t.deal_discard_table, COLUMNS, rows)
+    return len(rows)
+
+
+def games_to_analyse(conn: Connection, *, again: bool = False) -> list[int]:
+    """Ids of the stored games with discards to value: those with none valued yet (every one with ``again``)."""
+    dp, dd = t.deal_player_table, t.deal_discard_table
+    query = sa.select(dp.c.game_id).where(dp.c.discards != "").distinct()
+    if not again:
+        query = query.where(~sa.exists().where(dd.c.game_id == dp.c.game_id))
+    return sorted(row[0] for row in conn.execute(query))
+
+
+def fill_discard_values(
+    engine: Engine, *, again: bool = False, progress: Progress | None = None,
+    started: Callable[[int], None] | None = None,
+) -> tuple[int, int]:
+    """Value the discards of every stored game that has none valued (with ``again``: of every game, replacing
+    what is there), in batches of :data:`BATCH_GAMES` games that each commit whole. ``started(n)`` is told how
+    many games there are to do, ``progress(k)`` of each batch done. Returns (games, rows)."""
+    with engine.connect() as conn:
+        todo = games_to_analyse(conn, again=again)
+    if started is not None:
+        started(len(todo))
+    rows = 0
+    with engine.connect() as raw:
+        conn = writer(raw)
+        for start in range(0, len(todo), BATCH_GAMES):
+            batch = todo[start : start + BATCH_GAMES]
+            with atomic(conn):
+                if again:
+                    dd = t.deal_discard_table
+                    conn.execute(dd.delete().where(_in_runs(dd.c.game_id, id_runs(batch))))
+                rows += add_discard_values(conn, batch)
+            if progress is not None:
+                progress(len(batch))
+    return len(todo), rows
