@@ -188,7 +188,8 @@ def test_parallel_import_stores_the_same_matches(store: sa.Engine, tmp_path: Pat
 
 
 def test_names_fold_and_unlisted_games_come_after_the_listed(store: sa.Engine, tmp_path: Path) -> None:
-    # "alice " in the record is Alice of the games; the game carrying the id but not listed becomes game 3
+    # "alice " in the record is Alice of the games (trimmed by the name rule); the game carrying the id but not
+    # listed becomes game 3
     import_paths([write(tmp_path / "a.jsonl", game("u1", "Alice", "Bob", 121, 100, match="n"))], store)
     record = {"format": "cribstats/match/1", "id": "n", "players": ["alice ", "BOB"], "rules": "best-of-5",
               "games": ["v1", "v2"]}
@@ -200,7 +201,7 @@ def test_names_fold_and_unlisted_games_come_after_the_listed(store: sa.Engine, t
     assert match is not None
     numbered = [(g.number, g.game_key, g.winner_side) for g in match.games]
     assert numbered == [(1, "v1", 2), (2, "v2", 2), (3, "u1", 1)]
-    assert (match.points, match.winner_side, match.sides) == ((1, 2), None, (("alice ",), ("BOB",)))
+    assert (match.points, match.winner_side, match.sides) == ((1, 2), None, (("alice",), ("BOB",)))
 
 
 def test_two_imports_of_one_match_at_once_store_it_once(store: sa.Engine, db_url: str, tmp_path: Path) -> None:

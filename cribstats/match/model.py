@@ -23,10 +23,13 @@ import orjson
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationError
 
 from cribstats.gamelog import (
+    EventText,
     GameLog,
     GameLogError,
     IsoDate,
     PlayerName,
+    RoundText,
+    SiteText,
     Text,
     _explain,
     check_options,
@@ -35,6 +38,7 @@ from cribstats.gamelog import (
     game_key,
     join_place,
 )
+from cribstats.names import TextError, normalise_name
 
 MATCH_FORMAT = "cribstats/match/1"
 COUNTS = ("games", "points")
@@ -113,10 +117,10 @@ class MatchRecord(_Model):
 
     format: Literal["cribstats/match/1"]
     id: Text
-    event: str | None = None
+    event: EventText | None = None
     date: IsoDate | None = None
-    site: str | None = None
-    round: str | None = None
+    site: SiteText | None = None
+    round: RoundText | None = None
     players: Players
     rules: Annotated[MatchRules, BeforeValidator(rules_from_shorthand)] = MatchRules()
     games: list[GameLog | Text] | None = None
@@ -201,7 +205,36 @@ def _all_names(items: list[object]) -> bool:
     return all(isinstance(item, str) for item in items)
 
 
+def _normalise_sides(record: MatchRecord) -> None:
+    """The sides' names under the name rule (:func:`cribstats.names.normalise_name`), put back in the record, and
+    the recorded result's names with them.
+
+    :raises MatchError: at ``players[i]`` (``players[i][j]`` for a partnership) for a name the rule refuses.
+    """
+    sides: list[Any] = []
+    for i, side in enumerate(record.players):
+        if isinstance(side, str):
+            sides.append(_rule_name(side, f"players[{i}]"))
+        else:
+            sides.append([_rule_name(name, f"players[{i}][{j}]") for j, name in enumerate(side)])
+    record.players = sides
+    result = record.result
+    if result is not None:
+        if result.winner is not None:
+            result.winner = _rule_name(result.winner, "result.winner")
+        if result.points:
+            result.points = {_rule_name(name, f"result.points[{name!r}]"): n for name, n in result.points.items()}
+
+
+def _rule_name(name: str, place: str) -> str:
+    try:
+        return normalise_name(name)
+    except TextError as err:
+        raise MatchError(place, str(err)) from None
+
+
 def _check_record(record: MatchRecord) -> None:
+    _normalise_sides(record)
     names = [name for side in record.sides for name in side]
     twice = next((n for n in names if names.count(n) > 1), None)
     if twice is not None:
