@@ -31,6 +31,7 @@ from cribstats.cards import format_card
 from cribstats.findings import Finding
 from cribstats.gamelog import GameLog
 from cribstats.replay import DealFacts, GameOutcome, PlayFact, ReplayVisitor, ShowFact
+from cribstats.safetext import visible
 
 INDENT = "    "
 
@@ -62,7 +63,8 @@ def render_game(game: GameLog, outcome: GameOutcome) -> str:
         lines.extend(_deal_lines(facts, by_place))
     lines.append("")
     lines.extend(_end_lines(outcome, by_place.get((None, None), [])))
-    return "\n".join(lines)
+    # names, events, sites and ids are user text: a control or hidden character in one shows as an escape
+    return "\n".join(visible(line) for line in lines)
 
 
 def _header(game: GameLog, outcome: GameOutcome) -> str:

@@ -14,6 +14,7 @@ from typing import IO, TYPE_CHECKING, Annotated
 import typer
 
 from cribstats.cli.options import err_console, fail
+from cribstats.cli.terminal import message
 from cribstats.errors import CribstatsError
 from cribstats.variants import VARIANT_NAMES
 
@@ -158,7 +159,7 @@ def simulate(
     summary = f"{written} {variant.value} games ({deals} deals) written to {where} in {elapsed:.1f} s"
     if expected is not None:
         summary += f"; {found} expected findings written to {expected}"
-    console.print(summary, markup=False, highlight=False, soft_wrap=True)
+    console.print(message(summary), soft_wrap=True)
 
 
 def _out_problem(out: Path) -> str | None:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import csv
 import gc
 import os
 import sys
@@ -14,7 +13,6 @@ from typing import Annotated
 import orjson
 import typer
 from rich import box
-from rich.console import Console
 from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 from rich.table import Table
 from rich.text import Text
@@ -28,7 +26,10 @@ from cribstats.cli.options import (
     folders_without_logs,
     no_logs_message,
 )
+from cribstats.cli.output import check_output, emit
+from cribstats.cli.terminal import cell, message, name_cell, out_console
 from cribstats.errors import CribstatsError
+from cribstats.safetext import display_width
 
 IMPORT_HELP = (
     "Exit status: 0 when every game was imported or was already stored; 2 when some input was refused "
@@ -36,7 +37,15 @@ IMPORT_HELP = (
     "was imported; "
     "1 when the database cannot be used."
 )
-READ_HELP = "Exit status: 0 on success; 1 when the database cannot be used or the game is not stored."
+GAMES_HELP = (
+    "Exit status: 0 on success (also when no game matches); 2 for wrong options; 1 when the database cannot be "
+    "used or the file given to --out cannot be written."
+)
+SHOW_HELP = (
+    "Exit status: 0 on success; 2 when no stored game is named so, or a hash prefix names several; "
+    "1 when the database cannot be used."
+)
+UPGRADE_HELP = "Exit status: 0 on success; 1 when the database cannot be used."
 
 db_app = typer.Typer(
     name="db",
@@ -182,13 +191,13 @@ def import_logs(
                 gc.unfreeze()
         engine.dispose()
     for folder in empty:
-        errors.print(Text(no_logs_message(folder)), soft_wrap=True)
+        errors.print(message(no_logs_message(folder)), soft_wrap=True)
     for refusal in summary.conflicts + summary.refused:
-        errors.print(Text(str(refusal)), soft_wrap=True)
+        errors.print(message(str(refusal)), soft_wrap=True)
     hidden = summary.refused_count - len(summary.refused) + summary.conflict_count - len(summary.conflicts)
     if hidden > 0:
         errors.print(Text(f"... and {hidden} more refused"))
-    Console().print(import_summary_table(summary))
+    out_console(wide_when_redirected=False).print(import_summary_table(summary))
     raise typer.Exit(0 if summary.complete and not empty else 2)
 
 
@@ -217,7 +226,7 @@ def import_summary_table(summary) -> Table:  # type: ignore[no-untyped-def]
 # --- db upgrade -----------------------------------------------------------------------------------
 
 
-@db_app.command("upgrade", epilog=READ_HELP)
+@db_app.command("upgrade", epilog=UPGRADE_HELP)
 def db_upgrade(db: DbOption = DEFAULT_DB) -> None:
     """Create the tables, or bring them up to this version of cribstats (safe to run again).
 
@@ -269,6 +278,9 @@ def games(
     output: Annotated[
         OutputFormat, typer.Option("--format", "-f", help="Output format.", case_sensitive=False)
     ] = OutputFormat.table,
+    out: Annotated[
+        str | None, typer.Option("--out", "-o", help="Write to this file instead of standard output.")
+    ] = None,
 ) -> None:
     """List the stored games, oldest first.
 
@@ -276,10 +288,16 @@ def games(
 
         cribstats games --player alice --since 2026-01-01
 
-        cribstats games --event "Tuesday League" --format csv > games.csv
+        cribstats games --event "Tuesday League" --format csv --out games.csv
+
+        cribstats games --format parquet --out games.parquet
     """
     from cribstats.store.queries import list_games
 
+    try:
+        check_output(output, out)
+    except CribstatsError as err:
+        raise fail(str(err), 2) from None
     if since is not None and until is not None and since > until:
         raise fail(f"--since {since.date()} is after --until {until.date()}: no game can match", 2)
     with _database_errors(db):
@@ -297,31 +315,24 @@ def games(
                 )
         engine.dispose()
     rows = [g.to_dict() for g in listed]
-    if output is OutputFormat.json:
-        sys.stdout.buffer.write(orjson.dumps(rows, option=orjson.OPT_INDENT_2) + b"\n")
-        sys.stdout.flush()
-    elif output is OutputFormat.csv:
-        writer = csv.writer(sys.stdout, lineterminator="\n")
-        writer.writerow(GAME_COLUMNS)
-        for row in rows:
-            writer.writerow(_flat(row[c]) for c in GAME_COLUMNS)
-    elif output is OutputFormat.parquet:
-        import polars as pl
-
-        if sys.stdout.isatty():
-            raise fail("parquet is binary: redirect it to a file (--format parquet > games.parquet)", 1)
-
-        frame = pl.DataFrame(
-            {c: [_flat(r[c]) for r in rows] for c in GAME_COLUMNS},
-            schema={c: (pl.Int64 if c in ("id", "deals", "findings") else pl.String) for c in GAME_COLUMNS},
-        )
-        frame.write_parquet(sys.stdout.buffer)
-        sys.stdout.flush()
-    else:
-        console = Console()
-        (console if console.is_terminal else Console(width=200)).print(games_table(rows))
+    frame = games_frame(rows)
+    json_text = orjson.dumps(rows, option=orjson.OPT_INDENT_2).decode()
+    try:
+        emit(frame, output, out, [games_table(rows)], json_text=json_text)
+    except CribstatsError as err:  # the file named could not be written
+        raise fail(str(err), 1) from None
     if not rows:
         err_console().print(Text("no stored games match"), soft_wrap=True)
+
+
+def games_frame(rows: list[dict[str, object]]):  # type: ignore[no-untyped-def]
+    """The games as a flat frame for CSV and Parquet: names joined by commas, scores by dashes."""
+    import polars as pl
+
+    return pl.DataFrame(
+        {c: [_flat(r[c]) for r in rows] for c in GAME_COLUMNS},
+        schema={c: (pl.Int64 if c in ("id", "deals", "findings") else pl.String) for c in GAME_COLUMNS},
+    )
 
 
 def _flat(value: object) -> object:
@@ -334,12 +345,17 @@ def _flat(value: object) -> object:
 
 
 TABLE_COLUMNS = ("id", "game", "date", "event", "players", "scores", "winners", "deals", "findings")
+NAME_COLUMNS = ("players", "winners")
 
 
 def _longest_word(rows: list[dict[str, object]], column: str) -> int:
     """The widest single word of a column (a name with its comma), so that a narrow table wraps between words."""
-    words = [w for row in rows for w in str(_flat(row[column])).split()]
-    return max((len(w) for w in words), default=len(column))
+    if column in NAME_COLUMNS:
+        texts = [name_cell(str(_flat(row[column]))).plain for row in rows]
+    else:
+        texts = [cell(_flat(row[column])).plain for row in rows]
+    words = [w for text in texts for w in text.split()]
+    return max((display_width(w) for w in words), default=len(column))
 
 
 def games_table(rows: list[dict[str, object]]) -> Table:
@@ -367,7 +383,9 @@ def games_table(rows: list[dict[str, object]]) -> Table:
             min_width=widths.get(name),
         )
     for row in rows:
-        table.add_row(*(Text(str(_flat(row[c]))) for c in TABLE_COLUMNS))
+        table.add_row(
+            *(name_cell(str(_flat(row[c]))) if c in NAME_COLUMNS else cell(_flat(row[c])) for c in TABLE_COLUMNS)
+        )
     return table
 
 
@@ -417,5 +435,5 @@ def register(app: typer.Typer) -> None:
     """Add this group's commands to the root app."""
     app.command("import", epilog=IMPORT_HELP)(import_logs)
     app.add_typer(db_app, name="db")
-    app.command("games", epilog=READ_HELP)(games)
-    app.command("show", epilog=READ_HELP)(show)
+    app.command("games", epilog=GAMES_HELP)(games)
+    app.command("show", epilog=SHOW_HELP)(show)

@@ -1,0 +1,82 @@
+"""Output files written whole or not at all: into a temporary file beside the target, flushed to disk, then renamed
+over it. A full disk, a missing folder or a kill part-way leaves the previous file exactly as it was, and the
+temporary file is removed. Every writer of cribstats (reports, exports, charts, simulated logs) comes here.
+
+>>> import tempfile, pathlib
+>>> folder = pathlib.Path(tempfile.mkdtemp())
+>>> write_atomic(folder / "a.txt", "fifteen two")
+>>> (folder / "a.txt").read_text()
+'fifteen two'
+>>> sorted(p.name for p in folder.iterdir())
+['a.txt']
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager, suppress
+from pathlib import Path
+from typing import BinaryIO
+
+from cribstats.errors import CribstatsError
+
+
+class WriteError(CribstatsError):
+    """An output file that could not be written; the file named is as it was before."""
+
+
+def write_error(path: str | os.PathLike[str], err: OSError) -> WriteError:
+    """``report.html: cannot write: No space left on device``."""
+    return WriteError(f"{os.fspath(path)}: cannot write: {err.strerror or err}")
+
+
+def _new_file_mode(target: Path) -> int:
+    """The mode the file keeps: the old file's, or what a plain ``open`` would give under the umask."""
+    try:
+        return os.stat(target).st_mode & 0o7777
+    except OSError:
+        umask = os.umask(0)
+        os.umask(umask)
+        return 0o666 & ~umask
+
+
+@contextmanager
+def atomic_output(path: str | os.PathLike[str]) -> Iterator[BinaryIO]:
+    """A binary handle whose bytes become ``path`` only when the ``with`` block ends without an error.
+
+    :raises WriteError: naming ``path`` when it cannot be written (the old file, if any, is left alone).
+    """
+    target = Path(path)
+    try:
+        fd, temp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".part")
+    except OSError as err:
+        raise write_error(path, err) from None
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            yield handle
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.chmod(temp, _new_file_mode(target))
+        os.replace(temp, target)
+    except OSError as err:
+        _remove(temp)
+        raise write_error(path, err) from None
+    except BaseException:
+        _remove(temp)
+        raise
+
+
+def _remove(temp: str) -> None:
+    with suppress(OSError):
+        os.unlink(temp)
+
+
+def write_atomic(path: str | os.PathLike[str], data: str | bytes) -> None:
+    """Write ``data`` (text as UTF-8) to ``path`` whole or not at all.
+
+    :raises WriteError: naming ``path`` when it cannot be written.
+    """
+    with atomic_output(path) as handle:
+        handle.write(data.encode("utf-8") if isinstance(data, str) else data)
