@@ -19,7 +19,7 @@ from __future__ import annotations
 import base64
 import hashlib
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from importlib import resources
 from pathlib import Path
@@ -29,6 +29,7 @@ import jinja2
 import polars as pl
 from sqlalchemy.engine import Engine
 
+from cribstats.atomicfile import WriteError, write_atomic
 from cribstats.charts import (
     accuracy_chart,
     averages_chart,
@@ -52,14 +53,23 @@ from cribstats.stats.measures import (
     skunk_trend,
     standings,
 )
+from cribstats.store.tables import name_key
 
 TEMPLATE = "report.html.j2"
-# The page's one script: once loaded, it marks the root element with the sections that were laid out.
+# The page's one script: once loaded, it marks the root element with the sections that were laid out, and with
+# how far right the standings' game points reach against the width of the screen (a phone must show them).
 READY_SCRIPT = (
     "(function () { var shown = []; document.querySelectorAll('main > section').forEach(function (s) {"
     " if (s.getBoundingClientRect().height > 0) { shown.push(s.id); } });"
-    " document.documentElement.setAttribute('data-report-ready', shown.join(' ')); })();"
+    " var root = document.documentElement; root.setAttribute('data-report-ready', shown.join(' '));"
+    " var points = document.querySelector('#standings th.points');"
+    " if (points) { root.setAttribute('data-points-right', Math.ceil(points.getBoundingClientRect().right));"
+    " root.setAttribute('data-screen-width', window.innerWidth); } })();"
 )
+# The report's standings lead with what they are ranked by, so that a phone's width shows it beside the name.
+REPORT_STANDINGS_COLUMNS: tuple[str, ...] = (
+    "rank", "player", "game_points", "games", "wins", "losses", "spread", "skunk_wins", "skunk_losses",
+)  # fmt: skip
 WORST_FINDINGS = 15
 DEFAULT_TITLE = "Cribbage club report"
 
@@ -169,14 +179,29 @@ def _charts(frames: StatsFrames, stats: pl.DataFrame) -> list[Chart]:
     ]  # fmt: skip
 
 
+def standings_rows(table: pl.DataFrame, player: str | None) -> list[dict[str, Any]]:
+    """The standings as the template shows them: each row's cells, and whether it is the player asked for."""
+    chosen = name_key(player) if player else None
+    columns = REPORT_STANDINGS_COLUMNS
+    return [
+        {"cells": cells, "chosen": chosen is not None and name_key(name) == chosen}
+        for cells, name in zip(_rows(table, columns), table["player"].to_list(), strict=True)
+    ]
+
+
 def report_context(engine: Engine, filters: StatsFilter | None = None, *, title: str) -> dict[str, Any]:
-    """Everything the template shows, as plain values (strings and lists)."""
+    """Everything the template shows, as plain values (strings and lists).
+
+    With a player filter the standings are still those of everyone in the other filters' games, so the player's
+    row keeps its true rank; the row is marked.
+    """
     filters = filters or StatsFilter()
     with engine.connect() as conn:
         frames = load_frames(conn, filters)
         worst = load_worst_findings(conn, filters, WORST_FINDINGS)
+        everyone = load_frames(conn, replace(filters, player=None), detail=False) if filters.player else frames
     stats = load_stats(frames)
-    table = standings(frames)
+    table = standings(everyone)
     games = detail(frames.game_totals, "game_totals").collect().row(0, named=True)
     finished = detail(frames.game_results, "game_results").select(pl.col("games").sum()).collect().item()
     by_kind = findings_by_kind(frames)
@@ -199,8 +224,10 @@ def report_context(engine: Engine, filters: StatsFilter | None = None, *, title:
             ("First game", games["first"].isoformat() if games["first"] else "–"),
             ("Last game", games["last"].isoformat() if games["last"] else "–"),
         ],
-        "standings_head": [LABELS[c] for c in table.columns],
-        "standings": _rows(table, tuple(table.columns)),
+        "standings_head": [LABELS[c] for c in REPORT_STANDINGS_COLUMNS],
+        "standings_classes": [{"player": "name", "game_points": "points"}.get(c, "") for c in
+                              REPORT_STANDINGS_COLUMNS],
+        "standings": standings_rows(table, filters.player),
         "players": players,
         "charts": _charts(frames, stats),
         "findings_by_kind": [(kind, str(n)) for kind, n in by_kind.rows()],
@@ -227,6 +254,6 @@ def write_report(engine: Engine, out: str | os.PathLike[str], filters: StatsFilt
     """
     html = build_report(engine, filters, title=title)
     try:
-        Path(out).write_text(html, encoding="utf-8")
-    except OSError as err:
-        raise ReportError(f"{os.fspath(out)}: cannot write: {err.strerror or err}") from None
+        write_atomic(out, html)  # a full disk leaves the previous report as it was
+    except WriteError as err:
+        raise ReportError(str(err)) from None
