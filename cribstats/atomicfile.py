@@ -42,9 +42,24 @@ def _new_file_mode(target: Path) -> int:
         return 0o666 & ~umask
 
 
+class AtomicOutput:
+    """The handle :func:`atomic_output` gives: ``write`` bytes; a failed write names the target file."""
+
+    def __init__(self, handle: BinaryIO, path: str | os.PathLike[str]) -> None:
+        self._handle = handle
+        self._path = path
+
+    def write(self, data: bytes) -> int:
+        try:
+            return self._handle.write(data)
+        except OSError as err:
+            raise write_error(self._path, err) from None
+
+
 @contextmanager
-def atomic_output(path: str | os.PathLike[str]) -> Iterator[BinaryIO]:
-    """A binary handle whose bytes become ``path`` only when the ``with`` block ends without an error.
+def atomic_output(path: str | os.PathLike[str]) -> Iterator[AtomicOutput]:
+    """A handle whose bytes become ``path`` only when the ``with`` block ends without an error; on any error the
+    temporary file is removed and the error goes on.
 
     :raises WriteError: naming ``path`` when it cannot be written (the old file, if any, is left alone).
     """
@@ -55,12 +70,15 @@ def atomic_output(path: str | os.PathLike[str]) -> Iterator[BinaryIO]:
         raise write_error(path, err) from None
     try:
         with os.fdopen(fd, "wb") as handle:
-            yield handle
-            handle.flush()
-            os.fsync(handle.fileno())
+            yield AtomicOutput(handle, path)
+            try:
+                handle.flush()
+                os.fsync(handle.fileno())
+            except OSError as err:
+                raise write_error(path, err) from None
         os.chmod(temp, _new_file_mode(target))
         os.replace(temp, target)
-    except OSError as err:
+    except OSError as err:  # closing (the last bytes reach the disk), the mode, the rename
         _remove(temp)
         raise write_error(path, err) from None
     except BaseException:

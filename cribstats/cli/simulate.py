@@ -13,6 +13,7 @@ from typing import IO, TYPE_CHECKING, Annotated
 
 import typer
 
+from cribstats.atomicfile import AtomicOutput, WriteError, atomic_output, write_atomic
 from cribstats.cli.options import err_console, fail
 from cribstats.cli.terminal import message
 from cribstats.errors import CribstatsError
@@ -147,6 +148,8 @@ def simulate(
         )
         started = time.perf_counter()
         written, deals, found = _write(stream, games, out, expected, show_progress=console.is_terminal)
+    except WriteError as err:  # names the file; what was there before is left as it was
+        raise fail(str(err), 1) from None
     except (CribstatsError, ValueError) as err:
         raise fail(str(err), 2) from None
     except BrokenPipeError:  # the reader of --out - went away (e.g. `| head`): stop quietly
@@ -199,7 +202,7 @@ def _write(
     suffix = ".jsonl" if to_stdout else out.suffix.lower()
     folder = suffix not in (*LOG_SUFFIXES, ".json")
     with ExitStack() as stack:
-        log_file: IO[bytes] | None = None
+        log_file: IO[bytes] | AtomicOutput | None = None
         if to_stdout:
             log_file = sys.stdout.buffer
         elif folder:
@@ -207,15 +210,15 @@ def _write(
         else:
             if out.parent != Path():
                 out.parent.mkdir(parents=True, exist_ok=True)
-            log_file = stack.enter_context(open(out, "wb"))
+            log_file = stack.enter_context(atomic_output(out))  # whole or not at all
             if suffix == ".json":
                 log_file.write(b"[\n")
-        expected_file = stack.enter_context(open(expected, "wb")) if expected is not None else None
+        expected_file = stack.enter_context(atomic_output(expected)) if expected is not None else None
         advance = _progress(stack, total) if show_progress and total >= PROGRESS_FROM else None
         for game in stream:
             data = orjson.dumps(game.log)
             if log_file is None:
-                (out / f"{game.log['id']}.json").write_bytes(orjson.dumps(game.log, option=orjson.OPT_INDENT_2))
+                write_atomic(out / f"{game.log['id']}.json", orjson.dumps(game.log, option=orjson.OPT_INDENT_2))
             elif suffix == ".json":
                 log_file.write((b",\n" if written else b"") + data)
             else:
