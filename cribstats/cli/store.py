@@ -13,7 +13,6 @@ from typing import Annotated
 import orjson
 import typer
 from rich import box
-from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 from rich.table import Table
 from rich.text import Text
 
@@ -29,7 +28,7 @@ from cribstats.cli.options import (
 from cribstats.cli.output import check_output, emit
 from cribstats.cli.terminal import cell, message, name_cell, out_console
 from cribstats.errors import CribstatsError
-from cribstats.safetext import display_width
+from cribstats.safetext import display_width, visible
 
 IMPORT_HELP = (
     "Exit status: 0 when every game was imported or was already stored; 2 when some input was refused "
@@ -147,31 +146,29 @@ def import_logs(
 
         cat game.json | cribstats import -
     """
+    from cribstats.cli.progress import games_to_import, import_progress
     from cribstats.store.importer import ImportSummary, import_paths
 
     errors = err_console()
     empty = folders_without_logs(paths)
+    hidden = quiet or not errors.is_terminal
+    total = None if hidden else games_to_import(paths)
     with _database_errors(db):
         engine = _engine(db)
-        with Progress(
-            SpinnerColumn(),
-            TextColumn("{task.description}"),
-            TimeElapsedColumn(),
-            console=errors,
-            transient=True,
-            disable=quiet or not errors.is_terminal,
-        ) as progress:
-            task = progress.add_task("importing", total=None)
+        with import_progress(errors, total, disable=hidden) as progress:
+            task = progress.add_task("importing" if total is None else "", total=total)
 
             def on_progress(summary: ImportSummary, file: str) -> None:
                 # counts first: a narrow terminal cuts the end of the line, and a long path would hide them
-                progress.update(
-                    task,
-                    description=(
-                        f"{summary.imported} imported, {summary.present} already stored, "
-                        f"{summary.refused_count + summary.conflict_count} refused  ({os.path.basename(file)})"
-                    ),
-                )
+                refused = summary.refused_count + summary.conflict_count
+                where = visible(os.path.basename(file))
+                if total is None:
+                    described = f"{summary.imported} imported, {summary.present} already stored, {refused} refused"
+                else:
+                    described = f"({refused} refused)  {where}" if refused else where
+                done = summary.games
+                progress.update(task, completed=done, total=None if total is None else max(total, done),
+                                description=described if total is not None else f"{described}  ({where})")
 
             # What is alive now (modules, schemas, the engine) lives as long as the command: frozen, the cyclic
             # garbage collector stops walking it again and again while games are replayed (some 6% of the time).
