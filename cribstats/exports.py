@@ -30,6 +30,7 @@ import polars as pl
 
 from cribstats.atomicfile import WriteError, write_atomic
 from cribstats.errors import CribstatsError
+from cribstats.safetext import json_visible, visible
 
 ExportFormat = Literal["csv", "json", "parquet"]
 EXPORT_FORMATS: tuple[str, ...] = ("csv", "json", "parquet")
@@ -56,10 +57,14 @@ def csv_safe(text: str) -> str:
 
 
 def csv_safe_frame(frame: pl.DataFrame) -> pl.DataFrame:
-    """Every text column through :func:`csv_safe` (numbers stay numbers: a spread of -3 is not a formula)."""
+    """Every text column through :func:`csv_safe` (numbers stay numbers: a spread of -3 is not a formula), and a
+    hidden or controlling character (only a store older than the name rule holds one) shown as an escape."""
     text = [name for name, dtype in frame.schema.items() if dtype == pl.String]
     if not text:
         return frame
+    hidden = [c for c in text if not all(v.isprintable() for v in frame[c].drop_nulls().to_list())]
+    if hidden:
+        frame = frame.with_columns(pl.col(c).map_elements(visible, return_dtype=pl.String) for c in hidden)
     pattern = "^[=+\\-@\t\r]"
     return frame.with_columns(
         pl.when(pl.col(c).str.contains(pattern)).then(pl.lit("'") + pl.col(c)).otherwise(pl.col(c)).alias(c)
@@ -74,8 +79,8 @@ def format_frame(frame: pl.DataFrame, fmt: str) -> str:
     """
     if fmt == "csv":
         return csv_safe_frame(frame).write_csv()
-    if fmt == "json":
-        return orjson.dumps(frame_rows(frame), option=orjson.OPT_SERIALIZE_NUMPY).decode()
+    if fmt == "json":  # the values exactly; a hidden character as a \u escape
+        return json_visible(orjson.dumps(frame_rows(frame), option=orjson.OPT_SERIALIZE_NUMPY).decode())
     if fmt == "parquet":
         raise ExportError("parquet is a binary format: give a file to write it to (--out FILE)")
     raise ExportError(f"unknown format {fmt!r}: use one of {', '.join(EXPORT_FORMATS)}")

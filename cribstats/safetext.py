@@ -42,6 +42,29 @@ def visible(text: str) -> str:
     return "".join(_escape(c) if unicodedata.category(c) in HIDDEN_CATEGORIES else c for c in text)
 
 
+def json_visible(text: str) -> str:
+    """JSON text with every hidden or controlling character inside its strings written as a ``\\u`` escape: the
+    values decode exactly as they were, and nothing reaches a terminal that could steer it.
+
+    >>> json_visible('["Ann\u200b"]')
+    '["Ann\\\\u200b"]'
+    """
+    if text.isascii() and text.isprintable():
+        return text
+    out = []
+    for char in text:
+        if unicodedata.category(char) in HIDDEN_CATEGORIES and char not in "\n\r\t ":
+            code = ord(char)
+            if code >= 0x10000:  # a surrogate pair, as JSON writes a character beyond the BMP
+                code -= 0x10000
+                out.append(f"\\u{0xD800 + (code >> 10):04x}\\u{0xDC00 + (code & 0x3FF):04x}")
+            else:
+                out.append(f"\\u{code:04x}")
+        else:
+            out.append(char)
+    return "".join(out)
+
+
 def _char_width(char: str) -> int:
     if unicodedata.combining(char) or unicodedata.category(char) in ("Mn", "Me", "Cf"):
         return 0

@@ -28,7 +28,7 @@ from cribstats.cli.options import (
 from cribstats.cli.output import check_output, emit
 from cribstats.cli.terminal import cell, message, name_cell, out_console
 from cribstats.errors import CribstatsError
-from cribstats.safetext import display_width, visible
+from cribstats.safetext import display_width, json_visible, visible
 
 IMPORT_HELP = (
     "Exit status: 0 when every game was imported or was already stored; 2 when some input was refused "
@@ -313,7 +313,7 @@ def games(
         engine.dispose()
     rows = [g.to_dict() for g in listed]
     frame = games_frame(rows)
-    json_text = orjson.dumps(rows, option=orjson.OPT_INDENT_2).decode()
+    json_text = json_visible(orjson.dumps(rows, option=orjson.OPT_INDENT_2).decode())
     try:
         emit(frame, output, out, [games_table(rows)], json_text=json_text)
     except CribstatsError as err:  # the file named could not be written
