@@ -101,8 +101,9 @@ def step_floor(path: str, url: str) -> dict[str, float]:
 
     from cribstats.formats import read_paths
     from cribstats.store import tables as t
+    from cribstats.store.bulk import bulk_insert
     from cribstats.store.db import make_engine, upgrade
-    from cribstats.store.importer import (
+    from cribstats.store.rows import (
         DEAL_COLUMNS,
         DEAL_PLAYER_COLUMNS,
         FINDING_COLUMNS,
@@ -110,7 +111,6 @@ def step_floor(path: str, url: str) -> dict[str, float]:
         GAME_OWN_COLUMNS,
         GAME_PLAYER_COLUMNS,
         PLAY_COLUMNS,
-        bulk_insert,
         prepare_game,
     )
 

@@ -240,15 +240,15 @@ def test_in_order_walk_agrees_with_the_full_walk(
             play[i], play[i + 1] = play[i + 1], play[i]
     fast = replay_record(log)
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(sys.modules["cribstats.replay"], "_play_in_order", lambda deal, events: False)
+        patch.setattr(sys.modules["cribstats.replay.deal"], "play_in_order", lambda deal, events: False)
         assert replay_record(log) == fast
 
 
 def test_clean_deals_take_the_in_order_walk() -> None:
     """Without the check above meaning nothing: in a clean game every deal but the last (where the target is
     reached) is walked in order."""
-    module = sys.modules["cribstats.replay"]
-    in_order = module._play_in_order
+    module = sys.modules["cribstats.replay.deal"]
+    in_order = module.play_in_order
     walked: list[bool] = []
 
     def counted(deal: Any, events: Any) -> bool:
@@ -257,7 +257,7 @@ def test_clean_deals_take_the_in_order_walk() -> None:
 
     log = simulated("six-card", 7)
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(module, "_play_in_order", counted)
+        patch.setattr(module, "play_in_order", counted)
         replay(validate_game(log))
     assert len(walked) == len(log["deals"]) > 2
     assert all(walked[:-1])

@@ -431,9 +431,10 @@ def mixed_inputs(tmp_path: Path) -> list[Path]:
 @pytest.mark.slow
 def test_parallel_replay_gives_the_same_store(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     import cribstats.store.importer as importer
+    import cribstats.store.pool as pool
 
     paths = mixed_inputs(tmp_path)
-    monkeypatch.setattr(importer, "PARALLEL_CHUNK", 7)  # many chunks, the broken line inside one
+    monkeypatch.setattr(pool, "PARALLEL_CHUNK", 7)  # many chunks, the broken line inside one
     monkeypatch.setattr(importer, "AUTO_PARALLEL_AFTER", 40)  # auto: some chunks here, then the processes
     monkeypatch.setattr(importer, "default_workers", lambda: 2)
     results = {}

@@ -1,0 +1,277 @@
+"""One deal: the deal checks, his heels, the play (see :mod:`~cribstats.replay.play`), the show and the board."""
+
+from __future__ import annotations
+
+from itertools import chain
+from typing import TYPE_CHECKING
+
+from cribstats.cards import JACK, Card, format_card
+from cribstats.findings import (
+    board_message,
+    crib_card_message,
+    dealer_rotation_message,
+    dealt_count_message,
+    discard_count_message,
+    discard_not_dealt_message,
+    duplicate_card_message,
+    heels_what,
+    muggins_heels_message,
+    show_what,
+)
+from cribstats.gamelog import Deal
+from cribstats.replay.claims import Claims
+from cribstats.replay.facts import DealFacts, PlayerDealFacts, PlayFact, ShowFact
+from cribstats.replay.play import CARD_OF, PlayReplay, card_of, play_in_order
+from cribstats.scoring import score_show_total
+from cribstats.variants import CRIB_SIZE
+
+if TYPE_CHECKING:
+    from cribstats.replay.game import GameReplay
+
+HEELS = 2
+
+
+class DealReplay(Claims):
+    """One deal: deal checks, his heels, the play, the show and the board."""
+
+    def __init__(self, g: GameReplay, deal: Deal, number: int, previous_dealer: str | None) -> None:
+        self.g = g
+        self.deal = deal
+        self.number = number
+        self.previous_dealer = previous_dealer
+        self.rules = g.rules
+        self.players = players = g.players
+        self.n = len(players)
+        self.dealer_seat = dealer_seat = g.seat_of[deal.dealer]
+        self.order_from_pone = g.order_from[dealer_seat]
+        self.starter = CARD_OF[deal.starter]
+        hands, discards = deal.hands, deal.discards
+        self.dealt: dict[str, list[Card]] = {}
+        self.discards: dict[str, list[Card]] = {}
+        self.kept: dict[str, list[Card]] = {}
+        self.kept_by_seat: list[list[Card]] = []
+        self.facts: dict[str, PlayerDealFacts] = {}
+        for seat, p in enumerate(players):
+            dealt = self.dealt[p] = list(map(card_of, hands.get(p, ())))
+            out = self.discards[p] = list(map(card_of, discards.get(p, ())))
+            kept = self.kept[p] = without(dealt, out)
+            self.kept_by_seat.append(kept)
+            self.facts[p] = PlayerDealFacts(
+                p, seat, "dealer" if seat == dealer_seat else "pone", tuple(dealt), tuple(out),
+                None, None, None, None, None, None,  # pegged, hand and crib: due and claimed, filled in below
+            )
+        self.plays: list[PlayFact] = []
+        self.shows: list[ShowFact] = []
+        self.calls = list(deal.muggins or [])
+        self.missed_left: dict[tuple[str, str, int | None], int] = {}
+
+    def run(self) -> DealFacts:
+        g = self.g
+        after_end = g.over
+        if after_end:
+            g.after_end("deal", None, "a whole deal")
+        else:
+            self.check_deal()
+            bonus = self.rules.first_deal_bonus
+            if self.number == 1 and bonus:
+                g.credit(g.side_of[self.order_from_pone[0]], bonus, bonus)
+            self.heels()
+            self.play()
+            self.show()
+            self.check_board()
+        return DealFacts(
+            self.number, self.deal.dealer, self.starter, not after_end and not g.over, after_end,
+            list(self.facts.values()), self.plays, self.shows, g.scores_by_player(g.board),
+            g.scores_by_player(g.board_due),
+        )
+
+    # -- the deal ---------------------------------------------------------------------------------------------
+
+    def deal_is_clean(self) -> bool:
+        """The common case, checked at once: the dealer in turn, every count right, no card twice."""
+        g, deal, rules = self.g, self.deal, self.rules
+        previous = self.previous_dealer
+        if previous is not None and deal.dealer != g.players[(g.seat_of[previous] + 1) % self.n]:
+            return False
+        if (deal.crib_card is None) != (rules.crib_from_deck == 0):
+            return False
+        cards = [self.starter] if deal.crib_card is None else [self.starter, CARD_OF[deal.crib_card]]
+        dealt_size, crib_size = rules.dealt, rules.to_crib
+        for dealt, out, kept in zip(self.dealt.values(), self.discards.values(), self.kept_by_seat, strict=True):
+            # every discard was dealt when each one took a card out of the hand
+            if len(dealt) != dealt_size or len(out) != crib_size or len(kept) != dealt_size - crib_size:
+                return False
+            cards += dealt
+        return len(set(cards)) == len(cards)
+
+    def check_deal(self) -> None:
+        if self.deal_is_clean():
+            return
+        g, deal, rules = self.g, self.deal, self.rules
+        if self.previous_dealer is not None:
+            expected = self.players[(g.seat_of[self.previous_dealer] + 1) % self.n]
+            if deal.dealer != expected:
+                g.find("bad-deal", "deal", deal.dealer, dealer_rotation_message(deal.dealer, expected))
+        for p in self.players:
+            if len(self.dealt[p]) != rules.dealt:
+                g.find("bad-deal", "deal", p, dealt_count_message(p, len(self.dealt[p]), rules.dealt))
+        seen: set[Card] = set()
+        for p in deal.hands:
+            for c in self.dealt[p]:
+                if c in seen:
+                    g.find("bad-deal", "deal", p, duplicate_card_message(format_card(c), f"in {p}'s hand"))
+                seen.add(c)
+        if deal.crib_card is not None:
+            c = CARD_OF[deal.crib_card]
+            if c in seen:
+                g.find("bad-deal", "deal", None, duplicate_card_message(format_card(c), "as the crib card"))
+            seen.add(c)
+        if self.starter in seen:
+            g.find("bad-deal", "deal", None, duplicate_card_message(deal.starter, "as the starter"))
+        if (deal.crib_card is None) != (rules.crib_from_deck == 0):
+            g.find("bad-deal", "deal", None, crib_card_message(missing=deal.crib_card is None))
+        for p in self.players:
+            wrong = [c for c in self.discards[p] if c not in self.dealt[p]]
+            if wrong:
+                g.find("bad-discard", "deal", p, discard_not_dealt_message(p, format_card(wrong[0])))
+            elif len(self.discards[p]) != rules.to_crib:
+                g.find("bad-discard", "deal", p, discard_count_message(p, len(self.discards[p]), rules.to_crib))
+
+    # -- his heels --------------------------------------------------------------------------------------------
+
+    def heels(self) -> None:
+        g, dealer = self.g, self.deal.dealer
+        due = HEELS if self.starter >> 2 == JACK else 0
+        claimed = self.deal.heels if self.deal.heels is not None else due
+        facts = self.facts[dealer]
+        if g.over:
+            if self.deal.heels:
+                g.after_end("heels", dealer, f"{dealer} claimed his heels")
+            return
+        facts.heels_due, facts.heels_claimed = due, claimed
+        if claimed != due or self.calls:
+            self.judge_claim(dealer, "heels", claimed, due, lambda: heels_what(self.deal.starter))
+        g.credit(g.side_of[dealer], claimed, due)
+        if not self.calls:
+            return
+        for call in self.calls_for("heels", None):
+            if g.over:
+                g.after_end("heels", call.by, f"{call.by} called muggins")
+                continue
+            g.find("muggins-call", "heels", call.by, muggins_heels_message(call.by, call.from_, call.points),
+                   claimed=call.points, due=0)
+            self.take(call)
+
+    # -- the play ---------------------------------------------------------------------------------------------
+
+    def play(self) -> None:
+        deal = self.deal
+        if deal.play is None:
+            self.play_totals_only()
+        elif not play_in_order(self, deal.play):
+            PlayReplay(self).run()
+
+    def play_totals_only(self) -> None:
+        """A deal without ``play``: pegging totals are credited but cannot be judged; without them, nothing."""
+        g, deal = self.g, self.deal
+        if deal.pegged is None:
+            if not g.over:  # after the end (his heels ended it) a missing play is no gap: nothing there counts
+                g.board_known = False
+            return
+        for p in self.order_from_pone:
+            claimed = deal.pegged.get(p)
+            if claimed is None:
+                continue
+            self.facts[p].pegged_claimed = claimed
+            if g.over:
+                g.after_end("play", p, f"{p} pegged {claimed}")
+                continue
+            g.credit(g.side_of[p], claimed, 0)
+
+    # -- the show ---------------------------------------------------------------------------------------------
+
+    def show(self) -> None:
+        claims = self.deal.show or {}
+        for p in self.order_from_pone:
+            self.count_show(p, "hand", self.kept[p], claims.get(p))
+        crib = list(chain.from_iterable(self.discards.values()))  # in seat order
+        if self.deal.crib_card is not None:
+            crib.append(CARD_OF[self.deal.crib_card])
+        self.count_show(self.deal.dealer, "crib", crib, claims.get("crib"))
+
+    def count_show(self, player: str, phase: str, cards: list[Card], claimed: int | None) -> None:
+        g = self.g
+        if g.over:
+            if claimed is not None:
+                g.after_end(phase, player, f"{player} claimed {claimed} for the {phase}")
+            for call in self.calls_for(phase, None, player):
+                g.after_end(phase, call.by, f"{call.by} called muggins on {player}'s {phase}")
+            return
+        if not g.board_known and claimed is None:
+            return
+        crib = phase == "crib"
+        size = CRIB_SIZE if crib else self.rules.hand_size
+        if len(cards) != size:  # a bad deal makes this claim impossible to judge: credit it as claimed
+            if claimed is not None:
+                g.credit(g.side_of[player], claimed, 0)
+            return
+        due = score_show_total(cards, self.starter, crib=crib)
+        claim = due if claimed is None else claimed
+        facts = self.facts[player]
+        if crib:
+            facts.crib_due, facts.crib_claimed = due, claim
+        else:
+            facts.hand_due, facts.hand_claimed = due, claim
+        fact = ShowFact(player, phase, tuple(cards), self.starter, due, claim)  # type: ignore[arg-type]
+        self.shows.append(fact)
+        if g.tell_shows:
+            g.visitor.visit_show(fact)
+        if claim == due and not self.calls:  # the common case: nothing to judge
+            g.credit(g.side_of[player], claim, due)
+            return
+
+        def what() -> str:
+            return show_what(phase, [format_card(c) for c in cards], self.deal.starter)
+
+        self.judge_claim(player, phase, claim, due, what)
+        g.credit(g.side_of[player], claim, due)
+        if self.calls:
+            self.judge_calls(player, phase, None, what)
+            self.credit_calls(player, phase, None)
+
+    # -- the board --------------------------------------------------------------------------------------------
+
+    def check_board(self) -> None:
+        g, recorded = self.g, self.deal.scores
+        if recorded is None:
+            return
+        if not g.board_known:
+            for p, score in recorded.items():
+                g.board[g.side(p)] = score
+            g.board_known = True
+            if not g.over and max(g.board) >= g.target:
+                g.over = True
+                g.winner_side = g.board.index(max(g.board))
+                g.ended_in_deal = self.number
+            return
+        board, offsets = g.board, g.board_offsets
+        for p, side in g.player_sides:
+            if p not in recorded:
+                continue
+            position = board[side]
+            offset = recorded[p] - position
+            if offset != 0 and offset != offsets.get(p, 0):
+                g.find("board", "deal", p, board_message(p, self.number, recorded[p], position),
+                       claimed=recorded[p], due=position, stage="board")
+            offsets[p] = offset
+
+
+def without(cards: list[Card], removed: list[Card]) -> list[Card]:
+    """``cards`` less one copy of each of ``removed`` that it holds, in order."""
+    out = list(cards)
+    if not removed:
+        return out
+    for c in removed:
+        if c in out:
+            out.remove(c)
+    return out

@@ -1,0 +1,199 @@
+"""One game's replay: the boards as claimed and as due, the end of the game, the findings in game order."""
+
+from __future__ import annotations
+
+from cribstats.findings import (
+    Finding,
+    after_end_message,
+    result_score_message,
+    result_winner_message,
+)
+from cribstats.gamelog import GameLog, game_key
+from cribstats.replay.claims import NEVER
+from cribstats.replay.deal import DealReplay
+from cribstats.replay.facts import DealFacts, GameOutcome
+from cribstats.replay.visitor import ReplayVisitor, overrides
+
+STAGE = {"deal": 0, "heels": 1, "play": 2, "hand": 3, "crib": 4, "board": 5}
+
+
+def replay(game: GameLog, visitor: ReplayVisitor | None = None, *, key: str | None = None) -> GameOutcome:
+    """Replay every deal of a game; return its facts and findings, telling ``visitor`` as it goes.
+
+    ``key`` names the game in findings (default: its id, else its content hash).
+
+    >>> from cribstats.gamelog import validate_game
+    >>> game = validate_game({"format": "cribstats/game/1", "id": "g", "players": ["Alice", "Bob"],
+    ...     "deals": [{"dealer": "Alice", "starter": "5H",
+    ...         "hands": {"Alice": ["5S","4S","2S","8D","6H","8C"], "Bob": ["TS","6D","JH","4H","KC","7C"]},
+    ...         "discards": {"Alice": ["8D","8C"], "Bob": ["TS","KC"]},
+    ...         "play": [["Bob","JH"], ["Alice","5S",2], ["Bob","7C"], ["Alice","6H",3], ["Bob","go"],
+    ...                  ["Alice","2S",1], ["Bob","6D"], ["Alice","4S"], ["Bob","4H",3]],
+    ...         "show": {"Bob": 9, "Alice": 12, "crib": 6}, "scores": {"Alice": 24, "Bob": 12}}]})
+    >>> outcome = replay(game)
+    >>> outcome.findings, outcome.scores_claimed
+    ([], {'Alice': 24, 'Bob': 12})
+    """
+    return GameReplay(game, visitor or ReplayVisitor(), key if key is not None else game_key(game)).run()
+
+
+class GameReplay:
+    """The state of one game's replay: the boards (as claimed and as due), the end, the findings."""
+
+    def __init__(self, game: GameLog, visitor: ReplayVisitor, key: str) -> None:
+        self.game = game
+        self.visitor = visitor
+        self.key = key
+        self.rules = rules = game.variant_rules
+        self.target = game.target if game.target is not None else rules.target
+        self.players = players = list(game.players)
+        n = len(players)
+        self.seat_of = {name: seat for seat, name in enumerate(players)}
+        self.side_of = {name: rules.side_of(seat) for seat, name in enumerate(players)}
+        self.sides = rules.sides
+        self.player_sides = tuple(self.side_of.items())  # (name, side) in seat order
+        self.side_of_seat = [rules.side_of(seat) for seat in range(n)]
+        self.seat_is_side = self.side_of_seat == list(range(self.sides))  # no partners: each seat scores alone
+        #: the players in counting order (from the pone round to the dealer), by the dealer's seat
+        self.order_from = [tuple(players[(dealer + i) % n] for i in range(1, n + 1)) for dealer in range(n)]
+        self.board = [0] * self.sides  # as the table had it: claims, muggins takings, bonus
+        self.board_due = [0] * self.sides
+        self.board_known = True
+        self.over = False
+        self.winner_side: int | None = None
+        self.winner_due_side: int | None = None
+        self.ended_in_deal: int | None = None
+        self.findings: list[Finding] = []
+        self.deal_findings: list[tuple[tuple[int, int], Finding]] = []
+        self.deal_number = 0
+        self.after_end_reported = False
+        self.board_offsets: dict[str, int] = {}
+        # the visitor is told every play and show; a visitor that ignores them need not be called for each
+        self.tell_plays = overrides(visitor, "visit_play")
+        self.tell_shows = overrides(visitor, "visit_show")
+
+    # -- bookkeeping ------------------------------------------------------------------------------------------
+
+    def side(self, player: str) -> int:
+        return self.side_of[player]
+
+    def find(self, kind: str, phase: str, player: str | None, message: str, *, event: int | None = None,
+             claimed: int | None = None, due: int | None = None, stage: str | None = None,
+             at: int | None = None) -> None:
+        """Record a finding; within a deal findings come in game order: by stage, then at the event (``at``)."""
+        finding = Finding(
+            self.key, self.deal_number or None, event, kind, phase, player, claimed, due, message  # type: ignore[arg-type]
+        )
+        if self.deal_number:
+            if at is None:
+                at = event if event is not None else NEVER
+            self.deal_findings.append(((STAGE[stage or phase], at), finding))
+        else:
+            self.findings.append(finding)
+
+    def credit(self, side: int, claimed: int, due: int) -> None:
+        """Move a side's pegs (as claimed) and its score due, and see whether the game has ended."""
+        board_due = self.board_due
+        board_due[side] += due
+        if self.winner_due_side is None and board_due[side] >= self.target:
+            self.winner_due_side = side
+        board = self.board
+        board[side] += claimed
+        if not self.over and self.board_known and board[side] >= self.target:
+            self.over = True
+            self.winner_side = side
+            self.ended_in_deal = self.deal_number
+
+    def after_end(self, phase: str, player: str | None, what: str, *, event: int | None = None) -> None:
+        """Something in a deal after the end: one finding per deal, for the first such thing."""
+        if not self.after_end_reported:
+            self.after_end_reported = True
+            self.find("after-end", phase, player, after_end_message(self.target, what), event=event)
+
+    def scores_by_player(self, board: list[int]) -> dict[str, int]:
+        if self.seat_is_side:
+            return dict(zip(self.players, board, strict=True))
+        return {name: board[side] for name, side in self.player_sides}
+
+    # -- the game ---------------------------------------------------------------------------------------------
+
+    def run(self) -> GameOutcome:
+        visitor = self.visitor
+        visitor.begin_game(self.game, self.key)
+        deals: list[DealFacts] = []
+        previous_dealer: str | None = None
+        for number, deal in enumerate(self.game.deals or [], start=1):
+            self.deal_number = number
+            self.after_end_reported = False
+            self.deal_findings = []
+            visitor.begin_deal(number, deal)
+            facts = DealReplay(self, deal, number, previous_dealer).run()
+            previous_dealer = deal.dealer
+            if self.deal_findings:
+                self.deal_findings.sort(key=lambda item: item[0])
+                for _, finding in self.deal_findings:
+                    self.findings.append(finding)
+                    visitor.visit_finding(finding)
+            visitor.end_deal(facts)
+            deals.append(facts)
+        self.deal_number = 0
+        before = len(self.findings)
+        outcome = self.outcome(deals)
+        for finding in self.findings[before:]:
+            visitor.visit_finding(finding)
+        visitor.end_game(outcome)
+        return outcome
+
+    def outcome(self, deals: list[DealFacts]) -> GameOutcome:
+        recorded = self.game.result
+        sides_of = [
+            [p for seat, p in enumerate(self.players) if self.rules.side_of(seat) == s] for s in range(self.sides)
+        ]
+        if deals and self.board_known:
+            scores = self.scores_by_player(self.board)
+            winners = tuple(sides_of[self.winner_side]) if self.winner_side is not None else ()
+            self.judge_result(scores, winners)
+        else:
+            scores = {}
+            if recorded and recorded.scores:  # in seat order, as the board's are
+                seat_of, last = self.seat_of, len(self.players)
+                scores = dict(sorted(recorded.scores.items(), key=lambda item: seat_of.get(item[0], last)))
+            winners = ()
+            if recorded and recorded.winner:
+                winners = tuple(sides_of[self.side(recorded.winner)])
+        winners_due = tuple(sides_of[self.winner_due_side]) if self.winner_due_side is not None else ()
+        levels = {p: 0 for p in self.players}
+        if winners:
+            for p in self.players:
+                if p not in winners and p in scores:
+                    levels[p] = self.rules.skunk_level(scores[p], self.target)
+        return GameOutcome(
+            key=self.key,
+            variant=self.rules,
+            target=self.target,
+            deals=deals,
+            findings=self.findings,
+            scores_claimed=scores,
+            scores_due=self.scores_by_player(self.board_due) if deals else {},
+            winners=winners,
+            winners_due=winners_due,
+            skunk_level=max(levels.values(), default=0),
+            skunk_levels=levels,
+            ended_in_deal=self.ended_in_deal,
+            recorded=recorded,
+        )
+
+    def judge_result(self, scores: dict[str, int], winners: tuple[str, ...]) -> None:
+        recorded = self.game.result
+        if recorded is None:
+            return
+        if recorded.winner is not None and recorded.winner not in winners:
+            replayed = winners[0] if winners else None
+            self.find("result", "result", None, result_winner_message(recorded.winner, replayed, self.target))
+        for player in self.players:
+            if recorded.scores and player in recorded.scores and recorded.scores[player] != scores[player]:
+                self.find(
+                    "result", "result", player,
+                    result_score_message(player, recorded.scores[player], scores[player]),
+                    claimed=recorded.scores[player], due=scores[player],
+                )

@@ -1,0 +1,200 @@
+"""Parallel import: read and write in this process, parse, validate, replay and build rows in worker processes.
+
+Results are taken in the order read, so the store and the summary are the same as with one process.
+"""
+
+from __future__ import annotations
+
+import os
+from collections import deque
+from collections.abc import Callable
+from concurrent.futures import Future
+from typing import TYPE_CHECKING, Any
+
+from cribstats.errors import LogError
+from cribstats.gamelog import GameLog
+from cribstats.store.rows import PreparedGame, failure_reason, prepare_game
+from cribstats.store.summary import Refusal
+
+if TYPE_CHECKING:
+    from cribstats.store.batches import Importer
+
+PARALLEL_CHUNK = 50  # games (lines) handed to a worker process at a time
+IN_FLIGHT_PER_WORKER = 4  # chunks read ahead per worker, beyond a batch's worth (see Parallel)
+
+_Result = list["PreparedGame | Refusal"]
+
+
+def _prepare_lines(file: str, first_line: int, lines: list[bytes]) -> _Result:
+    """In a worker process: parse, validate, replay and prepare the games of some JSON Lines, in order.
+
+    ``lines`` are consecutive lines of ``file`` from ``first_line`` on, at least one of them not blank.
+    """
+    from cribstats.formats.jsonlog import read_json_lines
+
+    out: _Result = []
+
+    def unreadable(error: LogError) -> None:
+        out.append(Refusal(error.file, error.place, error.message))
+
+    for source in read_json_lines(lines, file, on_error=unreadable, first_line=first_line):
+        out.append(_prepare_or_refuse(source.game, source.file, source.place))
+    return out
+
+
+def _prepare_games(chunk: list[tuple[GameLog, str, str | None]]) -> _Result:
+    """In a worker process: replay and prepare games already read (formats other than JSON Lines)."""
+    return [_prepare_or_refuse(game, file, place) for game, file, place in chunk]
+
+
+def _prepare_or_refuse(game: GameLog, file: str, place: str | None) -> PreparedGame | Refusal:
+    try:
+        return prepare_game(game, file, place)
+    except Exception as err:
+        return Refusal(file, place, failure_reason(err))
+
+
+class Parallel:
+    """Reads here, prepares in ``workers`` processes, writes here: results are taken in the order read.
+
+    JSON Lines go to the workers as raw lines (this process only splits the file into lines, so that it is free
+    to write); other formats are read here and their games sent. A batch's worth of chunks plus
+    :data:`IN_FLIGHT_PER_WORKER` per worker are under way at once: enough for the workers to go on while this
+    process writes a batch, and a bound on memory. The first ``start_after`` games are prepared here, so that a
+    small import starts no process.
+    """
+
+    def __init__(self, importer: Importer, workers: int, start_after: int) -> None:
+        self.importer = importer
+        self.workers = workers
+        self.start_after = start_after
+        self.read = 0
+        self.pool: Any = None
+        self.slots: deque[Future[_Result] | _Result] = deque()
+        self.in_flight = -(-importer.batch_size // PARALLEL_CHUNK) + workers * IN_FLIGHT_PER_WORKER
+
+    def run(self, paths: list[str]) -> None:
+        from cribstats.formats.sources import STDIN, kind_of, walk_paths
+
+        try:
+            for path in walk_paths(paths):
+                if path != STDIN and kind_of(path) == "jsonl":
+                    self._json_lines(path)
+                else:
+                    self._games(path)
+            self._drain(0)
+        finally:
+            if self.pool is not None:
+                self.pool.shutdown(wait=True, cancel_futures=True)
+
+    def _json_lines(self, path: str) -> None:
+        """Read a ``.jsonl`` file as :func:`cribstats.formats.read_games` does, leaving the parsing to workers."""
+        from cribstats.formats.sources import BOM, empty_input, open_log
+
+        try:
+            handle = open_log(path)
+        except LogError as err:
+            self._unreadable(err)
+            return
+        chunk: list[bytes] = []
+        first = 1
+        filled = 0  # lines in the chunk that are not blank
+        sent = False
+        with handle:
+            try:
+                for number, line in enumerate(handle, 1):
+                    if not chunk:
+                        first = number
+                    chunk.append(line)
+                    if number == 1:
+                        line = line.removeprefix(BOM)
+                    if not line.isspace():
+                        filled += 1
+                        if filled >= PARALLEL_CHUNK:
+                            self._submit(filled, _prepare_lines, path, first, chunk)
+                            chunk, filled, sent = [], 0, True
+            except OSError as err:
+                if filled:
+                    self._submit(filled, _prepare_lines, path, first, chunk)
+                self._unreadable(LogError(path, None, f"cannot be read: {err.strerror or err}"))
+                return
+        if filled:
+            self._submit(filled, _prepare_lines, path, first, chunk)
+        elif not sent:
+            self._unreadable(empty_input(path))
+
+    def _games(self, path: str) -> None:
+        from cribstats import formats
+
+        chunk: list[tuple[GameLog, str, str | None]] = []
+
+        def unreadable(error: LogError) -> None:
+            nonlocal chunk
+            if chunk:  # what was read before the error is taken before it
+                self._submit(len(chunk), _prepare_games, chunk)
+                chunk = []
+            self._unreadable(error)
+
+        for source in formats.read_games(path, on_error=unreadable):
+            chunk.append((source.game, source.file, source.place))
+            if len(chunk) >= PARALLEL_CHUNK:
+                self._submit(len(chunk), _prepare_games, chunk)
+                chunk = []
+        if chunk:
+            self._submit(len(chunk), _prepare_games, chunk)
+
+    def _unreadable(self, error: LogError) -> None:
+        self.slots.append([Refusal(error.file, error.place, error.message)])
+
+    def _submit(self, games: int, work: Callable[..., _Result], *args: Any) -> None:
+        self.read += games
+        if self.pool is None and self.read <= self.start_after:
+            self.slots.append(work(*args))
+        else:
+            if self.pool is None:
+                self.pool = _start_pool(self.workers)
+            self.slots.append(self.pool.submit(work, *args))
+        self._drain(self.in_flight)
+
+    def _drain(self, keep: int) -> None:
+        importer = self.importer
+        while len(self.slots) > keep:
+            head = self.slots.popleft()
+            for result in head if isinstance(head, list) else head.result():
+                if isinstance(result, PreparedGame):
+                    importer.add_prepared(result)
+                else:
+                    importer.refuse(result.file, result.place, result.reason)
+
+
+def _start_pool(workers: int) -> Any:
+    """Worker processes, forked from a fresh server process that has imported this module once (``forkserver``;
+    ``spawn`` where there is none). Not forked from this process: it may hold a database connection, and the CLI
+    a progress thread, neither of which a child may share."""
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    if "forkserver" in multiprocessing.get_all_start_methods():
+        context = multiprocessing.get_context("forkserver")
+        context.set_forkserver_preload([__name__])  # read once, when the server starts; later pools reuse it
+    else:
+        context = multiprocessing.get_context("spawn")
+    return ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=_end_with_parent)
+
+
+def _end_with_parent() -> None:
+    """In a worker process: end as soon as the importing process ends, even killed (kill -9), instead of
+    waiting forever for work that will not come."""
+    import threading
+    from multiprocessing import parent_process
+    from multiprocessing.connection import wait
+
+    parent = parent_process()
+    if parent is None:
+        return
+
+    def watch() -> None:
+        wait([parent.sentinel])  # readable once the parent's end of the pipe is closed: it has ended
+        os._exit(1)
+
+    threading.Thread(target=watch, name="end-with-parent", daemon=True).start()
