@@ -39,6 +39,7 @@ from pydantic import (
 
 from cribstats.cards import RANKS, SUITS
 from cribstats.errors import CribstatsError
+from cribstats.names import MAX_NAME, TEXT_LIMITS, TextError, check_text, normalise_name
 from cribstats.variants import VARIANT_NAMES, Variant, find_variant
 
 FORMAT = "cribstats/game/1"
@@ -117,7 +118,18 @@ IsoDate = Annotated[
 ]
 PlayerName = Annotated[str, Field(min_length=1)]
 Points = Annotated[int, Field(ge=0, strict=True)]
-Text = Annotated[str, Field(min_length=1)]
+
+
+def _free_text(field: str, min_length: int = 0) -> Any:
+    """A free-text field under the name and text rule (:func:`cribstats.names.check_text`)."""
+    return Annotated[
+        str,
+        Field(min_length=min_length, json_schema_extra={"maxLength": TEXT_LIMITS[field]}),
+        AfterValidator(lambda text: check_text(text, field)),
+    ]
+
+
+Text = _free_text("id", min_length=1)
 PlayEvent = Annotated[
     tuple[PlayerName, CardOrGo] | tuple[PlayerName, CardText, Points],
     Field(union_mode="left_to_right"),
@@ -184,17 +196,17 @@ class GameLog(_Model):
 
     format: Literal["cribstats/game/1"]
     id: Text | None = None
-    event: str | None = None
+    event: _free_text("event") | None = None
     date: IsoDate | None = None
-    site: str | None = None
-    round: str | None = None
+    site: _free_text("site") | None = None
+    round: _free_text("round") | None = None
     variant: Literal[VARIANT_NAMES] | None = None  # type: ignore[valid-type]
     target: Annotated[int, Field(gt=0, strict=True)] | None = None
     muggins: Annotated[bool, Field(strict=True)] | None = None
     players: Annotated[
         list[PlayerName],
         Field(min_length=2, max_length=4, json_schema_extra={"uniqueItems": True, "items": {
-            "type": "string", "minLength": 1, "not": {"const": CRIB}}}),
+            "type": "string", "minLength": 1, "maxLength": MAX_NAME, "not": {"const": CRIB}}}),
     ]
     deals: list[Deal] | None = None
     result: Result | None = None
@@ -400,7 +412,7 @@ def check_players(game: GameLog) -> None:
 
     :raises GameLogError: naming the first place that breaks them.
     """
-    players = game.players
+    players = _normalise_players(game)
     known = set(players)
     if len(known) != len(players):
         twice = next(p for p in players if players.count(p) > 1)
@@ -414,23 +426,78 @@ def check_players(game: GameLog) -> None:
         show_names = known | {CRIB}
         for d, deal in enumerate(game.deals):
             # the common case costs a few set operations in C; _check_deal runs only to name the culprit
-            play, pegged, show, scores = deal.play, deal.pegged, deal.show, deal.scores
-            if (
-                deal.dealer not in known
-                or deal.hands.keys() != known
-                or deal.discards.keys() != known
-                or (play and not known.issuperset(map(_first, play)))
-                or (pegged and not known.issuperset(pegged))
-                or (show and not show_names.issuperset(show))
-                or (scores and not known.issuperset(scores))
-                or deal.muggins
-            ):
+            if not _names_fit(deal, known, show_names):
+                _normalise_deal(deal)  # names in another Unicode form or with spaces around them
+            if deal.muggins or not _names_fit(deal, known, show_names):
                 _check_deal(deal, f"deals[{d}]", players, known)
     result = game.result
     if result is not None:
         if result.winner is not None and result.winner not in known:
+            result.winner = _normal_or_same(result.winner)
+        if result.scores and not known.issuperset(result.scores):
+            result.scores = _normal_keys(result.scores)
+        if result.winner is not None and result.winner not in known:
             raise GameLogError("result.winner", _not_a_player(result.winner))
         _check_names(result.scores, known, "result.scores")
+
+
+def _names_fit(deal: Deal, known: set[str], show_names: set[str]) -> bool:
+    """True when every name a deal uses is a player's (a few set operations in C)."""
+    play, pegged, show, scores = deal.play, deal.pegged, deal.show, deal.scores
+    return not (
+        deal.dealer not in known
+        or deal.hands.keys() != known
+        or deal.discards.keys() != known
+        or (play and not known.issuperset(map(_first, play)))
+        or (pegged and not known.issuperset(pegged))
+        or (show and not show_names.issuperset(show))
+        or (scores and not known.issuperset(scores))
+        or (deal.muggins and not all(c.by in known and c.from_ in known for c in deal.muggins))
+    )
+
+
+def _normalise_players(game: GameLog) -> list[str]:
+    """The players' names under the name rule (:func:`cribstats.names.normalise_name`), put back in the game.
+
+    :raises GameLogError: at ``players[i]`` for a name the rule refuses.
+    """
+    names = []
+    for i, name in enumerate(game.players):
+        try:
+            names.append(normalise_name(name))
+        except TextError as err:
+            raise GameLogError(f"players[{i}]", str(err)) from None
+    if names != game.players:
+        game.players = names
+    return names
+
+
+def _normal_or_same(name: str) -> str:
+    """A name elsewhere in the log, normalised as the players' are (left alone when the rule refuses it: the
+    check that follows then says it is not a player)."""
+    try:
+        return normalise_name(name)
+    except TextError:
+        return name
+
+
+def _normal_keys(names: dict[str, Any]) -> dict[str, Any]:
+    return {_normal_or_same(name): value for name, value in names.items()}
+
+
+def _normalise_deal(deal: Deal) -> None:
+    """Every name a deal uses, normalised (the slow path: a log whose names are spelled in another form)."""
+    deal.dealer = _normal_or_same(deal.dealer)
+    deal.hands = _normal_keys(deal.hands)
+    deal.discards = _normal_keys(deal.discards)
+    if deal.play:
+        deal.play = [(_normal_or_same(e[0]), *e[1:]) for e in deal.play]  # type: ignore[misc]
+    for field in ("pegged", "show", "scores"):
+        value = getattr(deal, field)
+        if value:
+            setattr(deal, field, _normal_keys(value))
+    for call in deal.muggins or ():
+        call.by, call.from_ = _normal_or_same(call.by), _normal_or_same(call.from_)
 
 
 _first = itemgetter(0)

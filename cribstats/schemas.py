@@ -30,17 +30,19 @@ FINDINGS_FILE = "findings-1.schema.json"
 
 
 def game_log_schema() -> dict[str, Any]:
-    """The JSON Schema of one game log (spec game-log version 1)."""
+    """The JSON Schema of one game log (game-log version 1, docs/game-log.md)."""
     schema = GameLog.model_json_schema(by_alias=True, mode="validation")
     return {"$schema": DRAFT, **schema,
-            "description": "One cribbage game log, version 1 (cribstats spec/game-log.md)."}
+            "description": ("One cribbage game log, version 1: the format, with an example of every event, "
+                            "is described in docs/game-log.md of cribstats.")}
 
 
 def findings_schema() -> dict[str, Any]:
-    """The JSON Schema of one line of ``cribstats audit --json`` (spec findings version 1)."""
+    """The JSON Schema of one line of ``cribstats audit --json`` (findings version 1, docs/findings.md)."""
     schema = TypeAdapter(Finding).json_schema(mode="serialization")
     schema["title"] = "cribstats finding, version 1"
-    schema["description"] = "One finding of the audit, one JSON object a line (cribstats spec/findings.md)."
+    schema["description"] = ("One finding of the audit, one JSON object a line: every kind is described "
+                             "in docs/findings.md of cribstats.")
     schema["additionalProperties"] = False
     schema["required"] = list(schema["properties"])
     return {"$schema": DRAFT, **schema}

@@ -60,11 +60,26 @@ def render_game(game: GameLog, outcome: GameOutcome) -> str:
     lines = [_header(game, outcome)]
     for facts in outcome.deals:
         lines.append("")
-        lines.extend(_deal_lines(facts, by_place))
+        lines.extend(_deal_lines(facts, by_place, _bonus_line(game, facts), sides(game)))
     lines.append("")
-    lines.extend(_end_lines(outcome, by_place.get((None, None), [])))
+    lines.extend(_end_lines(outcome, by_place.get((None, None), []), sides(game)))
     # names, events, sites and ids are user text: a control or hidden character in one shows as an escape
     return "\n".join(visible(line) for line in lines)
+
+
+def sides(game: GameLog) -> list[list[str]]:
+    """The players by side: each player alone, or in four-player the two partnerships (seats 1 and 3, 2 and 4).
+
+    >>> from cribstats.gamelog import validate_game
+    >>> sides(validate_game({"format": "cribstats/game/1", "variant": "four-player",
+    ...                      "players": ["Abe", "Bea", "Cal", "Dee"]}))
+    [['Abe', 'Cal'], ['Bea', 'Dee']]
+    """
+    rules = game.variant_rules
+    by_side: list[list[str]] = [[] for _ in range(rules.sides)]
+    for seat, name in enumerate(game.players):
+        by_side[rules.side_of(seat)].append(name)
+    return by_side
 
 
 def _header(game: GameLog, outcome: GameOutcome) -> str:
@@ -72,11 +87,35 @@ def _header(game: GameLog, outcome: GameOutcome) -> str:
         x for x in (game.event, f"round {game.round}" if game.round else None, game.site, game.date) if x
     )
     muggins = ", muggins" if game.muggins_rule else ""
-    head = f"Game {outcome.key}: {outcome.variant.name}, to {outcome.target}{muggins}, {' v '.join(game.players)}"
+    facing = " v ".join(" and ".join(side) for side in sides(game))
+    head = f"Game {outcome.key}: {outcome.variant.name}, to {outcome.target}{muggins}, {facing}"
     return f"{head} ({where})" if where else head
 
 
-def _deal_lines(facts: DealFacts, by_place: dict[tuple[int | None, int | None], list[Finding]]) -> list[str]:
+def _bonus_line(game: GameLog, facts: DealFacts) -> str | None:
+    """The first deal's bonus to the first pone (five-card's "three for last"), which the board counts."""
+    bonus = game.variant_rules.first_deal_bonus
+    if facts.number != 1 or facts.after_end or not bonus:
+        return None
+    seats = {p.player: p.seat for p in facts.players}
+    first_pone = game.players[(seats[facts.dealer] + 1) % len(game.players)]
+    what = "three for last" if bonus == 3 else f"{bonus} for last"
+    return f"{INDENT}{first_pone} {what}: {bonus}"
+
+
+def _board(scores: dict[str, int], teams: list[list[str]] | None) -> str:
+    """Scores by side ("Abe and Cal 24, Bea and Dee 12": partners share one score), or by player."""
+    if not teams or any(p not in scores for team in teams for p in team):
+        return ", ".join(f"{name} {score}" for name, score in scores.items())
+    return ", ".join(f"{' and '.join(team)} {scores[team[0]]}" for team in teams)
+
+
+def _deal_lines(
+    facts: DealFacts,
+    by_place: dict[tuple[int | None, int | None], list[Finding]],
+    bonus: str | None = None,
+    teams: list[list[str]] | None = None,
+) -> list[str]:
     n = facts.number
     status = " (after the end of the game)" if facts.after_end else ""
     lines = [f"Deal {n}: {facts.dealer} deals, starter {format_card(facts.starter)}{status}"]
@@ -87,6 +126,8 @@ def _deal_lines(facts: DealFacts, by_place: dict[tuple[int | None, int | None], 
         )
         if p.heels_due or p.heels_claimed:
             lines.append(f"{INDENT}{p.player} his heels: {_claim(p.heels_due, p.heels_claimed)}")
+    if bonus is not None:
+        lines.append(bonus)
     here = by_place.get((n, None), [])
     deal_findings = [f for f in here if f.phase in ("deal", "heels", "play") and f.kind != "board"]
     lines.extend(_finding_line(f, INDENT) for f in deal_findings if f.phase in ("deal", "heels"))
@@ -110,10 +151,10 @@ def _deal_lines(facts: DealFacts, by_place: dict[tuple[int | None, int | None], 
     lines.extend(_finding_line(f, INDENT) for f in show_findings if (f.phase, f.player) not in shown)
     rest = [f for f in here if f not in deal_findings and f not in show_findings]
     if facts.scores_claimed:
-        board = ", ".join(f"{name} {score}" for name, score in facts.scores_claimed.items())
+        board = _board(facts.scores_claimed, teams)
         due = ""
         if facts.scores_due and facts.scores_due != facts.scores_claimed:
-            due = "; by points due " + ", ".join(f"{name} {score}" for name, score in facts.scores_due.items())
+            due = "; by points due " + _board(facts.scores_due, teams)
         lines.append(f"{INDENT}Board by the claims: {board}{due}")
     lines.extend(_finding_line(f, INDENT) for f in rest)
     return lines
@@ -147,10 +188,12 @@ def _show_line(show: ShowFact, width: int) -> str:
     )
 
 
-def _end_lines(outcome: GameOutcome, game_findings: list[Finding]) -> list[str]:
+def _end_lines(
+    outcome: GameOutcome, game_findings: list[Finding], teams: list[list[str]] | None = None
+) -> list[str]:
     lines = []
     if outcome.scores_claimed:
-        final = ", ".join(f"{name} {score}" for name, score in outcome.scores_claimed.items())
+        final = _board(outcome.scores_claimed, teams)
         lines.append(f"Final: {final}")
     if outcome.winners:
         skunk = {1: ", a skunk", 2: ", a double skunk", 3: ", a triple skunk"}.get(outcome.skunk_level, "")

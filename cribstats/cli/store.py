@@ -279,7 +279,7 @@ def games(
         str | None, typer.Option("--out", "-o", help="Write to this file instead of standard output.")
     ] = None,
 ) -> None:
-    """List the stored games, oldest first.
+    """List the stored games in the order they were played: by date, then round, then table (file order).
 
     Examples:
 

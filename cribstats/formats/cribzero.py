@@ -21,9 +21,12 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+import orjson
+
 from cribstats.errors import CribstatsError, LogError
 from cribstats.formats.sources import OnError, SourceGame, empty_input, line_place, report
 from cribstats.gamelog import CARD_SPELLINGS, FORMAT, GameLogError, card_message, validate_game
+from cribstats.names import TextError, check_game_size, check_text, normalise_name
 
 _TAG = re.compile(r'^\[\s*([A-Za-z0-9_]+)\s+"(.*)"\s*\]$')
 _ROUND = re.compile(r"^(\d+)\.(.*)$")
@@ -34,6 +37,8 @@ KEYS = frozenset(CARD_KEYS + NUMBER_KEYS)
 REQUIRED = ("H1", "H2", "D1", "D2", "C")
 RESTART = "|"
 PLAYER_TAGS = ("FirstDealer", "FirstPone")
+#: a record of no more rounds than this is far under the size limit of a game log: its size is not worked out
+_ROUNDS_SURELY_SMALL = 500
 
 
 class RecordError(CribstatsError, ValueError):
@@ -143,7 +148,7 @@ def record_to_log(record: _Record) -> dict[str, Any]:
     for name in PLAYER_TAGS:
         if not tags.get(name):
             raise RecordError(record.line, f"the record has no [{name} \"...\"] tag")
-    players = [tags["FirstDealer"], tags["FirstPone"]]
+    players = [_player(tags, name, record.line) for name in PLAYER_TAGS]
     if players[0] == players[1]:
         raise RecordError(record.line, f"FirstDealer and FirstPone are both {players[0]!r}")
     log: dict[str, Any] = {"format": FORMAT}
@@ -152,13 +157,29 @@ def record_to_log(record: _Record) -> dict[str, Any]:
         if key == "date":
             value = _iso_date(value)
         if value and value != "?":
-            log[key] = value
+            try:
+                log[key] = value if key == "date" else check_text(value, key)
+            except TextError as err:
+                raise RecordError(record.line, f"[{tag}]: {err}") from None
     log["players"] = players
     log["deals"] = [_deal(r, players) for r in record.rounds]
     winner = {"1-0": players[0], "0-1": players[1]}.get(tags.get("Result", "").strip())
     if winner is not None:
         log["result"] = {"winner": winner}
+    if len(record.rounds) > _ROUNDS_SURELY_SMALL:
+        try:
+            check_game_size(len(orjson.dumps(log)))
+        except TextError as err:
+            raise RecordError(record.line, str(err)) from None
     return log
+
+
+def _player(tags: dict[str, str], tag: str, line: int) -> str:
+    """A player's tag under the name rule (:func:`cribstats.names.normalise_name`)."""
+    try:
+        return normalise_name(tags[tag])
+    except TextError as err:
+        raise RecordError(line, f"[{tag}]: {err}") from None
 
 
 def _iso_date(text: str) -> str:

@@ -1,7 +1,7 @@
 """Writing game logs back out: canonical JSON, as the contract spells it.
 
 Canonical means: cards upper case with ``T`` (``"TS"``), ``"go"`` in lower case, only the fields the log had,
-fields in the order of the spec (spec/game-log.md), names in the order the log gave them, and compact JSON in
+fields in the order of the spec (docs/game-log.md), names in the order the log gave them, and compact JSON in
 UTF-8. Reading a log and writing it back gives the same log.
 
 >>> from cribstats.gamelog import validate_game

@@ -21,11 +21,16 @@ import orjson
 from cribstats.errors import LogError
 from cribstats.formats.sources import BOM, OnError, SourceGame, empty_input, line_place, report
 from cribstats.gamelog import GameLogError, describe, join_place, validate_game
+from cribstats.names import MAX_GAME_BYTES, game_size_message
 
 
 def json_error(file: str, err: orjson.JSONDecodeError, line: int | None = None) -> LogError:
     """A decoding error with its line and column (``line`` overrides the line, for JSON Lines)."""
     return LogError(file, f"line {line or err.lineno}, column {err.colno}", f"not valid JSON: {err.msg}")
+
+
+def _too_big(file: str, place: str | None, size: int) -> LogError:
+    return LogError(file, place, game_size_message(size))
 
 
 def read_json_lines(
@@ -44,6 +49,9 @@ def read_json_lines(
         if not line or line.isspace():
             continue
         seen = True
+        if len(line) > MAX_GAME_BYTES:
+            report(_too_big(file, line_place(number), len(line)), on_error)
+            continue
         try:
             data = orjson.loads(line)
         except orjson.JSONDecodeError:
@@ -85,6 +93,9 @@ def read_json_document(data: bytes, file: str, *, on_error: OnError | None = Non
         report(json_error(file, err), on_error)
         return
     if isinstance(value, dict):
+        if len(data) > MAX_GAME_BYTES:
+            report(_too_big(file, None, len(data)), on_error)
+            return
         try:
             yield SourceGame(file, "", validate_game(value))
         except GameLogError as err:
@@ -94,8 +105,12 @@ def read_json_document(data: bytes, file: str, *, on_error: OnError | None = Non
         report(LogError(file, None, f"a log holds a game (a JSON object) or an array of games, not "
                         f"{describe(value)}"), on_error)
         return
+    sizes_matter = len(data) > MAX_GAME_BYTES
     for index, item in enumerate(value):
         place = f"[{index}]"
+        if sizes_matter and len(size := orjson.dumps(item)) > MAX_GAME_BYTES:
+            report(_too_big(file, place, len(size)), on_error)
+            continue
         try:
             game = validate_game(item)
         except GameLogError as err:

@@ -26,6 +26,7 @@ from typing import Any
 from cribstats.errors import CribstatsError, LogError, VariantError
 from cribstats.formats.sources import OnError, SourceGame, empty_input, line_place, report
 from cribstats.gamelog import FORMAT, GameLogError, validate_game
+from cribstats.names import TextError, normalise_name
 from cribstats.variants import VARIANT_NAMES, find_variant
 
 COLUMNS = ("date", "event", "round", "player1", "player2", "score1", "score2")
@@ -105,10 +106,7 @@ def row_to_log(header: list[str], row: list[str]) -> dict[str, Any]:
     if len(row) != len(header):
         raise RowError(f"expected {len(header)} values, as the header has, found {len(row)}")
     cells = {name: cell.strip() for name, cell in zip(header, row, strict=True)}
-    names = [cells["player1"], cells["player2"]]
-    for column, name in zip(("player1", "player2"), names, strict=True):
-        if not name:
-            raise RowError("no name", column)
+    names = [_name(cells, "player1"), _name(cells, "player2")]
     if names[0] == names[1]:
         raise RowError(f"player1 and player2 are both {names[0]!r}")
     scores = [_points(cells, "score1"), _points(cells, "score2")]
@@ -125,6 +123,7 @@ def row_to_log(header: list[str], row: list[str]) -> dict[str, Any]:
     players = list(names)
     first = cells.get("first_dealer", "")
     if first:
+        first = _name(cells, "first_dealer")
         if first not in names:
             raise RowError(f"{first!r} is neither player1 nor player2", "first_dealer")
         players = [first, names[1 - names.index(first)]]
@@ -132,6 +131,16 @@ def row_to_log(header: list[str], row: list[str]) -> dict[str, Any]:
     winner = names[0] if scores[0] > scores[1] else names[1]
     log["result"] = {"winner": winner, "scores": dict(zip(names, scores, strict=True))}
     return log
+
+
+def _name(cells: dict[str, str], column: str) -> str:
+    """A player's cell under the name rule (:func:`cribstats.names.normalise_name`)."""
+    if not cells[column]:
+        raise RowError("no name", column)
+    try:
+        return normalise_name(cells[column])
+    except TextError as err:
+        raise RowError(str(err), column) from None
 
 
 def _points(cells: dict[str, str], column: str) -> int:

@@ -27,11 +27,13 @@ __all__ = [
 ]
 
 
-def read_frames(engine: Engine, filters: StatsFilter | None = None, *, detail: bool = True) -> StatsFrames:
+def read_frames(
+    engine: Engine, filters: StatsFilter | None = None, *, detail: bool = True, sides: bool = False
+) -> StatsFrames:
     """The stored totals the filter covers (one grouped query per frame), ready for the measures; without
-    ``detail``, only those ``stats`` and ``standings`` read."""
+    ``detail``, only those ``stats`` (and with ``sides``, ``standings``) read."""
     with engine.connect() as conn:
-        return load_frames(conn, filters, detail=detail)
+        return load_frames(conn, filters, detail=detail, sides=sides)
 
 
 def compute_stats(engine: Engine, filters: StatsFilter | None = None) -> pl.DataFrame:
@@ -40,5 +42,6 @@ def compute_stats(engine: Engine, filters: StatsFilter | None = None) -> pl.Data
 
 
 def compute_standings(engine: Engine, filters: StatsFilter | None = None) -> pl.DataFrame:
-    """``cribstats standings``: the ACC table (game points, then wins, then spread)."""
-    return standings(read_frames(engine, filters, detail=False))
+    """``cribstats standings``: the ACC table (game points, then wins, then spread); partners of four-player
+    games stand as one side."""
+    return standings(read_frames(engine, filters, detail=False, sides=True))

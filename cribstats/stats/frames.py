@@ -14,6 +14,8 @@ frame                columns (one row per group)
 ``game_totals``      games, deals, first, last (of the covered games; one row)
 ``game_results``     date, game_skunk: games (decided games)
 ``hand_totals``      hand_size, points: hands (hands shown, by the cards kept and the points due)
+``side_totals``      player_id, partner_id, player, name_key: the results of :data:`SIDE_TOTALS_SCHEMA` per side:
+                     a player, or in four-player games a partnership (``player`` is "Abe & Cal")
 ==================== ===========================================================================================
 
 ``player_totals`` is all ``cribstats stats`` and ``standings`` read: one grouped query over the per game and
@@ -45,6 +47,7 @@ from sqlalchemy.engine import Connection
 
 from cribstats.store import tables as t
 from cribstats.store.tables import name_key
+from cribstats.store.totals import misdealt_deals
 from cribstats.variants import find_variant
 
 
@@ -100,6 +103,7 @@ class StatsFrames:
     game_totals: pl.LazyFrame | None = None
     game_results: pl.LazyFrame | None = None
     hand_totals: pl.LazyFrame | None = None
+    side_totals: pl.LazyFrame | None = None
 
 
 SKUNK_NAMES: dict[int, str] = {1: "skunks", 2: "double_skunks", 3: "triple_skunks"}
@@ -120,6 +124,20 @@ PLAYER_TOTALS_SCHEMA: dict[str, Any] = {
     **{f"{name}_lost": pl.Int64 for name in SKUNK_NAMES.values()},
     **dict.fromkeys(SUMMED, pl.Int64),
 }
+SIDE_RESULTS = ("game_points", "spread")
+SIDE_TOTALS_SCHEMA: dict[str, Any] = {
+    "player_id": pl.Int64,
+    "partner_id": pl.Int64,
+    "player": pl.String,
+    "name_key": pl.String,
+    "games": pl.Int64,
+    "wins": pl.Int64,
+    **{f"{name}_won": pl.Int64 for name in SKUNK_NAMES.values()},
+    **{f"{name}_lost": pl.Int64 for name in SKUNK_NAMES.values()},
+    **dict.fromkeys(SIDE_RESULTS, pl.Int64),
+}
+PARTNERS = " & "
+"""How a partnership's two names are joined in the standings."""
 FINDING_SCHEMA: dict[str, Any] = {
     "player_id": pl.Int64,
     "kind": pl.String,
@@ -152,8 +170,10 @@ def game_conditions(filters: StatsFilter) -> list[sa.ColumnElement[bool]]:
 
 
 def _player_id(filters: StatsFilter) -> sa.ScalarSelect[Any]:
-    p = t.player_table
-    return sa.select(p.c.id).where(p.c.name_key == filters.player_key).scalar_subquery()
+    """The filter's player: by name key, or by an alias from ``cribstats players merge`` or ``rename``."""
+    from cribstats.store.players import player_id_query
+
+    return player_id_query(filters.player_key or "")
 
 
 def game_ids(filters: StatsFilter) -> sa.Select[Any] | None:
@@ -223,6 +243,64 @@ def player_totals_query(filters: StatsFilter) -> sa.Select[Any]:
     ).select_from(per_player.join(p, p.c.id == per_player.c.player_id))
 
 
+def side_totals_query(filters: StatsFilter) -> sa.Select[Any]:
+    """Per side of the covered games, their results added up: a player on their own, or the two partners of a
+    four-player game as one side (partners share a team; in the other variants every seat is its own team).
+    A partnership is counted once, on the row of its lower player id (with a player filter: that player's)."""
+    gt, gp, p, q = t.game_player_totals_table, t.game_player_table, t.player_table, t.player_table.alias("mate")
+    mate = t.game_player_table.alias("partner")
+    won, lost, level = gt.c.won, sa.not_(gt.c.won), gt.c.skunk_level
+
+    def times(when: sa.ColumnElement[bool]) -> sa.ColumnElement[Any]:
+        return sa.func.sum(sa.case((when, 1), else_=0))
+
+    once = [] if filters.player is not None else [
+        sa.or_(mate.c.player_id.is_(None), gt.c.player_id < mate.c.player_id)]
+    per_side = (
+        sa.select(
+            gt.c.player_id,
+            mate.c.player_id.label("partner_id"),
+            sa.func.count(gt.c.won).label("games"),
+            times(won).label("wins"),
+            *[times(sa.and_(won, level == n)).label(f"{name}_won") for n, name in SKUNK_NAMES.items()],
+            *[times(sa.and_(lost, level == n)).label(f"{name}_lost") for n, name in SKUNK_NAMES.items()],
+            *[sa.func.sum(gt.c[name]).label(name) for name in SIDE_RESULTS],
+        )
+        .select_from(
+            gt.join(gp, sa.and_(gp.c.game_id == gt.c.game_id, gp.c.player_id == gt.c.player_id)).outerjoin(
+                mate,
+                sa.and_(mate.c.game_id == gp.c.game_id, mate.c.team == gp.c.team,
+                        mate.c.player_id != gp.c.player_id),
+            )
+        )
+        .where(*_own_rows(gt, filters), *once)
+        .group_by(gt.c.player_id, mate.c.player_id)
+        .subquery("per_side")
+    )
+    return sa.select(
+        per_side.c.player_id,
+        per_side.c.partner_id,
+        p.c.name.label("player"),
+        p.c.name_key,
+        q.c.name.label("partner"),
+        q.c.name_key.label("partner_key"),
+        *[per_side.c[name] for name in list(SIDE_TOTALS_SCHEMA)[4:]],
+    ).select_from(per_side.join(p, p.c.id == per_side.c.player_id).outerjoin(q, q.c.id == per_side.c.partner_id))
+
+
+def read_side_totals(conn: Connection, filters: StatsFilter) -> pl.DataFrame:
+    """:func:`side_totals_query` as a frame of :data:`SIDE_TOTALS_SCHEMA`, a partnership named by its two
+    players in name order."""
+    rows = []
+    for r in conn.execute(side_totals_query(filters)):
+        name, key = r.player, r.name_key
+        if r.partner_id is not None:
+            pair = sorted([(r.name_key, r.player), (r.partner_key, r.partner)])
+            name, key = PARTNERS.join(n for _, n in pair), PARTNERS.join(k for k, _ in pair)
+        rows.append((r.player_id, r.partner_id, name, key, *r[6:]))
+    return pl.DataFrame(rows, schema=SIDE_TOTALS_SCHEMA, orient="row")
+
+
 def finding_totals_query(filters: StatsFilter) -> sa.Select[Any]:
     """Findings per player (null for game-level findings), kind and phase: how many, and the sum of
     ``due - claimed`` (findings without both count for nothing in it)."""
@@ -241,12 +319,13 @@ def finding_totals_query(filters: StatsFilter) -> sa.Select[Any]:
 
 
 def missed_totals_query(filters: StatsFilter) -> sa.Select[Any]:
-    """Points missed (``due - claimed`` of ``missed`` findings) in completed deals, per player and phase."""
+    """Points missed (``due - claimed`` of ``missed`` findings) in completed deals that are not misdealt, per
+    player and phase."""
     f, d = t.finding_table, t.deal_table
     return (
         sa.select(f.c.player_id, f.c.phase, sa.func.sum(f.c.due - f.c.claimed).label("missed"))
         .select_from(f.join(d, sa.and_(d.c.game_id == f.c.game_id, d.c.number == f.c.deal_number)))
-        .where(f.c.kind == "missed", d.c.completed, *_own_rows(f, filters))
+        .where(f.c.kind == "missed", d.c.completed, d.c.id.not_in(misdealt_deals()), *_own_rows(f, filters))
         .group_by(f.c.player_id, f.c.phase)
     )
 
@@ -279,13 +358,14 @@ def game_results_query(filters: StatsFilter) -> sa.Select[Any]:
 
 
 def hand_totals_query(filters: StatsFilter) -> sa.Select[Any]:
-    """Hands shown, per hand size and points due. The hand size is the cards kept (dealt less discards, from the
-    card lists' lengths: three characters a card), so that no join to ``game`` is needed."""
+    """Hands shown in deals that are not misdealt, per hand size and points due. The hand size is the cards
+    kept (dealt less discards, from the card lists' lengths: three characters a card), so that no join to
+    ``game`` is needed."""
     dp = t.deal_player_table
     hand_size = ((sa.func.length(dp.c.dealt) - sa.func.length(dp.c.discards)) // 3).label("hand_size")
     return (
         sa.select(hand_size, dp.c.hand_due.label("points"), sa.func.count().label("hands"))
-        .where(dp.c.hand_due.is_not(None), *_own_rows(dp, filters))
+        .where(dp.c.hand_due.is_not(None), dp.c.deal_id.not_in(misdealt_deals()), *_own_rows(dp, filters))
         .group_by(hand_size, dp.c.hand_due)
     )
 
@@ -298,10 +378,12 @@ def read_frame(conn: Connection, query: sa.Select[Any], schema: dict[str, Any]) 
     return frame.cast(schema)  # type: ignore[arg-type]
 
 
-def load_frames(conn: Connection, filters: StatsFilter | None = None, *, detail: bool = True) -> StatsFrames:
+def load_frames(
+    conn: Connection, filters: StatsFilter | None = None, *, detail: bool = True, sides: bool = False
+) -> StatsFrames:
     """Read the totals the filter covers: one grouped query per frame. Without ``detail``, only
-    ``player_totals`` is read (all ``stats`` and ``standings`` need); the frames the charts and the report read
-    are left out.
+    ``player_totals`` is read (all ``stats`` needs), and ``side_totals`` with ``sides`` (``standings``); the
+    frames the charts and the report read are left out.
 
     :raises VariantError: for an unknown variant in the filter.
     """
@@ -309,6 +391,8 @@ def load_frames(conn: Connection, filters: StatsFilter | None = None, *, detail:
     frames = StatsFrames(
         player_totals=read_frame(conn, player_totals_query(filters), PLAYER_TOTALS_SCHEMA).lazy(), filters=filters
     )
+    if detail or sides:
+        frames.side_totals = read_side_totals(conn, filters).lazy()
     if detail:
         frames.finding_totals = read_frame(conn, finding_totals_query(filters), FINDING_SCHEMA).lazy()
         frames.missed_totals = read_frame(conn, missed_totals_query(filters), MISSED_SCHEMA).lazy()

@@ -20,6 +20,11 @@ Definitions (DESIGN.md, "Statistics"; the choices where it is silent are marked 
   non-dealer is a pone. An average is the points due divided by the completed deals where those points are known
   (a deal without a logged play has no pegging figure); null when there are none.
 * ``heels`` is the points due for his heels over every deal.
+* *Decided:* a misdealt deal (one with a ``bad-deal`` finding: a card dealt twice, the wrong number of cards, a
+  dealer out of rotation, a crib card missing or extra) counts in no per-deal figure: not in ``deals``, the
+  averages, ``heels``, the hand distribution or ``missed_per_deal``, since its cards were not a possible deal.
+  The game's result, game points, spread and skunks stand, and its findings still count in ``points_missed``,
+  ``points_overclaimed`` and ``illegal_plays`` (the audit found them).
 * ``points_missed`` / ``points_overclaimed``: *decided:* from the audit's findings, over every deal: the sum of
   ``due - claimed`` of the player's ``missed`` findings and of ``claimed - due`` of their ``overclaim`` findings
   (pegging, heels, hand and crib claims, each claim on its own, so a deal's misses and over-claims never cancel).
@@ -109,10 +114,13 @@ STANDINGS_COLUMNS: tuple[str, ...] = (
 def standings(frames: StatsFrames) -> pl.DataFrame:
     """The ACC table: players with games, ranked by game points, then games won, then spread (all descending).
 
+    Partners of four-player games stand as one side ("Abe & Cal") when the frames hold ``side_totals``.
     Players level on all three share a rank (1, 2, 2, 4); within a rank they are listed by name.
     """
+    sides = player_totals(frames) if frames.side_totals is None else frames.side_totals.with_columns(
+        pl.col(c).fill_null(0) for c in ("games", "wins", "game_points", "spread"))
     table = (
-        player_totals(frames)
+        sides
         .filter(games_n > 0)
         .with_columns(
             RATES["losses"].alias("losses"),

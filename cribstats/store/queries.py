@@ -10,6 +10,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from datetime import date as Date
 from typing import Any
@@ -20,6 +21,7 @@ from sqlalchemy.engine import Connection
 from cribstats.errors import CribstatsError
 from cribstats.gamelog import GameLog, validate_game_json
 from cribstats.store import tables as t
+from cribstats.store.players import player_id_query
 from cribstats.store.tables import name_key
 
 HASH_PREFIX_MIN = 6
@@ -81,10 +83,11 @@ def list_games(
     until: Date | None = None,
     limit: int | None = None,
 ) -> list[GameListing]:
-    """Stored games, oldest first (by date, then by id), filtered by a player's name (any spelling that folds to
+    """Stored games in the order they were played (:func:`play_order`: by date, then round, then file and place
+    in it), filtered by a player's name (any spelling that folds to
     the same name), an event (case ignored), and dates ``since``/``until`` (both included; undated games are left
     out when either is given)."""
-    g, e, gp, p = t.game_table, t.event_table, t.game_player_table, t.player_table
+    g, e, gp = t.game_table, t.event_table, t.game_player_table
     query = sa.select(
         g.c.id,
         g.c.game_key,
@@ -98,7 +101,7 @@ def list_games(
         e.c.name.label("event"),
     ).select_from(g.outerjoin(e, g.c.event_id == e.c.id))
     if player is not None:
-        wanted = sa.select(gp.c.game_id).join(p, gp.c.player_id == p.c.id).where(p.c.name_key == name_key(player))
+        wanted = sa.select(gp.c.game_id).where(gp.c.player_id == player_id_query(name_key(player)))
         query = query.where(g.c.id.in_(wanted))
     if event is not None:
         query = query.where(sa.func.lower(e.c.name) == event.strip().lower())
@@ -106,10 +109,9 @@ def list_games(
         query = query.where(g.c.date >= since)
     if until is not None:
         query = query.where(g.c.date <= until)
-    query = query.order_by(g.c.date.is_(None), g.c.date, g.c.id)
+    rows = sorted(conn.execute(query).all(), key=play_order)
     if limit is not None:
-        query = query.limit(limit)
-    rows = conn.execute(query).all()
+        rows = rows[:limit]
     seats = _seats(conn, [r.id for r in rows])
     out = []
     for r in rows:
@@ -134,6 +136,28 @@ def list_games(
             )
         )
     return out
+
+
+_DIGITS = re.compile(r"(\d+)")
+
+
+def natural_key(text: str | None) -> tuple[tuple[int, int | str], ...]:
+    """A sort key that puts numbers in text in numeric order: round 2 before round 10, line 9 before line 12.
+
+    >>> sorted(["10", "2", "semi-final", "1"], key=natural_key)
+    ['1', '2', '10', 'semi-final']
+    """
+    if text is None:
+        return ((2, ""),)
+    return tuple((0, int(part)) if part.isdigit() else (1, part.casefold())
+                 for part in _DIGITS.split(text) if part)
+
+
+def play_order(row: Any) -> tuple[Any, ...]:
+    """How a night's games follow one another: date (undated last), round, then the file and the place in it
+    (the order of the tables on the sheet), then the order they were stored."""
+    return (row.date is None, row.date or Date.min, natural_key(row.round), row.source_file or "",
+            natural_key(row.source_place), row.id)
 
 
 def _seats(conn: Connection, game_ids: list[int]) -> dict[int, list[tuple[str, int | None, bool]]]:

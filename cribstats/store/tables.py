@@ -20,6 +20,8 @@ import sqlalchemy as sa
 from sqlalchemy.orm import registry
 from sqlmodel import Field, SQLModel
 
+from cribstats import names
+
 NAMING_CONVENTION = {
     "ix": "ix_%(column_0_label)s",
     "uq": "uq_%(table_name)s_%(column_0_name)s",
@@ -34,12 +36,13 @@ class StoreTable(SQLModel, registry=registry(metadata=metadata)):
 
 
 def name_key(name: str) -> str:
-    """The key that makes two spellings of a name one player: case folded, inner whitespace collapsed.
+    """The key that makes two spellings of a name one player: NFC, case folded, inner whitespace collapsed
+    (:func:`cribstats.names.name_key`).
 
     >>> name_key(" Bob  Smith ")
     'bob smith'
     """
-    return " ".join(name.split()).casefold()
+    return names.name_key(name)
 
 
 def _fk(target: str, *, nullable: bool = False, ondelete: str | None = "CASCADE") -> sa.Column:
@@ -54,6 +57,19 @@ class Player(StoreTable, table=True):
     id: int | None = Field(default=None, primary_key=True)
     name: str = Field(sa_column=sa.Column(sa.Text, nullable=False))
     name_key: str = Field(sa_column=sa.Column(sa.Text, nullable=False, unique=True))
+
+
+class PlayerAlias(StoreTable, table=True):
+    """Another spelling of a player, made by ``cribstats players merge``: a later game naming ``name`` (any
+    spelling with the same ``name_key``) is stored on ``player_id``."""
+
+    __tablename__ = "player_alias"
+    __table_args__ = (sa.Index("ix_player_alias_player_id", "player_id"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    name: str = Field(sa_column=sa.Column(sa.Text, nullable=False))
+    name_key: str = Field(sa_column=sa.Column(sa.Text, nullable=False, unique=True))
+    player_id: int = Field(sa_column=_fk("player.id"))
 
 
 class Event(StoreTable, table=True):
@@ -98,6 +114,7 @@ class Game(StoreTable, table=True):
     __table_args__ = (
         sa.Index("ix_game_date", "date"),
         sa.Index("ix_game_event_id", "event_id"),
+        sa.Index("ix_game_import_id", "import_id"),
     )
 
     id: int | None = Field(default=None, primary_key=True)
@@ -309,6 +326,7 @@ class GamePlayerTotals(StoreTable, table=True):
 
 
 player_table: sa.Table = Player.__table__  # type: ignore[attr-defined]
+player_alias_table: sa.Table = PlayerAlias.__table__  # type: ignore[attr-defined]
 event_table: sa.Table = Event.__table__  # type: ignore[attr-defined]
 import_run_table: sa.Table = ImportRun.__table__  # type: ignore[attr-defined]
 game_table: sa.Table = Game.__table__  # type: ignore[attr-defined]
@@ -321,6 +339,7 @@ game_player_totals_table: sa.Table = GamePlayerTotals.__table__  # type: ignore[
 
 TABLES: tuple[sa.Table, ...] = (
     player_table,
+    player_alias_table,
     event_table,
     import_run_table,
     game_table,

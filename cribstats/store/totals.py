@@ -12,11 +12,12 @@ must be written first. The definitions are those of :mod:`cribstats.stats.measur
   ``target - its final score`` (never below 0, 0 when unknown), taken from each of its players, and the
   winner is given the sum over the losing sides (a side's margin is that of its first seat, whose number is
   the side's ``team``);
-* deal facts over completed deals, by role (every non-dealer is a pone): deals, and the points due with the
-  number of deals where they are known; the crib as dealer; his heels over every deal;
+* deal facts over completed deals that are not misdealt (no ``bad-deal`` finding: :func:`misdealt_deals`), by
+  role (every non-dealer is a pone): deals, and the points due with the number of deals where they are known;
+  the crib as dealer; his heels over every deal that is not misdealt;
 * findings over every deal (``points_missed``: ``due - claimed`` of ``missed`` findings; ``points_overclaimed``:
   ``claimed - due`` of ``overclaim`` findings; ``illegal_plays``: findings of :data:`ILLEGAL_KINDS`), and
-  ``missed_completed``, the points missed in completed deals.
+  ``missed_completed``, the points missed in completed deals that are not misdealt.
 
 >>> from cribstats.store.db import make_engine, upgrade
 >>> engine = make_engine("sqlite://")
@@ -39,6 +40,9 @@ from cribstats.store import tables as t
 
 ILLEGAL_KINDS: tuple[str, ...] = ("illegal-card", "over-31", "false-go", "out-of-turn", "unplayed")
 """The finding kinds counted as illegal plays."""
+
+BAD_DEAL = "bad-deal"
+"""The finding kind of a misdeal: its deal counts in no per-deal figure."""
 
 RUNS_PER_STATEMENT = 100  # id ranges per statement: 2 bound values each, in four places: under 999 in all
 
@@ -91,6 +95,18 @@ def _count(value: sa.ColumnElement[Any], when: sa.ColumnElement[bool]) -> sa.Col
     return sa.func.count(sa.case((when, value)))
 
 
+def misdealt_deals(games: GameCondition = _every_game) -> sa.Select[Any]:
+    """The ids of the deals (of the games ``games`` picks) with a ``bad-deal`` finding: a card dealt twice, the
+    wrong number of cards, a dealer out of rotation, a crib card missing or extra. Such a deal is left out of every
+    per-deal figure (its cards were not a possible deal); the game's result stands."""
+    d, f = t.deal_table, t.finding_table
+    return (
+        sa.select(d.c.id)
+        .join(f, sa.and_(f.c.game_id == d.c.game_id, f.c.deal_number == d.c.number))
+        .where(f.c.kind == BAD_DEAL, *games(f.c.game_id))
+    )
+
+
 def totals_select(games: GameCondition = _every_game) -> sa.Select[Any]:
     """One row per seat of the games ``games`` picks, with every column of ``game_player_totals`` but ``id``."""
     g, gp, dp, d, f = t.game_table, t.game_player_table, t.deal_player_table, t.deal_table, t.finding_table
@@ -129,7 +145,7 @@ def totals_select(games: GameCondition = _every_game) -> sa.Select[Any]:
             _count(dp.c.crib_due, dealer).label("crib_deals"),
             _sum(dp.c.heels_due).label("heels_due"),
         )
-        .where(*games(dp.c.game_id))
+        .where(*games(dp.c.game_id), dp.c.deal_id.not_in(misdealt_deals(games)))
         .group_by(dp.c.game_id, dp.c.player_id)
         .subquery("deal_totals")
     )
@@ -140,7 +156,8 @@ def totals_select(games: GameCondition = _every_game) -> sa.Select[Any]:
             f.c.player_id,
             _sum(f.c.due - f.c.claimed, missed).label("points_missed"),
             _sum(f.c.claimed - f.c.due, f.c.kind == "overclaim").label("points_overclaimed"),
-            _sum(f.c.due - f.c.claimed, sa.and_(missed, d.c.completed)).label("missed_completed"),
+            _sum(f.c.due - f.c.claimed, sa.and_(missed, d.c.completed, d.c.id.not_in(misdealt_deals(games))))
+            .label("missed_completed"),
             _sum(ONE, f.c.kind.in_(ILLEGAL_KINDS)).label("illegal_plays"),
         )
         .select_from(f.outerjoin(d, sa.and_(d.c.game_id == f.c.game_id, d.c.number == f.c.deal_number)))

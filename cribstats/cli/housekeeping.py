@@ -1,0 +1,335 @@
+"""The store's housekeeping: ``delete``, ``imports`` and ``players`` (with ``players rename`` and ``merge``)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Annotated, Any
+
+import typer
+from rich import box
+from rich.table import Table
+from rich.text import Text
+
+from cribstats.cli.options import DEFAULT_DB, DbOption, FormatOption, OutputFormat, err_console, fail
+from cribstats.errors import CribstatsError
+
+if TYPE_CHECKING:
+    from sqlalchemy.engine import Engine
+
+HOUSEKEEPING_HELP = (
+    "Exit status: 0 on success; 2 for a game, import or player that is not stored, or options that do not fit; "
+    "1 when the database cannot be used or the change was not confirmed."
+)
+YesOption = Annotated[bool, typer.Option("--yes", "-y", help="Do it without asking for confirmation.")]
+OutOption = Annotated[
+    str | None, typer.Option("--out", "-o", help="Write to this file instead of standard output.")
+]
+
+
+class UsageError(CribstatsError):
+    """Input that names nothing stored, or options that do not fit together (exit 2)."""
+
+
+def _run(db: str, action: Any) -> Any:
+    """Run ``action``; bad input exits 2, an unusable database 1, each with one line on standard error."""
+    from cribstats.cli.stats import UsageError as OptionsError
+    from cribstats.cli.store import _database_errors
+    from cribstats.store.players import PlayerError
+
+    with _database_errors(db):
+        try:
+            return action()
+        except (UsageError, OptionsError, PlayerError) as err:
+            raise fail(str(err), 2) from None
+
+
+def _store(db: str) -> Engine:
+    from cribstats.cli.stats import _open_store
+
+    return _open_store(db)
+
+
+def _confirm(question: str, yes: bool) -> None:
+    """Ask on standard error; anything but yes (or no answer at all) leaves the store as it was: exit 1."""
+    if yes:
+        return
+    try:
+        agreed = typer.confirm(question, default=False, err=True)
+    except typer.Abort:
+        agreed = False
+    if not agreed:
+        raise fail("nothing changed (confirm with y, or give --yes)", 1)
+
+
+def _plural(count: int, word: str) -> str:
+    return f"{count} {word}{'' if count == 1 else 's'}"
+
+
+def _emit(rows: list[dict[str, Any]], columns: tuple[str, ...], fmt: OutputFormat, out: str | None,
+          table: Table) -> None:
+    """Rows out as ``cribstats stats`` writes its tables (``--format``, ``--out``)."""
+    import polars as pl
+
+    from cribstats.cli.stats import _emit as emit_frame
+
+    flat = [{c: ", ".join(r[c]) if isinstance(r[c], list) else r[c] for c in columns} for r in rows]
+    frame = pl.DataFrame(flat, schema=_schema(flat, columns), orient="row")
+    emit_frame(frame, fmt, out, [table])
+
+
+def _schema(rows: list[dict[str, Any]], columns: tuple[str, ...]) -> dict[str, Any]:
+    import polars as pl
+
+    def kind(column: str) -> Any:
+        values = [r[column] for r in rows if r[column] is not None]
+        return pl.Int64 if values and all(isinstance(v, int) for v in values) else pl.String
+
+    return {c: kind(c) for c in columns}
+
+
+def _table(title: str, rows: list[dict[str, Any]], columns: tuple[str, ...], numeric: set[str]) -> Table:
+    table = Table(title=title, title_justify="left", box=box.SIMPLE_HEAD, padding=(0, 1))
+    for column in columns:
+        table.add_column(column.replace("_", " "), justify="right" if column in numeric else "left",
+                         overflow="fold")
+    for row in rows:
+        cells = []
+        for column in columns:
+            value = row[column]
+            text = ", ".join(value) if isinstance(value, list) else ("-" if value is None else str(value))
+            cells.append(Text(text))  # user text is data: never markup
+        table.add_row(*cells)
+    return table
+
+
+# --- delete -----------------------------------------------------------------------------------------------------
+
+
+def delete(
+    games: Annotated[
+        list[str] | None,
+        typer.Argument(help="Games to delete: each by its key, its store number or a prefix of its content hash.",
+                       show_default=False),
+    ] = None,
+    run: Annotated[
+        int | None, typer.Option("--import", help="Delete every game that this import stored (see `imports`).")
+    ] = None,
+    yes: YesOption = False,
+    db: DbOption = DEFAULT_DB,
+) -> None:
+    """Delete stored games with their deals, deal facts, play, findings and totals, all at once or not at all.
+
+    Players and events that no stored game names any more go too. Asks before deleting, unless --yes.
+
+    Examples:
+
+        cribstats delete tuesday-2026-11-03-r2-t4
+
+        cribstats delete 17 18 --yes
+
+        cribstats delete --import 4
+    """
+    from cribstats.store.db import writer
+    from cribstats.store.history import find_run
+    from cribstats.store.queries import AmbiguousGameError, find_game
+    from cribstats.store.removal import delete_games, games_of_import
+
+    if bool(games) == (run is not None):
+        raise fail("name the games to delete, or give --import RUN (one or the other)", 2)
+
+    def chosen() -> tuple[Engine, list[int], list[str]]:
+        engine = _store(db)
+        ids: list[int] = []
+        keys: list[str] = []
+        with engine.connect() as conn:
+            if run is not None:
+                if not find_run(conn, run):
+                    raise UsageError(f"no import {run}: `cribstats imports` lists them")
+                stored_by_run = games_of_import(conn, run)
+                ids = [game_id for game_id, _ in stored_by_run]
+                keys = [key for _, key in stored_by_run]
+            for ref in games or []:
+                try:
+                    stored = find_game(conn, ref)
+                except AmbiguousGameError as err:
+                    raise UsageError(str(err)) from None
+                if stored is None:
+                    raise UsageError(f"no stored game {ref!r}: `cribstats games` lists them")
+                if stored.id not in ids:
+                    ids.append(stored.id)
+                    keys.append(stored.key)
+        return engine, ids, keys
+
+    engine, ids, keys = _run(db, chosen)
+    errors = err_console()
+    if not ids:
+        errors.print(Text(f"import {run} has no game stored now: nothing to delete"), soft_wrap=True)
+        return
+    shown = ", ".join(keys[:5]) + (", ..." if len(keys) > 5 else "")
+    what = f"the {_plural(len(ids), 'game')} of import {run}" if run is not None else _plural(len(ids), "game")
+    _confirm(f"Delete {what} ({shown}) with their deals and findings?", yes)
+
+    def remove() -> Any:
+        with engine.connect() as raw:
+            conn = writer(raw)
+            with conn.begin():
+                return delete_games(conn, ids)
+
+    removed = _run(db, remove)
+    engine.dispose()
+    left = [_plural(n, w) for n, w in ((removed.players, "player"), (removed.events, "event")) if n]
+    errors.print(Text(
+        f"deleted {_plural(removed.games, 'game')} ({_plural(removed.deals, 'deal')}, "
+        f"{_plural(removed.findings, 'finding')})"
+        + (f"; {' and '.join(left)} that no stored game names any more went with them" if left else "")),
+        soft_wrap=True)
+
+
+# --- imports ----------------------------------------------------------------------------------------------------
+
+
+def imports(db: DbOption = DEFAULT_DB, format: FormatOption = OutputFormat.table, out: OutOption = None) -> None:
+    """The import history: each file an import read, when, and what became of its games.
+
+    "imported" is what the import stored, counted batch by batch (an import that was stopped says what it had
+    committed; its status stays "unfinished"); "stored" is how many of those games are stored now.
+
+    Examples:
+
+        cribstats imports
+
+        cribstats imports --format csv --out imports.csv
+
+        cribstats delete --import 4
+    """
+    from cribstats.store.history import IMPORT_COLUMNS, list_imports
+
+    def listed() -> list[dict[str, Any]]:
+        engine = _store(db)
+        with engine.connect() as conn:
+            rows = [r.to_dict() for r in list_imports(conn)]
+        engine.dispose()
+        return rows
+
+    rows = _run(db, listed)
+    numeric = {"run", "imported", "stored", "present", "conflicting", "refused", "findings"}
+    table = _table(f"{_plural(len(rows), 'import')}", rows, IMPORT_COLUMNS, numeric)
+    _run(db, lambda: _emit(rows, IMPORT_COLUMNS, format, out, table))
+    if not rows:
+        err_console().print(Text("no import yet"), soft_wrap=True)
+
+
+# --- players ----------------------------------------------------------------------------------------------------
+
+players_app = typer.Typer(
+    name="players",
+    help="List the stored players; rename or merge them.",
+    invoke_without_command=True,
+    pretty_exceptions_show_locals=False,
+)
+
+
+@players_app.callback(epilog=HOUSEKEEPING_HELP)
+def players(
+    ctx: typer.Context,
+    db: DbOption = DEFAULT_DB,
+    format: FormatOption = OutputFormat.table,
+    out: OutOption = None,
+) -> None:
+    """The stored players, with the games stored for each and the other spellings (aliases) they go by.
+
+    Examples:
+
+        cribstats players
+
+        cribstats players rename "Bbo" "Bob"
+
+        cribstats players merge "Robert" "Bob"
+    """
+    if ctx.invoked_subcommand is not None:
+        return
+    from cribstats.store.players import PLAYER_COLUMNS, list_players
+
+    def listed() -> list[dict[str, Any]]:
+        engine = _store(db)
+        with engine.connect() as conn:
+            rows = [r.to_dict() for r in list_players(conn)]
+        engine.dispose()
+        return rows
+
+    rows = _run(db, listed)
+    table = _table(_plural(len(rows), "player"), rows, PLAYER_COLUMNS, {"id", "games"})
+    _run(db, lambda: _emit(rows, PLAYER_COLUMNS, format, out, table))
+
+
+@players_app.command("rename", epilog=HOUSEKEEPING_HELP)
+def rename(
+    old: Annotated[str, typer.Argument(help="The player's name (any spelling that folds to it, or an alias).")],
+    new: Annotated[str, typer.Argument(help="The new spelling (the name rule applies).")],
+    db: DbOption = DEFAULT_DB,
+) -> None:
+    """Give a player a new spelling; every game stays theirs, and the old spelling stays an alias, so that a
+    later import of it is stored on the same player.
+
+    Example:
+
+        cribstats players rename "bob smith" "Bob Smith"
+    """
+    from cribstats.store.db import writer
+    from cribstats.store.players import rename_player
+
+    def change() -> tuple[str, str]:
+        engine = _store(db)
+        with engine.connect() as raw:
+            conn = writer(raw)
+            with conn.begin():
+                done = rename_player(conn, old, new)
+        engine.dispose()
+        return done
+
+    before, after = _run(db, change)
+    err_console().print(Text(f"renamed {before!r} to {after!r}"), soft_wrap=True)
+
+
+@players_app.command("merge", epilog=HOUSEKEEPING_HELP)
+def merge(
+    alias: Annotated[str, typer.Argument(help="The player to merge away; the name becomes an alias.")],
+    into: Annotated[str, typer.Argument(help="The player who keeps every game.")],
+    yes: YesOption = False,
+    db: DbOption = DEFAULT_DB,
+) -> None:
+    """Make two stored players one: every game, deal, finding and statistic of ALIAS moves to INTO, and ALIAS
+    becomes an alias of INTO, so that later imports of that spelling are stored on INTO. Asks first, unless --yes.
+
+    Example:
+
+        cribstats players merge "Robert" "Bob" --yes
+    """
+    from cribstats.store.db import writer
+    from cribstats.store.players import find_player, merge_players
+
+    engine = _run(db, lambda: _store(db))
+
+    def names() -> tuple[str, str]:
+        with engine.connect() as conn:
+            return find_player(conn, alias)[1], find_player(conn, into)[1]
+
+    gone, kept = _run(db, names)
+    _confirm(f"Merge {gone!r} into {kept!r} (every game of {gone!r} becomes {kept!r}'s)?", yes)
+
+    def change() -> tuple[str, str, int]:
+        with engine.connect() as raw:
+            conn = writer(raw)
+            with conn.begin():
+                return merge_players(conn, alias, into)
+
+    gone, kept, moved = _run(db, change)
+    engine.dispose()
+    err_console().print(Text(f"merged {gone!r} into {kept!r}: {_plural(moved, 'game')} moved; {gone!r} is now "
+                             f"an alias of {kept!r}"), soft_wrap=True)
+
+
+def register(app: typer.Typer) -> None:
+    """Add this group's commands to the root app."""
+    app.command("delete", epilog=HOUSEKEEPING_HELP)(delete)
+    app.command("imports", epilog=HOUSEKEEPING_HELP)(imports)
+    app.add_typer(players_app, name="players")

@@ -1,0 +1,145 @@
+"""The name and text rule: what a player's name and a log's free text may be, in one place for every reader.
+
+* A player's name is trimmed, then put in Unicode NFC, so that "Zoë" typed either way is one name. It is refused
+  when empty, longer than :data:`MAX_NAME` characters, or holding a character of a forbidden category.
+* Free text (``event``, ``site``, ``round``, a game's or a match's ``id``) is put in NFC and refused for the same
+  characters and beyond its length limit (:data:`TEXT_LIMITS`).
+* Forbidden (:data:`FORBIDDEN_CATEGORIES`): control characters (a tab and a newline among them), format
+  characters (zero-width spaces and joiners, bidirectional controls), surrogates, private use, unassigned code
+  points, and the line and paragraph separators.
+* A whole game log is at most :data:`MAX_GAME_BYTES` of JSON text.
+
+Names that differ only in case or spacing are one player: :func:`name_key` is the key the store knows them by.
+The store keeps the whole name; only tables and charts shorten a long one for display.
+
+>>> normalise_name("  Zoe\\u0308 ") == "Zo\\u00eb"
+True
+>>> normalise_name("Ann\\u200b")
+Traceback (most recent call last):
+...
+cribstats.names.TextError: a player's name may not hold U+200B (a format character such as a zero-width space)
+>>> name_key("  Mary   ANN ") == name_key("mary ann")
+True
+"""
+
+from __future__ import annotations
+
+import unicodedata
+
+#: the longest player's name, in characters after NFC
+MAX_NAME = 64
+MAX_EVENT = 200
+MAX_SITE = 200
+MAX_ROUND = 40
+MAX_ID = 200
+#: the longest a free-text field may be, in characters after NFC, by field
+TEXT_LIMITS: dict[str, int] = {"event": MAX_EVENT, "site": MAX_SITE, "round": MAX_ROUND, "id": MAX_ID}
+#: the most JSON text one game log may take (1 MiB), in bytes of UTF-8
+MAX_GAME_BYTES = 1 << 20
+
+#: Unicode general categories no name or free text may hold
+FORBIDDEN_CATEGORIES: dict[str, str] = {
+    "Cc": "a control character",
+    "Cf": "a format character such as a zero-width space",
+    "Cs": "a surrogate",
+    "Co": "a private-use character",
+    "Cn": "an unassigned code point",
+    "Zl": "a line separator",
+    "Zp": "a paragraph separator",
+}
+
+
+class TextError(ValueError):
+    """A name or free text that breaks the rule; the message says what, the caller says where."""
+
+
+def forbidden_character(text: str) -> str | None:
+    """The first forbidden character of ``text``, described (``'U+0009 (a control character)'``), or None.
+
+    >>> forbidden_character("Ann\\tBob"), forbidden_character("Zoë")
+    ('U+0009 (a control character)', None)
+    """
+    if text.isascii() and text.isprintable():
+        return None
+    for char in text:
+        kind = FORBIDDEN_CATEGORIES.get(unicodedata.category(char))
+        if kind is not None:
+            return f"U+{ord(char):04X} ({kind})"
+    return None
+
+
+def _nfc(text: str) -> str:
+    return text if text.isascii() else unicodedata.normalize("NFC", text)
+
+
+def normalise_name(name: str) -> str:
+    """A player's name as cribstats keeps it: trimmed, NFC.
+
+    :raises TextError: for an empty name, one over :data:`MAX_NAME` characters, or a forbidden character.
+    """
+    if name.isascii() and name.isprintable() and 0 < len(name) <= MAX_NAME and name == name.strip():
+        return name
+    normal = _nfc(name.strip())
+    if not normal:
+        raise TextError("a player's name must not be empty")
+    bad = forbidden_character(normal)
+    if bad is not None:
+        raise TextError(f"a player's name may not hold {bad}")
+    if len(normal) > MAX_NAME:
+        raise TextError(f"a player's name is at most {MAX_NAME} characters, not {len(normal)}")
+    return normal
+
+
+def check_text(text: str, field: str, limit: int | None = None) -> str:
+    """Free text (``field`` is ``event``, ``site``, ``round``, ``id``, ...) in NFC.
+
+    ``limit`` defaults to the field's in :data:`TEXT_LIMITS`.
+
+    :raises TextError: for a forbidden character or text longer than the limit.
+
+    >>> check_text("Tuesday League", "event")
+    'Tuesday League'
+    >>> check_text("x" * 41, "round")
+    Traceback (most recent call last):
+    ...
+    cribstats.names.TextError: a round is at most 40 characters, not 41
+    """
+    normal = _nfc(text)
+    bad = forbidden_character(normal)
+    if bad is not None:
+        raise TextError(f"{_article(field)} {field} may not hold {bad}")
+    most = TEXT_LIMITS[field] if limit is None else limit
+    if len(normal) > most:
+        raise TextError(f"{_article(field)} {field} is at most {most} characters, not {len(normal)}")
+    return normal
+
+
+def _article(word: str) -> str:
+    return "an" if word[:1] in "aeiou" else "a"
+
+
+def check_game_size(size: int) -> None:
+    """Refuse a game log of more than :data:`MAX_GAME_BYTES` bytes of JSON text.
+
+    >>> check_game_size(2_000_000)
+    Traceback (most recent call last):
+    ...
+    cribstats.names.TextError: the game is 2000000 bytes of JSON; a game log is at most 1048576 bytes (1 MiB)
+    """
+    if size > MAX_GAME_BYTES:
+        raise TextError(game_size_message(size))
+
+
+def game_size_message(size: int) -> str:
+    """What is wrong with a game log of ``size`` bytes, over :data:`MAX_GAME_BYTES`."""
+    return f"the game is {size} bytes of JSON; a game log is at most {MAX_GAME_BYTES} bytes (1 MiB)"
+
+
+def name_key(name: str) -> str:
+    """The key that makes two spellings of a name one player: NFC, case folded, inner whitespace collapsed.
+
+    >>> name_key(" Bob  Smith "), name_key("ZOË") == name_key("zoe\\u0308")
+    ('bob smith', True)
+    """
+    key = " ".join(name.split()).casefold()
+    return key if key.isascii() else unicodedata.normalize("NFC", unicodedata.normalize("NFC", key).casefold())

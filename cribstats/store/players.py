@@ -1,0 +1,182 @@
+"""The players of the store: ``cribstats players``, ``players rename`` and ``players merge``, and the aliases by
+which a later import finds a merged player.
+
+A player is known by a name key (:func:`cribstats.names.name_key`: NFC, case and spacing folded). Renaming gives
+the player a new spelling and keeps the old one as an alias; merging moves every game, deal, fact, finding and
+total of one player onto another and keeps the merged name as an alias, so that later imports of that spelling are
+stored on the player it was merged into and every statistic follows. Two players who sat in the same game cannot
+be merged (a game has each player once). Each change happens in the caller's transaction.
+
+>>> from cribstats.store.db import make_engine, upgrade
+>>> engine = make_engine("sqlite://")
+>>> upgrade(engine)
+>>> with engine.connect() as conn:
+...     list_players(conn)
+[]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy.engine import Connection
+
+from cribstats.errors import CribstatsError
+from cribstats.names import TextError, name_key, normalise_name
+from cribstats.store import tables as t
+
+CHUNK = 300
+
+
+class PlayerError(CribstatsError):
+    """A rename or merge that cannot be done: an unknown player, a name taken, players of one game."""
+
+
+@dataclass(slots=True)
+class PlayerRow:
+    """One line of ``cribstats players``."""
+
+    id: int
+    name: str
+    games: int
+    aliases: list[str] = field(default_factory=list)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"id": self.id, "name": self.name, "games": self.games, "aliases": self.aliases}
+
+
+PLAYER_COLUMNS = ("id", "name", "games", "aliases")
+
+
+def player_id_query(key: str) -> sa.ScalarSelect[Any]:
+    """The id of the player a name key names, directly or as an alias (a scalar subquery; null for none)."""
+    p, a = t.player_table, t.player_alias_table
+    return sa.select(
+        sa.func.coalesce(
+            sa.select(p.c.id).where(p.c.name_key == key).scalar_subquery(),
+            sa.select(a.c.player_id).where(a.c.name_key == key).scalar_subquery(),
+        )
+    ).scalar_subquery()
+
+
+def alias_ids(conn: Connection, keys: Iterable[str]) -> dict[str, int]:
+    """Name key -> player id for those of ``keys`` that are aliases of a player (for the importer)."""
+    a = t.player_alias_table
+    wanted = sorted(set(keys))
+    found: dict[str, int] = {}
+    for at in range(0, len(wanted), CHUNK):
+        chunk = wanted[at : at + CHUNK]
+        found.update(conn.execute(sa.select(a.c.name_key, a.c.player_id).where(a.c.name_key.in_(chunk))).tuples())
+    return found
+
+
+def list_players(conn: Connection) -> list[PlayerRow]:
+    """Every player, by name key, with the games stored for them and their aliases."""
+    p, gp, a = t.player_table, t.game_player_table, t.player_alias_table
+    games = sa.select(gp.c.player_id, sa.func.count().label("games")).group_by(gp.c.player_id).subquery()
+    query = (
+        sa.select(p.c.id, p.c.name, sa.func.coalesce(games.c.games, 0).label("games"))
+        .select_from(p.outerjoin(games, games.c.player_id == p.c.id))
+        .order_by(p.c.name_key, p.c.id)
+    )
+    rows = {r.id: PlayerRow(r.id, r.name, r.games) for r in conn.execute(query)}
+    for alias in conn.execute(sa.select(a.c.player_id, a.c.name).order_by(a.c.name_key)):
+        if alias.player_id in rows:
+            rows[alias.player_id].aliases.append(alias.name)
+    return list(rows.values())
+
+
+def find_player(conn: Connection, name: str) -> tuple[int, str]:
+    """The id and stored name of the player ``name`` names (directly or as an alias).
+
+    :raises PlayerError: when it names no stored player.
+    """
+    p = t.player_table
+    row = conn.execute(sa.select(p.c.id, p.c.name).where(p.c.id == player_id_query(name_key(name)))).first()
+    if row is None:
+        raise PlayerError(f"no stored player {name!r}: `cribstats players` lists them")
+    return row.id, row.name
+
+
+def _valid(name: str) -> str:
+    try:
+        return normalise_name(name)
+    except TextError as err:
+        raise PlayerError(f"{name!r}: {err}") from None
+
+
+def _add_alias(conn: Connection, name: str, player_id: int) -> None:
+    a = t.player_alias_table
+    key = name_key(name)
+    conn.execute(sa.delete(a).where(a.c.name_key == key))
+    conn.execute(sa.insert(a).values(name=name, name_key=key, player_id=player_id))
+
+
+def rename_player(conn: Connection, old: str, new: str) -> tuple[str, str]:
+    """Give the player ``old`` names the spelling ``new``; the old spelling stays an alias of the player.
+
+    :returns: the stored name before and after.
+    :raises PlayerError: for an unknown player, a name the rule refuses, or a name another player has.
+    """
+    player_id, before = find_player(conn, old)
+    after = _valid(new)
+    key = name_key(after)
+    p, a = t.player_table, t.player_alias_table
+    taken = conn.execute(sa.select(p.c.name).where(p.c.id == player_id_query(key), p.c.id != player_id)).first()
+    if taken is not None:
+        raise PlayerError(f"{after!r} is the stored player {taken.name!r}: to make them one player, use "
+                          f"`cribstats players merge {before!r} {taken.name!r}`")
+    conn.execute(sa.update(p).where(p.c.id == player_id).values(name=after, name_key=key))
+    conn.execute(sa.delete(a).where(a.c.name_key == key))
+    if name_key(before) != key:
+        _add_alias(conn, before, player_id)
+    return before, after
+
+
+# every column that holds a player id, table by table (the totals are keyed by player and game)
+PLAYER_COLUMNS_BY_TABLE = (
+    ("game_player", "player_id"),
+    ("game_player_totals", "player_id"),
+    ("deal", "dealer_id"),
+    ("deal_player", "player_id"),
+    ("play_event", "player_id"),
+    ("finding", "player_id"),
+    ("game", "recorded_winner"),
+    ("player_alias", "player_id"),
+)
+
+
+def merge_players(conn: Connection, alias: str, into: str) -> tuple[str, str, int]:
+    """Make the player ``alias`` names one with the player ``into`` names: every row moves to ``into``, and the
+    merged name (and its aliases) become aliases of ``into``.
+
+    :returns: the two stored names and the number of games moved.
+    :raises PlayerError: for an unknown player, one player twice, or players who sat in the same game.
+    """
+    gone_id, gone_name = find_player(conn, alias)
+    kept_id, kept_name = find_player(conn, into)
+    if gone_id == kept_id:
+        raise PlayerError(f"{alias!r} and {into!r} are already one player, {kept_name!r}")
+    gp, g = t.game_player_table, t.game_table
+    both = (
+        sa.select(g.c.game_key)
+        .where(g.c.id.in_(sa.select(gp.c.game_id).where(gp.c.player_id == gone_id)))
+        .where(g.c.id.in_(sa.select(gp.c.game_id).where(gp.c.player_id == kept_id)))
+        .order_by(g.c.id)
+        .limit(1)
+    )
+    shared = conn.execute(both).scalar()
+    if shared is not None:
+        raise PlayerError(f"{gone_name!r} and {kept_name!r} both played in game {shared!r}: "
+                          "they are two players, and cannot be merged")
+    games = conn.execute(sa.select(sa.func.count()).where(gp.c.player_id == gone_id)).scalar_one()
+    for table_name, column in PLAYER_COLUMNS_BY_TABLE:
+        table = t.metadata.tables[table_name]
+        conn.execute(sa.update(table).where(table.c[column] == gone_id).values({column: kept_id}))
+    p = t.player_table
+    conn.execute(sa.delete(p).where(p.c.id == gone_id))
+    _add_alias(conn, gone_name, kept_id)
+    return gone_name, kept_name, games

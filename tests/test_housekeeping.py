@@ -1,0 +1,219 @@
+"""``cribstats delete``, ``imports`` and ``players`` (rename, merge): each whole or not at all, and the store
+afterwards the same as a store that never held what was taken out (checked against a second store built
+without it)."""
+
+from __future__ import annotations
+
+import copy
+from pathlib import Path
+from typing import Any
+
+import orjson
+import pytest
+import sqlalchemy as sa
+from test_store_import import write_jsonl
+from typer.testing import CliRunner
+
+from cribstats.cli.app import app
+from cribstats.simulate import simulate_games
+from cribstats.store.db import make_engine
+from cribstats.store.queries import table_counts
+
+
+def run(*args: str, input: str | None = None) -> Any:
+    return CliRunner().invoke(app, list(args), input=input, env={"COLUMNS": "200"})
+
+
+def imported(url: str, *paths: Path) -> None:
+    result = run("import", "--db", url, "-q", *map(str, paths))
+    assert result.exit_code == 0, result.output
+
+
+def stats(url: str, *options: str) -> list[dict[str, Any]]:
+    result = run("stats", "--db", url, "--format", "json", *options)
+    assert result.exit_code == 0, result.output
+    return sorted(orjson.loads(result.stdout), key=lambda r: r["player"])
+
+
+def counts(url: str, *, without: tuple[str, ...] = ("import_run",)) -> dict[str, int]:
+    engine = make_engine(url)
+    try:
+        with engine.connect() as conn:
+            found = table_counts(conn)
+            found["game_player_totals"] = conn.execute(sa.text("SELECT count(*) FROM game_player_totals")).scalar()
+    finally:
+        engine.dispose()
+    return {k: v for k, v in found.items() if k not in without}
+
+
+def sims(n: int, seed: int, players: list[str], **options: Any) -> list[dict[str, Any]]:
+    return [g.log for g in simulate_games(n, seed=seed, players=players, **options)]
+
+
+def second_url(tmp_path: Path) -> str:
+    """Another empty store (an SQLite file), built the other way for comparison."""
+    return f"sqlite:///{tmp_path / 'other.db'}"
+
+
+# --- delete -------------------------------------------------------------------------------------------------------
+
+
+def test_delete_leaves_the_store_as_if_the_game_was_never_imported(
+    db_url: str, tmp_path: Path
+) -> None:
+    logs = sims(3, 61, ["Ann", "Bo", "Cy"], mistake_rate=0.05)
+    imported(db_url, write_jsonl(tmp_path / "all.jsonl", logs))
+    gone = logs[1]["id"]
+    result = run("delete", "--db", db_url, gone, "--yes")
+    assert result.exit_code == 0, result.output
+    assert "deleted 1 game" in result.stderr
+    other = second_url(tmp_path)
+    imported(other, write_jsonl(tmp_path / "kept.jsonl", [logs[0], logs[2]]))
+    assert counts(db_url) == counts(other)
+    assert stats(db_url) == stats(other)
+    listed = orjson.loads(run("games", "--db", db_url, "--format", "json").stdout)
+    assert gone not in {g["game"] for g in listed}
+
+
+def test_delete_asks_first_and_no_is_nothing_deleted(sqlite_url: str, tmp_path: Path) -> None:
+    logs = sims(2, 62, ["Ann", "Bo"])
+    imported(sqlite_url, write_jsonl(tmp_path / "n.jsonl", logs))
+    before = counts(sqlite_url)
+    refused = run("delete", "--db", sqlite_url, logs[0]["id"], input="n\n")
+    assert refused.exit_code == 1
+    assert "Delete 1 game" in refused.stderr and "nothing changed" in refused.stderr
+    no_answer = run("delete", "--db", sqlite_url, logs[0]["id"], input="")
+    assert no_answer.exit_code == 1
+    assert counts(sqlite_url) == before
+    agreed = run("delete", "--db", sqlite_url, logs[0]["id"], input="y\n")
+    assert agreed.exit_code == 0
+    assert counts(sqlite_url)["game"] == before["game"] - 1
+
+
+def test_delete_with_an_unknown_game_deletes_nothing(sqlite_url: str, tmp_path: Path) -> None:
+    logs = sims(2, 63, ["Ann", "Bo"])
+    imported(sqlite_url, write_jsonl(tmp_path / "n.jsonl", logs))
+    before = counts(sqlite_url)
+    result = run("delete", "--db", sqlite_url, logs[0]["id"], "no-such-game", "--yes")
+    assert result.exit_code == 2
+    assert result.stderr.strip() == "error: no stored game 'no-such-game': `cribstats games` lists them"
+    assert counts(sqlite_url) == before
+    assert run("delete", "--db", sqlite_url, "--yes").exit_code == 2  # nothing named
+    assert run("delete", "--db", sqlite_url, "--import", "99", "--yes").exit_code == 2
+
+
+def test_delete_an_import_takes_every_game_it_stored(
+    db_url: str, tmp_path: Path
+) -> None:
+    first = sims(3, 64, ["Ann", "Bo"])
+    second = sims(2, 65, ["Cy", "Di"], events=["Open"])
+    # the second file also holds a game of the first: already stored, so it is not the second import's
+    imported(db_url, write_jsonl(tmp_path / "first.jsonl", first))
+    imported(db_url, write_jsonl(tmp_path / "second.jsonl", [*second, first[0]]))
+    listed = orjson.loads(run("imports", "--db", db_url, "--format", "json").stdout)
+    assert [(r["run"], r["imported"], r["stored"], r["present"], r["status"]) for r in listed] == [
+        (1, 3, 3, 0, "finished"), (2, 2, 2, 1, "finished")]
+    result = run("delete", "--db", db_url, "--import", "2", "--yes")
+    assert result.exit_code == 0, result.output
+    # Cy and Di and the event Open were only in the deleted games
+    assert "2 players and 1 event that no stored game names any more" in result.stderr
+    other = second_url(tmp_path)
+    imported(other, write_jsonl(tmp_path / "first-again.jsonl", first))
+    assert counts(db_url, without=("import_run",)) == counts(other)
+    assert stats(db_url) == stats(other)
+    after = orjson.loads(run("imports", "--db", db_url, "--format", "json").stdout)
+    assert [(r["run"], r["imported"], r["stored"]) for r in after] == [(1, 3, 3), (2, 2, 0)]
+
+
+def test_imports_as_csv_and_table(sqlite_url: str, tmp_path: Path) -> None:
+    imported(sqlite_url, write_jsonl(tmp_path / "night.jsonl", sims(2, 66, ["Ann", "Bo"])))
+    csv = run("imports", "--db", sqlite_url, "--format", "csv")
+    header, row = csv.stdout.splitlines()
+    assert header == "run,file,started_at,finished_at,status,imported,stored,present,conflicting,refused,findings"
+    assert row.split(",")[1] == str(tmp_path / "night.jsonl")
+    assert row.split(",")[4:] == ["finished", "2", "2", "0", "0", "0", "0"]
+    table = run("imports", "--db", sqlite_url)
+    assert table.exit_code == 0 and table.stdout.startswith("1 import")
+    assert "finished" in table.stdout
+
+
+# --- players ------------------------------------------------------------------------------------------------------
+
+
+def renamed(logs: list[dict[str, Any]], old: str, new: str) -> list[dict[str, Any]]:
+    """The logs with one player's name written otherwise, everywhere (a second way to get a merged store)."""
+    text = orjson.dumps(logs).decode().replace(f'"{old}"', f'"{new}"')
+    return orjson.loads(text)  # type: ignore[no-any-return]
+
+
+def test_merge_moves_every_statistic_and_keeps_the_alias(
+    db_url: str, tmp_path: Path
+) -> None:
+    bob = sims(3, 67, ["Bob", "Ann"], mistake_rate=0.05)
+    robert = sims(2, 68, ["Robert", "Cy"], mistake_rate=0.05)
+    imported(db_url, write_jsonl(tmp_path / "a.jsonl", bob + robert))
+    assert run("players", "merge", "--db", db_url, "robert", "Bob", input="n\n").exit_code == 1
+    result = run("players", "merge", "--db", db_url, "robert", "Bob", "--yes")
+    assert result.exit_code == 0, result.output
+    assert "merged 'Robert' into 'Bob': 2 games moved" in result.stderr
+    other = second_url(tmp_path)
+    imported(other, write_jsonl(tmp_path / "b.jsonl", bob + renamed(robert, "Robert", "Bob")))
+    assert stats(db_url) == stats(other)
+    assert counts(db_url, without=("import_run", "player_alias")) == counts(
+        other, without=("import_run", "player_alias"))
+    # the old spelling finds the merged player, and a later import of it is stored on him
+    assert stats(db_url, "--player", "ROBERT") == stats(other, "--player", "Bob")
+    later = sims(1, 69, ["Robert", "Di"])
+    imported(db_url, write_jsonl(tmp_path / "later.jsonl", later))
+    imported(other, write_jsonl(tmp_path / "later-b.jsonl", renamed(later, "Robert", "Bob")))
+    assert stats(db_url) == stats(other)
+    players = orjson.loads(run("players", "--db", db_url, "--format", "json").stdout)
+    assert {p["name"]: (p["games"], p["aliases"]) for p in players}["Bob"] == (6, "Robert")
+
+
+def test_players_who_met_cannot_be_merged(sqlite_url: str, tmp_path: Path) -> None:
+    imported(sqlite_url, write_jsonl(tmp_path / "a.jsonl", sims(1, 70, ["Bob", "Ann"])))
+    before = counts(sqlite_url)
+    result = run("players", "merge", "--db", sqlite_url, "Ann", "Bob", "--yes")
+    assert result.exit_code == 2
+    assert "'Ann' and 'Bob' both played in game" in result.stderr
+    assert counts(sqlite_url) == before
+    assert run("players", "merge", "--db", sqlite_url, "Nobody", "Bob", "--yes").exit_code == 2
+
+
+def test_rename_changes_the_name_everywhere_and_keeps_the_old_spelling(sqlite_url: str, tmp_path: Path) -> None:
+    logs = sims(2, 71, ["Bbo", "Ann"])
+    imported(sqlite_url, write_jsonl(tmp_path / "a.jsonl", logs))
+    before = stats(sqlite_url)
+    result = run("players", "rename", "--db", sqlite_url, "bbo", "Bob")
+    assert result.exit_code == 0, result.output
+    after = stats(sqlite_url)
+    expected = copy.deepcopy(before)
+    for row in expected:
+        if row["player"] == "Bbo":
+            row["player"] = "Bob"
+    assert after == sorted(expected, key=lambda r: r["player"])
+    games = orjson.loads(run("games", "--db", sqlite_url, "--format", "json").stdout)
+    assert all("Bob" in g["players"] for g in games)
+    # a sheet that still says Bbo is stored on Bob
+    imported(sqlite_url, write_jsonl(tmp_path / "b.jsonl", sims(1, 72, ["Bbo", "Cy"])))
+    rows = {p["name"]: p for p in orjson.loads(run("players", "--db", sqlite_url, "--format", "json").stdout)}
+    assert "Bbo" not in rows and rows["Bob"]["games"] == 3 and rows["Bob"]["aliases"] == "Bbo"
+
+
+def test_rename_refuses_a_taken_or_invalid_name(sqlite_url: str, tmp_path: Path) -> None:
+    imported(sqlite_url, write_jsonl(tmp_path / "a.jsonl", sims(1, 73, ["Bob", "Ann"])))
+    taken = run("players", "rename", "--db", sqlite_url, "Bob", " ann ")
+    assert taken.exit_code == 2 and "cribstats players merge" in taken.stderr
+    invalid = run("players", "rename", "--db", sqlite_url, "Bob", "Bob\u200b")
+    assert invalid.exit_code == 2 and "U+200B" in invalid.stderr
+    unknown = run("players", "rename", "--db", sqlite_url, "Zed", "Zee")
+    assert unknown.exit_code == 2 and "no stored player 'Zed'" in unknown.stderr
+    names = [p["name"] for p in orjson.loads(run("players", "--db", sqlite_url, "--format", "json").stdout)]
+    assert names == ["Ann", "Bob"]
+
+
+def test_housekeeping_commands_have_help_with_examples() -> None:
+    for command in (["delete"], ["imports"], ["players"], ["players", "rename"], ["players", "merge"]):
+        result = run(*command, "--help")
+        assert result.exit_code == 0 and "Example" in result.stdout, command

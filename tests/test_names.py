@@ -1,0 +1,231 @@
+"""The name and text rule: one module, applied by every reader (JSON, tally, cribbage-zero) and the store."""
+
+from __future__ import annotations
+
+import io
+import unicodedata
+from pathlib import Path
+from typing import Any
+
+import orjson
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from cribstats.errors import LogError
+from cribstats.formats.cribzero import read_cribzero
+from cribstats.formats.jsonlog import read_json_document, read_json_lines
+from cribstats.formats.tally import read_tally
+from cribstats.gamelog import GameLogError, validate_game
+from cribstats.names import (
+    FORBIDDEN_CATEGORIES,
+    MAX_GAME_BYTES,
+    MAX_NAME,
+    TEXT_LIMITS,
+    TextError,
+    check_text,
+    name_key,
+    normalise_name,
+)
+from cribstats.store.db import make_engine
+from cribstats.store.importer import import_paths
+
+ZOE_NFC = "Zo\u00eb"
+ZOE_NFD = "Zoe\u0308"
+HOSTILE = {
+    "zero-width space": "Ann\u200b",
+    "tab": "Ann\tBob",
+    "newline": "Ann\nBob",
+    "escape": "\x1b[31mRed",
+    "osc title": "\x1b]0;title\x07",
+    "right-to-left override": "\u202eevil",
+    "line separator": "Ann\u2028Bob",
+    "paragraph separator": "Ann\u2029Bob",
+    "private use": "Ann\ue000",
+    "unassigned": "Ann\U000e0fff",
+    "too long": "x" * 312,
+}
+
+
+def result_game(players: list[str], **fields: Any) -> dict[str, Any]:
+    return {"format": "cribstats/game/1", "players": players, **fields,
+            "result": {"winner": players[0], "scores": {players[0]: 121, players[1]: 90}}}
+
+
+def refusal(data: Any) -> str:
+    with pytest.raises(GameLogError) as caught:
+        validate_game(data)
+    return str(caught.value)
+
+
+# --- the rule itself --------------------------------------------------------------------------------------------
+
+
+def test_nfc_and_nfd_spellings_are_one_name() -> None:
+    assert ZOE_NFC != ZOE_NFD
+    assert normalise_name(ZOE_NFD) == ZOE_NFC
+    assert name_key(ZOE_NFD) == name_key(ZOE_NFC.upper()) == name_key(" zoë ")
+
+
+@pytest.mark.parametrize("name", list(HOSTILE.values()), ids=list(HOSTILE))
+def test_hostile_names_are_refused(name: str) -> None:
+    with pytest.raises(TextError):
+        normalise_name(name)
+
+
+def test_a_name_is_trimmed_and_at_most_64_characters() -> None:
+    assert normalise_name("  Ann  ") == "Ann"
+    assert normalise_name("x" * MAX_NAME) == "x" * 64
+    with pytest.raises(TextError, match="at most 64 characters, not 65"):
+        normalise_name("x" * 65)
+    with pytest.raises(TextError, match="must not be empty"):
+        normalise_name(" \u00a0 ")
+
+
+def test_the_limit_counts_characters_after_nfc() -> None:
+    # 64 letters with a combining mark each: 128 code points as typed, 64 characters in NFC
+    typed = "e\u0301" * 64
+    assert len(typed) == 128
+    assert normalise_name(typed) == "\u00e9" * 64
+
+
+def forbidden(char: str) -> bool:
+    return unicodedata.category(char) in FORBIDDEN_CATEGORIES
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(min_size=1, max_size=80))
+def test_every_name_is_kept_in_nfc_or_refused(name: str) -> None:
+    expected = unicodedata.normalize("NFC", name.strip())
+    good = bool(expected) and len(expected) <= 64 and not any(forbidden(c) for c in expected)
+    if good:
+        assert normalise_name(name) == expected
+    else:
+        with pytest.raises(TextError):
+            normalise_name(name)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.sampled_from(sorted(TEXT_LIMITS)), st.text(max_size=260))
+def test_free_text_is_kept_in_nfc_or_refused(field: str, text: str) -> None:
+    expected = unicodedata.normalize("NFC", text)
+    good = len(expected) <= TEXT_LIMITS[field] and not any(forbidden(c) for c in expected)
+    if good:
+        assert check_text(text, field) == expected
+    else:
+        with pytest.raises(TextError):
+            check_text(text, field)
+
+
+# --- the JSON model ----------------------------------------------------------------------------------------------
+
+
+def test_a_hostile_player_is_refused_at_its_place() -> None:
+    assert refusal(result_game(["Bob", "Ann\u200b"])) == (
+        "players[1]: a player's name may not hold U+200B (a format character such as a zero-width space)")
+    assert refusal(result_game(["Ann\tBob", "Cy"])) == (
+        "players[0]: a player's name may not hold U+0009 (a control character)")
+    assert refusal(result_game(["x" * 312, "Cy"])) == (
+        "players[0]: a player's name is at most 64 characters, not 312")
+
+
+def test_a_name_typed_in_nfd_throughout_is_stored_in_nfc() -> None:
+    hands = {ZOE_NFD: ["5H", "5C", "5S", "JD", "AS", "2S"], "Bob": ["3H", "3C", "3S", "4D", "AH", "2H"]}
+    deal = {"dealer": ZOE_NFD, "hands": hands, "discards": {ZOE_NFD: ["AS", "2S"], "Bob": ["AH", "2H"]},
+            "starter": "5D", "play": [[ZOE_NFD, "5H", 0], ["Bob", "3H"]],
+            "muggins": [{"by": "Bob", "from": ZOE_NFD, "phase": "hand", "points": 2}]}
+    # the players in NFC, the deal in NFD: one spelling, so one player
+    game = validate_game({"format": "cribstats/game/1", "players": [ZOE_NFC, "Bob"], "deals": [deal]})
+    d = game.deals[0]  # type: ignore[index]
+    assert game.players == [ZOE_NFC, "Bob"]
+    assert d.dealer == ZOE_NFC and set(d.hands) == {ZOE_NFC, "Bob"}
+    assert d.play[0][0] == ZOE_NFC  # type: ignore[index]
+    assert d.muggins[0].from_ == ZOE_NFC  # type: ignore[index]
+
+
+@pytest.mark.parametrize(("field", "limit"), sorted(TEXT_LIMITS.items()))
+def test_free_text_fields_have_limits(field: str, limit: int) -> None:
+    assert validate_game(result_game(["A", "B"], **{field: "x" * limit})).model_dump()[field] == "x" * limit
+    article = "an" if field[0] in "aeiou" else "a"
+    assert refusal(result_game(["A", "B"], **{field: "x" * (limit + 1)})) == (
+        f"{field}: {article} {field} is at most {limit} characters, not {limit + 1}")
+
+
+def test_free_text_may_hold_no_control_character() -> None:
+    assert refusal(result_game(["A", "B"], event="Night\x1b[31m")) == (
+        "event: an event may not hold U+001B (a control character)")
+    assert validate_game(result_game(["A", "B"], site="Cafe\u0301")).site == "Caf\u00e9"
+
+
+def test_a_fifty_megabyte_site_is_refused() -> None:
+    assert refusal(result_game(["A", "B"], site="s" * 50_000_000)).startswith("site: a site is at most 200")
+
+
+def test_a_game_over_one_mebibyte_of_json_is_refused_with_its_place() -> None:
+    small = orjson.dumps(result_game(["A", "B"]))
+    # padding the JSON text with spaces keeps it one valid game: only its size is wrong
+    big = small[:-1] + b" " * MAX_GAME_BYTES + b"}"
+    errors: list[LogError] = []
+    games = list(read_json_lines(io.BytesIO(small + b"\n" + big + b"\n"), "night.jsonl", on_error=errors.append))
+    assert len(games) == 1
+    assert [str(e) for e in errors] == [f"night.jsonl:line 2: the game is {len(big) + 1} bytes of JSON; "
+                                        "a game log is at most 1048576 bytes (1 MiB)"]
+    errors.clear()
+    assert list(read_json_document(big, "one.json", on_error=errors.append)) == []
+    assert str(errors[0]).startswith(f"one.json: the game is {len(big)} bytes")
+    array = b"[" + small + b"," + orjson.dumps(result_game(["A", "B"], event="e" * 199) | {"deals": [
+        {"dealer": "A", "hands": {"A": [], "B": []}, "discards": {"A": [], "B": []}, "starter": "5H"}] * 20_000})
+    errors.clear()
+    kept = list(read_json_document(array + b"]", "two.json", on_error=errors.append))
+    assert [g.place for g in kept] == ["[0]"]
+    assert str(errors[0]).startswith("two.json:[1]: the game is ")
+
+
+# --- tally sheets and cribbage-zero records ---------------------------------------------------------------------
+
+
+def test_a_tally_sheet_applies_the_name_rule_in_its_cell() -> None:
+    sheet = ["date,event,round,player1,player2,score1,score2",
+             f"2026-11-03,League,1,{ZOE_NFD},Bob,121,88",
+             "2026-11-03,League,2,Ann\u200b,Bob,121,88",
+             "2026-11-03,League\x1b[31m,3,Ann,Bob,121,88"]
+    errors: list[LogError] = []
+    games = list(read_tally(sheet, "club.csv", on_error=errors.append))
+    assert [g.game.players for g in games] == [[ZOE_NFC, "Bob"]]
+    assert [str(e) for e in errors] == [
+        "club.csv:line 3: player1: a player's name may not hold U+200B (a format character such as a zero-width "
+        "space)",
+        "club.csv:line 4: event: an event may not hold U+001B (a control character)"]
+
+
+def test_a_cribzero_record_applies_the_name_rule_to_its_tags() -> None:
+    record = ['[FirstDealer "{first}"]', '[FirstPone "Bob"]', '[Site "{site}"]', "1. H1 5H 5C 5S JD AS 2S",
+              "H2 3H 3C 3S 4D AH 2H D1 AS 2S D2 AH 2H C 5D"]
+    good = "\n".join(record).format(first=ZOE_NFD, site="Club")
+    bad_name = "\n".join(record).format(first="Ann\u200b", site="Club")
+    bad_site = "\n".join(record).format(first="Ann", site="s" * 201)
+    errors: list[LogError] = []
+    games = list(read_cribzero((good + "\n\n" + bad_name + "\n\n" + bad_site).splitlines(), "x.pgn",
+                               on_error=errors.append))
+    assert [g.game.players for g in games] == [[ZOE_NFC, "Bob"]]
+    assert [str(e) for e in errors] == [
+        "x.pgn:line 7: [FirstDealer]: a player's name may not hold U+200B (a format character such as a "
+        "zero-width space)",
+        "x.pgn:line 13: [Site]: a site is at most 200 characters, not 201"]
+
+
+# --- the store ----------------------------------------------------------------------------------------------------
+
+
+def test_nfd_and_nfc_spellings_import_as_one_player(tmp_path: Path) -> None:
+    log = tmp_path / "night.jsonl"
+    log.write_bytes(orjson.dumps(result_game([ZOE_NFC, "Bob"])) + b"\n"
+                    + orjson.dumps(result_game([ZOE_NFD, "Cy"])) + b"\n"
+                    + orjson.dumps(result_game(["Ann\u200b", "Cy"])) + b"\n")
+    engine = make_engine(f"sqlite:///{tmp_path / 'club.db'}")
+    summary = import_paths([log], engine, workers=1)
+    assert summary.imported == 2 and summary.refused_count == 1
+    assert "line 3: players[0]" in str(summary.refused[0])
+    with engine.connect() as conn:
+        names = sorted(r[0] for r in conn.exec_driver_sql("SELECT name FROM player"))
+    assert names == ["Bob", "Cy", ZOE_NFC]
