@@ -17,9 +17,11 @@ from __future__ import annotations
 
 import unicodedata
 
+from cribstats.names import FORBIDDEN_CATEGORIES
+
 # Control, format (zero-width, bidi), surrogate, private use, unassigned, line and paragraph separators: the
-# categories the name rule refuses, and that a store written before the rule may still hold.
-HIDDEN_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"})
+# categories the name rule refuses (cribstats.names), and that a store written before the rule may still hold.
+HIDDEN_CATEGORIES = frozenset(FORBIDDEN_CATEGORIES)
 ELLIPSIS = "…"
 TABLE_NAME_WIDTH = 24  # terminal columns a name takes at most in a table
 CHART_NAME_WIDTH = 20  # a tick label under a bar

@@ -104,15 +104,16 @@ def build_store(folder: Path) -> tuple[str, list[dict[str, Any]]]:
     assert summary.imported == len(logs), [str(r) for r in summary.refused]
     older = {placeholder(i): name for i, name in enumerate(OLDER)}
     with engine.begin() as conn:  # the older names, as a store written before the name rule holds them
+        older_games = "WHERE log LIKE '%\"Older%'"  # the games of an older name have an older site too
+        conn.execute(sa.text(f"UPDATE game SET site = :site {older_games}"), {"site": OLDER_SITE})
+        conn.execute(sa.text(f"UPDATE game SET log = replace(log, :old, :new) {older_games}"),
+                     {"old": '"site":"Hall"', "new": '"site":' + orjson.dumps(OLDER_SITE).decode()})  # fmt: skip
         for stand_in, name in older.items():
             conn.execute(sa.text("UPDATE player SET name = :name WHERE name = :old"),
                          {"name": name, "old": stand_in})  # fmt: skip
             quoted_old, quoted_new = orjson.dumps(stand_in).decode(), orjson.dumps(name).decode()
             conn.execute(sa.text("UPDATE game SET log = replace(log, :old, :new)"),
                          {"old": quoted_old, "new": quoted_new})  # fmt: skip
-        conn.execute(sa.text("UPDATE game SET site = :site"), {"site": OLDER_SITE})
-        conn.execute(sa.text("UPDATE game SET log = replace(log, :old, :new)"),
-                     {"old": '"site":"Hall"', "new": '"site":' + orjson.dumps(OLDER_SITE).decode()})  # fmt: skip
     engine.dispose()
     valid_logs = [log for log in logs if not any(p.startswith("Older") for p in log["players"])]
     return url, valid_logs
