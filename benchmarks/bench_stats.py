@@ -1,7 +1,8 @@
 """How fast the statistics and the report are: ``cribstats stats`` over 100,000 stored games, and the report.
 
-Run: ``.venv/bin/python benchmarks/bench_stats.py [GAMES]`` (default 100,000). It prints medians of a few runs,
-each measured in the same run as its baseline:
+Run: ``.venv/bin/python benchmarks/bench_stats.py [GAMES]`` (default 100,000; ``--help`` for the rest). It
+prints medians of a few runs in CPU seconds (``time.process_time``; a command run in a new process is timed by
+its own CPU seconds, from ``getrusage``), each measured in the same run as its baseline:
 
 - ``stats``: :func:`cribstats.stats.compute_stats` (the per game totals added up per player in SQL, read into
   polars, then the ratios), against a baseline of plain SQL ``GROUP BY`` sums straight from the fact tables
@@ -15,17 +16,19 @@ each measured in the same run as its baseline:
 - ``report``: :func:`cribstats.report.build_report` for the sample season (``sample_logs/``, or a simulated one
   when the folder is empty), against the same season's ``stats`` (so the ratio is what charts and HTML cost).
 
-The 100,000-game store is built once and kept in the temp folder (``cribstats-bench/``): 250 simulated games
-of every variant are imported with the importer, then their rows are copied with shifted ids by
-``INSERT ... SELECT`` until the store holds GAMES games (play events are not copied: statistics do not read them;
-the per game totals are). A store kept from an older cribstats is brought up to the current schema
-(``cribstats.store.db.upgrade``: revision 0003 fills the per game totals of the games already stored) and
-analysed before it is measured.
+The 100,000-game store is built once and kept in the temp folder (``cribstats-bench/``, or ``--folder``): 250
+simulated games (150 six-card, 25 of each other variant; ``--seed-games N`` makes them 6N and N) are imported
+with the importer, then their rows are copied with shifted ids by ``INSERT ... SELECT`` until the store holds
+GAMES games (play events are not copied: statistics do not read them; the per game totals are). A store kept
+from an older cribstats is brought up to the current schema (``cribstats.store.db.upgrade``) and analysed
+before it is measured.
 """
 
 from __future__ import annotations
 
+import argparse
 import os
+import resource
 import statistics
 import subprocess
 import sys
@@ -47,7 +50,9 @@ from cribstats.store.importer import import_paths
 from cribstats.store.totals import add_game_totals
 
 ROOT = Path(__file__).resolve().parent.parent
-SEED_GAMES = {"six-card": 150, "five-card": 25, "seven-card": 25, "three-player": 25, "four-player": 25}
+SEED_SHARES = {"six-card": 6, "five-card": 1, "seven-card": 1, "three-player": 1, "four-player": 1}
+"""How the seed games are shared among the variants: six of every ten are six-card."""
+SEED_GAMES = {variant: 25 * share for variant, share in SEED_SHARES.items()}
 NAMES = ["Alice", "Bob", "Carol", "Dave", "Erin", "Frank", "Grace", "Hank", "Irene", "Jack", "Kate", "Leo"]
 REPEATS = 3
 COPIED = ("game", "game_player", "deal", "deal_player", "finding", "game_player_totals")
@@ -55,17 +60,23 @@ TOTALS_BATCH = 1000  # games per add_game_totals call timed, as in an import bat
 
 
 def median_time(fn: Callable[[], object], repeats: int = REPEATS) -> float:
+    """The median CPU seconds of ``fn`` (this process's, and those of the processes it ran and waited for)."""
     times = []
     for _ in range(repeats):
-        start = time.perf_counter()
+        start = _cpu()
         fn()
-        times.append(time.perf_counter() - start)
+        times.append(_cpu() - start)
     return statistics.median(times)
 
 
-def seed_logs(folder: Path) -> None:
+def _cpu() -> float:
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return time.process_time() + children.ru_utime + children.ru_stime
+
+
+def seed_logs(folder: Path, seed_games: dict[str, int] = SEED_GAMES) -> None:
     folder.mkdir(parents=True, exist_ok=True)
-    for i, (variant, n) in enumerate(SEED_GAMES.items()):
+    for i, (variant, n) in enumerate(seed_games.items()):
         with open(folder / f"{variant}.jsonl", "wb") as handle:
             games = simulate_games(n, variant=variant, players=NAMES, seed=100 + i, mistake_rate=0.03,
                                    events=["League"], start_date="2026-01-06", games_per_night=24)  # fmt: skip
@@ -93,32 +104,34 @@ def _copy_statement(table: sa.Table, copies: int, id_step: dict[str, int]) -> sa
     return table.insert().from_select([c.name for c in table.c], rows)
 
 
-def build_store(path: Path, games: int) -> None:
-    """Import the seed games, then copy them up to ``games`` games."""
+def build_store(path: Path, games: int, seed: Path) -> None:
+    """Import the seed games (the logs in ``seed``), then copy them up to ``games`` games."""
     engine = make_engine(f"sqlite:///{path}")
-    summary = import_paths([path.parent / "seed"], engine)
+    summary = import_paths([seed], engine)
     seeded = summary.imported
     copies = max(0, games // seeded - 1)
     tables = {name: t.metadata.tables[name] for name in COPIED}
     with engine.begin() as conn:
-        spans = {name: conn.execute(sa.select(sa.func.max(tables[name].c.id))).scalar() or 0 for name in COPIED}
-        for name in COPIED:
+        # the id span of each table with its own id (the totals have none: they are keyed by player and game)
+        spans = {name: conn.execute(sa.select(sa.func.max(table.c.id))).scalar() or 0
+                 for name, table in tables.items() if "id" in table.c}
+        for name in COPIED if copies else ():
             conn.execute(_copy_statement(tables[name], copies, spans))
     with engine.connect() as conn:
         conn.exec_driver_sql("ANALYZE")
     engine.dispose()
 
 
-def store_path(games: int) -> Path:
-    folder = Path(tempfile.gettempdir()) / "cribstats-bench"
-    path = folder / f"stats-{games}.db"
+def store_path(games: int, folder: Path, seed_games: dict[str, int]) -> Path:
+    seeded = sum(seed_games.values())
+    path = folder / f"stats-{games}-seed{seeded}.db"
     if not path.exists():
-        seed_logs(folder / "seed")
+        seed_logs(folder / f"seed{seeded}", seed_games)
         partial = path.with_suffix(".building")
         for suffix in ("", "-wal", "-shm"):
             Path(f"{partial}{suffix}").unlink(missing_ok=True)
         start = time.perf_counter()
-        build_store(partial, games)
+        build_store(partial, games, folder / f"seed{seeded}")
         partial.rename(path)
         print(f"built {path} in {time.perf_counter() - start:.1f} s")
     bring_up_to_date(path)
@@ -165,13 +178,13 @@ def totals_query(engine: sa.Engine) -> None:
         read_frame(conn, player_totals_query(StatsFilter()), PLAYER_TOTALS_SCHEMA)
 
 
-def totals_cost(engine: sa.Engine) -> tuple[float, float]:
+def totals_cost(engine: sa.Engine, repeats: int) -> tuple[float, float]:
     """Seconds to fill the totals of ``TOTALS_BATCH`` stored games, and to write their deal fact rows again
     (both rolled back): what the totals add to an import batch, against part of what it already writes."""
     dp = t.deal_player_table
     with engine.connect() as conn:
         last = conn.execute(sa.select(sa.func.max(t.game_table.c.id))).scalar_one()
-    ids = list(range(last - TOTALS_BATCH + 1, last + 1))
+    ids = list(range(max(1, last - TOTALS_BATCH + 1), last + 1))
 
     def fill() -> None:
         with engine.connect() as conn, conn.begin() as transaction:
@@ -185,10 +198,10 @@ def totals_cost(engine: sa.Engine) -> tuple[float, float]:
             conn.execute(dp.insert(), [dict(r) for r in rows])
             transaction.rollback()
 
-    return median_time(fill), median_time(rewrite_facts)
+    return median_time(fill, repeats), median_time(rewrite_facts, repeats)
 
 
-def cli_time(url: str, repeats: int = REPEATS) -> float:
+def cli_time(url: str, repeats: int) -> float:
     """``cribstats stats --format json`` in a new process, as a user runs it."""
     env = dict(os.environ, CRIBSTATS_DB=url)
     command = [str(Path(sys.executable).parent / "cribstats"), "stats", "--format", "json"]
@@ -205,8 +218,8 @@ def empty_store(folder: Path) -> str:
     return f"sqlite:///{path}"
 
 
-def bench_stats(games: int) -> None:
-    path = store_path(games)
+def bench_stats(games: int, folder: Path, seed_games: dict[str, int], repeats: int) -> None:
+    path = store_path(games, folder, seed_games)
     url = f"sqlite:///{path}"
     engine = make_engine(url)
     with engine.connect() as conn:
@@ -214,13 +227,13 @@ def bench_stats(games: int) -> None:
         facts = conn.execute(sa.select(sa.func.count()).select_from(t.deal_player_table)).scalar()
         totals = conn.execute(sa.select(sa.func.count()).select_from(t.game_player_totals_table)).scalar()
     frame = compute_stats(engine)  # warm the page cache once
-    base = median_time(lambda: sql_baseline(engine, BASELINE_SQL))
-    plain = median_time(lambda: sql_baseline(engine, [TOTALS_SQL]))
-    query = median_time(lambda: totals_query(engine))
-    ours = median_time(lambda: compute_stats(engine))
-    fill, facts_again = totals_cost(engine)
-    cli = cli_time(url)
-    start_up = cli_time(empty_store(path.parent))
+    base = median_time(lambda: sql_baseline(engine, BASELINE_SQL), repeats)
+    plain = median_time(lambda: sql_baseline(engine, [TOTALS_SQL]), repeats)
+    query = median_time(lambda: totals_query(engine), repeats)
+    ours = median_time(lambda: compute_stats(engine), repeats)
+    fill, facts_again = totals_cost(engine, repeats)
+    cli = cli_time(url, repeats)
+    start_up = cli_time(empty_store(path.parent), repeats)
     print(f"stats over {stored:,} games ({facts:,} deal_player rows, {totals:,} game_player_totals rows, "
           f"{frame.height} players):")
     print(f"  plain SQL GROUP BY of the fact tables (baseline)   {base:7.3f} s")
@@ -231,32 +244,46 @@ def bench_stats(games: int) -> None:
     print(f"  cribstats stats --format json                      {cli:7.3f} s   {cli / base:5.2f}x baseline"
           "   (target < 3 s)")
     print(f"    of which start-up                                {start_up:7.3f} s   (empty store)")
-    print(f"import: add_game_totals for {TOTALS_BATCH:,} games           {fill:7.3f} s   "
+    print(f"import: add_game_totals for {len_batch(stored):,} games           {fill:7.3f} s   "
           f"{fill / facts_again:5.2f}x writing their deal_player rows again ({facts_again:.3f} s)")
 
 
-def bench_report() -> None:
-    folder = Path(tempfile.gettempdir()) / "cribstats-bench"
-    samples = ROOT / "sample_logs"
-    source = samples if samples.is_dir() and any(samples.rglob("*.json*")) else folder / "seed"
-    if source != samples and not source.exists():
-        seed_logs(source)
+def len_batch(stored: int) -> int:
+    return min(TOTALS_BATCH, stored)
+
+
+def bench_report(folder: Path, logs: Path, seed_games: dict[str, int], repeats: int) -> None:
+    source = logs if logs.is_dir() and any(logs.rglob("*.json*")) else folder / f"seed{sum(seed_games.values())}"
+    if source != logs and not source.exists():
+        seed_logs(source, seed_games)
     path = folder / "report-season.db"
     for suffix in ("", "-wal", "-shm"):
         Path(f"{path}{suffix}").unlink(missing_ok=True)
     engine = make_engine(f"sqlite:///{path}")
     summary = import_paths([source], engine)
-    stats = median_time(lambda: compute_stats(engine))
-    report = median_time(lambda: build_report(engine))
+    stats = median_time(lambda: compute_stats(engine), repeats)
+    report = median_time(lambda: build_report(engine), repeats)
     print(f"report of {source} ({summary.imported:,} games imported, {summary.refused_count} refused):")
     print(f"  compute_stats baseline       {stats:7.3f} s")
     print(f"  build_report                 {report:7.3f} s   {report / stats:5.1f}x stats   (target < 10 s)")
 
 
-def main() -> None:
-    games = int(sys.argv[1]) if len(sys.argv) > 1 else 100_000
-    bench_stats(games)
-    bench_report()
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("games", nargs="?", type=int, default=100_000, help="games in the store (default 100,000)")
+    parser.add_argument("--folder", type=Path, default=Path(tempfile.gettempdir()) / "cribstats-bench",
+                        help="where the stores are built and kept")
+    parser.add_argument("--seed-games", type=int, default=25, metavar="N",
+                        help="seed games per share of a variant (six-card has six shares, the others one)")
+    parser.add_argument("--report-logs", type=Path, default=ROOT / "sample_logs",
+                        help="the season the report is built from (default: sample_logs/; the seed games if "
+                             "the folder holds no logs)")
+    parser.add_argument("--repeat", type=int, default=REPEATS, help="runs of each timing; the median is shown")
+    args = parser.parse_args(argv)
+    seed_games = {variant: args.seed_games * share for variant, share in SEED_SHARES.items()}
+    args.folder.mkdir(parents=True, exist_ok=True)
+    bench_stats(args.games, args.folder, seed_games, args.repeat)
+    bench_report(args.folder, args.report_logs, seed_games, args.repeat)
 
 
 if __name__ == "__main__":

@@ -9,7 +9,6 @@ from pathlib import Path
 from typing import Any
 
 import orjson
-import pytest
 import sqlalchemy as sa
 from test_store_import import write_jsonl
 from typer.testing import CliRunner
@@ -55,7 +54,7 @@ def second_url(tmp_path: Path) -> str:
     return f"sqlite:///{tmp_path / 'other.db'}"
 
 
-# --- delete -------------------------------------------------------------------------------------------------------
+# --- delete ------------------------------------------------------------------------------------------------------
 
 
 def test_delete_leaves_the_store_as_if_the_game_was_never_imported(
@@ -137,7 +136,7 @@ def test_imports_as_csv_and_table(sqlite_url: str, tmp_path: Path) -> None:
     assert "finished" in table.stdout
 
 
-# --- players ------------------------------------------------------------------------------------------------------
+# --- players -----------------------------------------------------------------------------------------------------
 
 
 def renamed(logs: list[dict[str, Any]], old: str, new: str) -> list[dict[str, Any]]:

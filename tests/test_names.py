@@ -58,7 +58,7 @@ def refusal(data: Any) -> str:
     return str(caught.value)
 
 
-# --- the rule itself --------------------------------------------------------------------------------------------
+# --- the rule itself ---------------------------------------------------------------------------------------------
 
 
 def test_nfc_and_nfd_spellings_are_one_name() -> None:
@@ -214,7 +214,7 @@ def test_a_cribzero_record_applies_the_name_rule_to_its_tags() -> None:
         "x.pgn:line 13: [Site]: a site is at most 200 characters, not 201"]
 
 
-# --- the store ----------------------------------------------------------------------------------------------------
+# --- the store ---------------------------------------------------------------------------------------------------
 
 
 def test_nfd_and_nfc_spellings_import_as_one_player(tmp_path: Path) -> None:

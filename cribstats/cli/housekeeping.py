@@ -224,7 +224,6 @@ def imports(db: DbOption = DEFAULT_DB, format: FormatOption = OutputFormat.table
 
 players_app = typer.Typer(
     name="players",
-    help="List the stored players; rename or merge them.",
     invoke_without_command=True,
     pretty_exceptions_show_locals=False,
 )

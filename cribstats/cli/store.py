@@ -158,7 +158,10 @@ def import_logs(
         with import_progress(errors, total, disable=hidden) as progress:
             task = progress.add_task("importing" if total is None else "", total=total)
 
+            seen: list[ImportSummary] = []  # the importer's summary: what is committed so far
+
             def on_progress(summary: ImportSummary, file: str) -> None:
+                seen[:] = [summary]
                 # counts first: a narrow terminal cuts the end of the line, and a long path would hide them
                 refused = summary.refused_count + summary.conflict_count
                 where = visible(os.path.basename(file))
@@ -177,6 +180,9 @@ def import_logs(
                 summary = import_paths(
                     paths, engine, replace=replace, on_progress=on_progress, batch_size=batch_size, workers=workers
                 )
+            except _store_failures() as err:
+                progress.stop()
+                raise _failed_import(db, err, seen[0].imported if seen else 0) from None
             except KeyboardInterrupt:
                 progress.stop()
                 raise fail(
@@ -196,6 +202,26 @@ def import_logs(
         errors.print(Text(f"... and {hidden} more refused"))
     out_console(wide_when_redirected=False).print(import_summary_table(summary))
     raise typer.Exit(0 if summary.complete and not empty else 2)
+
+
+def _store_failures() -> tuple[type[BaseException], ...]:
+    import sqlalchemy as sa
+
+    return (sa.exc.SQLAlchemyError, OSError)
+
+
+def _failed_import(url: str, err: BaseException, stored: int) -> typer.Exit:
+    """An import the database stopped (a full disk, a lost server): what went wrong, and what is stored."""
+    from cribstats.store.db import describe_db_error, normalize_url
+
+    try:
+        shown = normalize_url(url).render_as_string(hide_password=True)
+    except CribstatsError:
+        shown = "the database"
+    why = describe_db_error(err) if not isinstance(err, OSError) else (err.strerror or str(err))
+    games = f"{stored} game{'' if stored == 1 else 's'}"
+    return fail(f"{shown}: {why}; {games} of this import were stored (whole batches, nothing else); once the "
+                "trouble is fixed, run the same import again to complete it", 1)
 
 
 def import_summary_table(summary) -> Table:  # type: ignore[no-untyped-def]

@@ -17,6 +17,8 @@ from cribstats.errors import LogError
 from cribstats.store import tables as t
 from cribstats.store.bulk import bulk_insert, chunks, insert_ignore, next_id, refusable, retryable
 from cribstats.store.db import describe_db_error, ensure_schema, is_postgresql, writer
+from cribstats.store.history import record_run
+from cribstats.store.players import alias_ids
 from cribstats.store.rows import (
     DATE_AT,
     DEAL_COLUMNS,
@@ -185,20 +187,8 @@ class Importer:
         tally = self._tally
         if tally is None:
             return
-        runs = t.import_run_table
         with self.conn.begin():
-            self.conn.execute(
-                sa.update(runs)
-                .where(runs.c.id == tally.run_id)
-                .values(
-                    finished_at=_now(),
-                    games_imported=tally.imported,
-                    games_present=tally.present,
-                    games_conflicting=tally.conflicting,
-                    games_refused=tally.refused,
-                    findings=tally.findings,
-                )
-            )
+            record_run(self.conn, tally, finished_at=_now())
         self._tally = None
         if self.on_progress is not None and self._file is not None:
             self.on_progress(self.summary, self._file)
@@ -251,6 +241,9 @@ class Importer:
                     break
                 raise
         self._apply(outcome)
+        if self._tally is not None:  # the history says what is committed, batch by batch
+            with self.conn.begin():
+                record_run(self.conn, self._tally)
         if self.on_progress is not None and self._file is not None:
             self.on_progress(self.summary, self._file)
 
@@ -440,6 +433,11 @@ class Importer:
                 wanted.setdefault(k, name)  # the first spelling met is kept
         known = {k: self._players[k] for k in wanted if k in self._players}
         missing = sorted(k for k in wanted if k not in known)
+        if missing:  # a spelling merged into another player (cribstats players merge) is that player
+            aliased = alias_ids(conn, missing)
+            known.update(aliased)
+            out.players.update(aliased)
+            missing = [k for k in missing if k not in aliased]
         if missing:
             pt = t.player_table
             insert_ignore(conn, pt, [{"name": wanted[k], "name_key": k} for k in missing], ["name_key"])

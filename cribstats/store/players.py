@@ -69,7 +69,8 @@ def alias_ids(conn: Connection, keys: Iterable[str]) -> dict[str, int]:
     found: dict[str, int] = {}
     for at in range(0, len(wanted), CHUNK):
         chunk = wanted[at : at + CHUNK]
-        found.update(conn.execute(sa.select(a.c.name_key, a.c.player_id).where(a.c.name_key.in_(chunk))).tuples())
+        for key, player_id in conn.execute(sa.select(a.c.name_key, a.c.player_id).where(a.c.name_key.in_(chunk))):
+            found[key] = player_id
     return found
 
 

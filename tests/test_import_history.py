@@ -1,0 +1,111 @@
+"""The import history tells the truth: a killed import's row says what it committed, and an import stopped by a
+full disk says how many games were stored and that running it again completes it."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import orjson
+import pytest
+import sqlalchemy as sa
+from test_store_import import sim_logs, write_jsonl
+from typer.testing import CliRunner
+
+from cribstats.cli.app import app
+from cribstats.store.db import make_engine
+
+BATCH = 25
+
+
+def run(*args: str) -> Any:
+    return CliRunner().invoke(app, list(args), env={"COLUMNS": "200"})
+
+
+def scalar(url: str, sql: str) -> Any:
+    engine = make_engine(url)
+    try:
+        with engine.connect() as conn:
+            return conn.execute(sa.text(sql)).scalar_one()
+    finally:
+        engine.dispose()
+
+
+@pytest.fixture(scope="module")
+def many_games(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    folder = tmp_path_factory.mktemp("logs")
+    return write_jsonl(folder / "season.jsonl", sim_logs(600, seed=81))
+
+
+def test_a_killed_import_says_what_it_committed(tmp_path: Path, many_games: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'club.db'}"
+    command = [sys.executable, "-m", "cribstats.cli", "import", "--db", url, "-q", "-j", "1",
+               "--batch-size", str(BATCH), str(many_games)]
+    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    try:
+        deadline = time.monotonic() + 120
+        stored = 0
+        while time.monotonic() < deadline and process.poll() is None:
+            if (tmp_path / "club.db").exists():
+                try:
+                    stored = scalar(url, "SELECT count(*) FROM game")
+                except sa.exc.OperationalError:
+                    stored = 0
+                if stored >= 4 * BATCH:
+                    break
+            time.sleep(0.05)
+        assert process.poll() is None, process.stderr.read().decode() if process.stderr else ""
+        process.send_signal(signal.SIGKILL)
+    finally:
+        process.wait()
+    stored = scalar(url, "SELECT count(*) FROM game")
+    recorded = scalar(url, "SELECT games_imported FROM import_run")
+    assert stored % BATCH == 0 and stored >= 4 * BATCH  # whole batches, nothing else
+    # the row is written with each batch: at most the batch in flight when the kill came is not in it yet
+    assert stored - BATCH <= recorded <= stored
+    assert scalar(url, "SELECT count(*) FROM import_run WHERE finished_at IS NULL") == 1
+    history = orjson.loads(run("imports", "--db", url, "--format", "json").stdout)
+    assert [(h["status"], h["imported"], h["stored"]) for h in history] == [("unfinished", stored, stored)]
+    # running it again completes it
+    again = run("import", "--db", url, "-q", str(many_games))
+    assert again.exit_code == 0
+    assert scalar(url, "SELECT count(*) FROM game") == 600
+
+
+@pytest.fixture
+def small_disk(tmp_path: Path) -> Iterator[Path]:
+    """A 1 MiB tmpfs (root only: elsewhere the test is skipped, saying so)."""
+    if not hasattr(os, "geteuid") or os.geteuid() != 0:
+        pytest.skip("the full-disk test mounts a small tmpfs, which needs root (it runs as root in CI)")
+    disk = tmp_path / "disk"
+    disk.mkdir()
+    mounted = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=1m", "tmpfs", str(disk)], capture_output=True)
+    if mounted.returncode != 0:
+        pytest.skip(f"cannot mount a tmpfs here: {mounted.stderr.decode().strip()}")
+    try:
+        yield disk
+    finally:
+        subprocess.run(["umount", "-l", str(disk)], check=False)
+
+
+def test_an_import_on_a_full_disk_says_what_was_stored(small_disk: Path, many_games: Path) -> None:
+    url = f"sqlite:///{small_disk / 'club.db'}"
+    result = run("import", "--db", url, "-q", "-j", "1", "--batch-size", str(BATCH), str(many_games))
+    assert result.exit_code == 1
+    message = result.stderr.strip()
+    assert "\n" not in message and "Traceback" not in result.output
+    assert "database or disk is full" in message
+    stored = scalar(url, "SELECT count(*) FROM game")
+    assert 0 < stored < 600 and stored % BATCH == 0
+    assert f"; {stored} games of this import were stored" in message
+    assert message.endswith("run the same import again to complete it")
+    subprocess.run(["mount", "-o", "remount,size=64m", str(small_disk)], check=True)
+    again = run("import", "--db", url, "-q", str(many_games))
+    assert again.exit_code == 0, again.output
+    assert scalar(url, "SELECT count(*) FROM game") == 600
