@@ -175,3 +175,21 @@ def test_the_nfd_spelling_is_stored_as_written_or_as_nfc(hostile) -> None:  # ty
     _, out, _ = run("stats", "--db", url, "--format", "json")
     names = [row["player"] for row in json.loads(out)]
     assert "Zoë" in names and (NFD_ZOE in names or names.count("Zoë") == 1)
+
+
+def test_the_players_list_prints_every_name_whole_and_visible(hostile) -> None:  # type: ignore[no-untyped-def]
+    """The list a secretary renames and merges from: names whole (to be typed back), hidden characters escaped."""
+    url, _, _ = hostile
+    code, out, err = run("players", "--db", url)
+    assert code == 0, err
+    assert_safe(out)
+    flat = " ".join(out.split())
+    for name in VALID:
+        assert " ".join(name.split()) in flat, name
+    for name, escaped in OLDER.items():
+        if len(name) < 300:  # the 312-character name folds over several lines of its cell
+            assert escaped in flat, name
+    code, out, _ = run("players", "--db", url, "--format", "csv")
+    assert code == 0
+    assert_safe(out)
+    assert not any(line.startswith(("=", "+", "-", "@")) for line in out.splitlines())
