@@ -193,3 +193,19 @@ def test_the_players_list_prints_every_name_whole_and_visible(hostile) -> None: 
     assert code == 0
     assert_safe(out)
     assert not any(line.startswith(("=", "+", "-", "@")) for line in out.splitlines())
+
+
+@pytest.mark.parametrize("command", [["stats"], ["standings"], ["games"]])
+def test_filters_that_repeat_user_text_print_it_literally(hostile, command: list[str]) -> None:  # type: ignore[no-untyped-def]
+    """Titles and messages repeat the filter as typed: markup and hidden characters in it stay text."""
+    url, _, _ = hostile
+    code, out, err = run(*command, "--db", url, "--event", EVENT)
+    assert code == 0, err
+    assert_safe(out + err)
+    assert EVENT in " ".join(out.split())
+    who = ["--player", "Ann\x1b[2J"] if command != ["standings"] else ["--event", "Ann\x1b[2J"]
+    code, out, err = run(*command, "--db", url, *who)
+    assert code == 0, err
+    assert_safe(out + err)
+    if command != ["games"]:  # its title and message repeat the filter
+        assert "Ann\\x1b[2J" in out + err

@@ -191,7 +191,7 @@ def rich_table(frame: pl.DataFrame, columns: tuple[str, ...] | list[str], title:
     # Light rules and one space between columns, and no column narrower than its longest word, so that a table
     # of ten columns fits an 80-column terminal without breaking a heading or a name inside a word.
     # User text (the player's name) is a literal cell: hidden characters escaped, a long name shortened.
-    table = Table(title=title, title_justify="left", box=box.SIMPLE_HEAD, padding=(0, 0))
+    table = Table(title=message(title), title_justify="left", box=box.SIMPLE_HEAD, padding=(0, 0))
     rows = [
         tuple(name_cell(str(v)) if c == "player" else cell(_cell(v)) for c, v in zip(columns, row, strict=True))
         for row in frame.select(columns).iter_rows()
