@@ -207,7 +207,8 @@ def skunks_trend_chart(trend: pl.DataFrame, subtitle: str = "") -> Figure:
     ax.set_xlim(x[0] - 0.5, x[-1] + 0.5)  # room for the first and last month's labels
     ax.set_xlabel("Month")
     ax.set_ylabel("Share of finished games")
-    ax.set_ylim(0, max(0.1, float(trend["skunk_rate"].max() or 0) * 1.3))
+    highest = trend["skunk_rate"].max()
+    ax.set_ylim(0, max(0.1, (float(highest) if isinstance(highest, int | float) else 0.0) * 1.3))
     _percent(ax)
     _style(ax)
     ax.legend(loc="upper left", frameon=False)

@@ -151,11 +151,11 @@ def import_logs(
 
     errors = err_console()
     empty = folders_without_logs(paths)
-    hidden = quiet or not errors.is_terminal
-    total = None if hidden else games_to_import(paths)
+    no_progress = quiet or not errors.is_terminal
+    total = None if no_progress else games_to_import(paths)
     with _database_errors(db):
         engine = _engine(db)
-        with import_progress(errors, total, disable=hidden) as progress:
+        with import_progress(errors, total, disable=no_progress) as progress:
             task = progress.add_task("importing" if total is None else "", total=total)
 
             seen: list[ImportSummary] = []  # the importer's summary: what is committed so far
