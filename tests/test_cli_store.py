@@ -17,7 +17,7 @@ from test_store_import import ONE_DEAL, write_jsonl
 from typer.testing import CliRunner
 
 from cribstats.cli.app import app
-from cribstats.cli.store import games_table
+from cribstats.cli.games import games_table
 from cribstats.simulate import simulate_games
 from cribstats.store.db import head_revision, make_engine
 
