@@ -54,7 +54,6 @@ from cribstats.stats.measures import (
     skunk_trend,
     standings,
 )
-from cribstats.store.tables import name_key
 
 TEMPLATE = "report.html.j2"
 # The page's one script: once loaded, it marks the root element with the sections that were laid out, and with
@@ -188,12 +187,11 @@ def _charts(frames: StatsFrames, stats: pl.DataFrame) -> list[Chart]:
     ]  # fmt: skip
 
 
-def standings_rows(table: pl.DataFrame, player: str | None) -> list[dict[str, Any]]:
+def standings_rows(table: pl.DataFrame, chosen: set[str]) -> list[dict[str, Any]]:
     """The standings as the template shows them: each row's cells, and whether it is the player asked for."""
-    chosen = name_key(player) if player else None
     columns = REPORT_STANDINGS_COLUMNS
     return [
-        {"cells": cells, "chosen": chosen is not None and name_key(name) == chosen}
+        {"cells": cells, "chosen": name in chosen}
         for cells, name in zip(_rows(table, columns), table["player"].to_list(), strict=True)
     ]
 
@@ -236,7 +234,8 @@ def report_context(engine: Engine, filters: StatsFilter | None = None, *, title:
         "standings_head": [LABELS[c] for c in REPORT_STANDINGS_COLUMNS],
         "standings_classes": [{"player": "name", "game_points": "points"}.get(c, "") for c in
                               REPORT_STANDINGS_COLUMNS],
-        "standings": standings_rows(table, filters.player),
+        # the player filter keeps the player's own row in ``stats`` (found by any spelling or alias)
+        "standings": standings_rows(table, set(stats["player"].to_list()) if filters.player else set()),
         "players": players,
         "charts": _charts(frames, stats),
         "findings_by_kind": [(kind, str(n)) for kind, n in by_kind.rows()],

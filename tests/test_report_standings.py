@@ -78,3 +78,19 @@ def test_a_long_name_has_its_whole_self_as_title(tmp_path: Path) -> None:
     assert import_paths([tmp_path / "long.csv"], engine).imported == 1
     html = build_report(engine)
     assert f'<td class="name" title="{long}">{long}</td>' in html  # shortened by the page's CSS, never the text
+
+
+def test_a_player_asked_for_by_an_old_spelling_is_marked(tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from cribstats.cli.app import app
+
+    (tmp_path / "club.csv").write_text(TALLY)
+    url = f"sqlite:///{tmp_path / 'club.db'}"
+    assert import_paths([tmp_path / "club.csv"], make_engine(url)).imported == 4
+    renamed = CliRunner().invoke(app, ["players", "rename", "--db", url, "Ben", "Benjamin"])
+    assert renamed.exit_code == 0, renamed.output
+    night = StatsFilter(player="ben", event="club", since=_day(3), until=_day(3))
+    rows = standings_rows(build_report(make_engine(url), night))
+    assert column(rows, "player") == ["Ann", "Cy", "Benjamin"]
+    assert [marked for marked, _ in rows] == [False, False, True]
