@@ -91,7 +91,9 @@ def assert_refused(args: list[str], target: Path, disk: Path, *, old: bool) -> N
 
 
 TABLE_COMMANDS = [
-    (command, fmt) for command in ("stats", "standings", "games") for fmt in ("table", "csv", "json", "parquet")
+    (command, fmt)
+    for command in ("stats", "standings", "games", "players", "imports")
+    for fmt in ("table", "csv", "json", "parquet")
 ]
 
 
