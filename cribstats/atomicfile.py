@@ -57,9 +57,10 @@ class AtomicOutput:
 
 
 @contextmanager
-def atomic_output(path: str | os.PathLike[str]) -> Iterator[AtomicOutput]:
+def atomic_output(path: str | os.PathLike[str], *, durable: bool = True) -> Iterator[AtomicOutput]:
     """A handle whose bytes become ``path`` only when the ``with`` block ends without an error; on any error the
-    temporary file is removed and the error goes on.
+    temporary file is removed and the error goes on. ``durable`` waits for the bytes to reach the disk before the
+    rename (a writer of many small files may instead sync once at the end, see :func:`sync_all`).
 
     :raises WriteError: naming ``path`` when it cannot be written (the old file, if any, is left alone).
     """
@@ -73,7 +74,8 @@ def atomic_output(path: str | os.PathLike[str]) -> Iterator[AtomicOutput]:
             yield AtomicOutput(handle, path)
             try:
                 handle.flush()
-                os.fsync(handle.fileno())
+                if durable:
+                    os.fsync(handle.fileno())
             except OSError as err:
                 raise write_error(path, err) from None
         os.chmod(temp, _new_file_mode(target))
@@ -91,10 +93,15 @@ def _remove(temp: str) -> None:
         os.unlink(temp)
 
 
-def write_atomic(path: str | os.PathLike[str], data: str | bytes) -> None:
+def write_atomic(path: str | os.PathLike[str], data: str | bytes, *, durable: bool = True) -> None:
     """Write ``data`` (text as UTF-8) to ``path`` whole or not at all.
 
     :raises WriteError: naming ``path`` when it cannot be written.
     """
-    with atomic_output(path) as handle:
+    with atomic_output(path, durable=durable) as handle:
         handle.write(data.encode("utf-8") if isinstance(data, str) else data)
+
+
+def sync_all() -> None:
+    """Wait until every file written so far is on the disk: one wait for many files written without ``durable``."""
+    os.sync()

@@ -13,7 +13,7 @@ from typing import IO, TYPE_CHECKING, Annotated
 
 import typer
 
-from cribstats.atomicfile import AtomicOutput, WriteError, atomic_output, write_atomic
+from cribstats.atomicfile import AtomicOutput, WriteError, atomic_output, sync_all, write_atomic
 from cribstats.cli.options import err_console, fail
 from cribstats.cli.terminal import message
 from cribstats.errors import CribstatsError
@@ -218,7 +218,9 @@ def _write(
         for game in stream:
             data = orjson.dumps(game.log)
             if log_file is None:
-                write_atomic(out / f"{game.log['id']}.json", orjson.dumps(game.log, option=orjson.OPT_INDENT_2))
+                # each game whole; one sync for the folder at the end rather than one a file
+                write_atomic(out / f"{game.log['id']}.json", orjson.dumps(game.log, option=orjson.OPT_INDENT_2),
+                             durable=False)
             elif suffix == ".json":
                 log_file.write((b",\n" if written else b"") + data)
             else:
@@ -233,6 +235,8 @@ def _write(
                 advance()
         if log_file is not None and suffix == ".json":
             log_file.write(b"\n]\n")
+        if log_file is None:
+            sync_all()
         if to_stdout:
             sys.stdout.buffer.flush()
     return written, deals, found
