@@ -22,6 +22,7 @@ from __future__ import annotations
 import hashlib
 import re
 from datetime import date as Date
+from functools import partial
 from operator import itemgetter
 from typing import Annotated, Any, Literal
 
@@ -120,16 +121,19 @@ PlayerName = Annotated[str, Field(min_length=1)]
 Points = Annotated[int, Field(ge=0, strict=True)]
 
 
-def _free_text(field: str, min_length: int = 0) -> Any:
-    """A free-text field under the name and text rule (:func:`cribstats.names.check_text`)."""
-    return Annotated[
-        str,
-        Field(min_length=min_length, json_schema_extra={"maxLength": TEXT_LIMITS[field]}),
-        AfterValidator(lambda text: check_text(text, field)),
-    ]
+def _free_text(field: str) -> Any:
+    """The checks of a free-text field under the name and text rule (:func:`cribstats.names.check_text`)."""
+    return AfterValidator(partial(check_text, field=field))
 
 
-Text = _free_text("id", min_length=1)
+def _max_length(field: str) -> Any:
+    return Field(json_schema_extra={"maxLength": TEXT_LIMITS[field]})
+
+
+Text = Annotated[str, Field(min_length=1), _max_length("id"), _free_text("id")]
+EventText = Annotated[str, _max_length("event"), _free_text("event")]
+SiteText = Annotated[str, _max_length("site"), _free_text("site")]
+RoundText = Annotated[str, _max_length("round"), _free_text("round")]
 PlayEvent = Annotated[
     tuple[PlayerName, CardOrGo] | tuple[PlayerName, CardText, Points],
     Field(union_mode="left_to_right"),
@@ -196,10 +200,10 @@ class GameLog(_Model):
 
     format: Literal["cribstats/game/1"]
     id: Text | None = None
-    event: _free_text("event") | None = None
+    event: EventText | None = None
     date: IsoDate | None = None
-    site: _free_text("site") | None = None
-    round: _free_text("round") | None = None
+    site: SiteText | None = None
+    round: RoundText | None = None
     variant: Literal[VARIANT_NAMES] | None = None  # type: ignore[valid-type]
     target: Annotated[int, Field(gt=0, strict=True)] | None = None
     muggins: Annotated[bool, Field(strict=True)] | None = None
@@ -491,7 +495,7 @@ def _normalise_deal(deal: Deal) -> None:
     deal.hands = _normal_keys(deal.hands)
     deal.discards = _normal_keys(deal.discards)
     if deal.play:
-        deal.play = [(_normal_or_same(e[0]), *e[1:]) for e in deal.play]  # type: ignore[misc]
+        deal.play = [(_normal_or_same(e[0]), *e[1:]) for e in deal.play]
     for field in ("pegged", "show", "scores"):
         value = getattr(deal, field)
         if value:

@@ -20,6 +20,7 @@ LAYERS: dict[str, int] = {
     "stats": 3,
     "charts": 4, "report": 4, "exports": 4,
     "cli": 5,
+    "names": 0,  # the name and text rule, which the readers apply
 }
 CORE_FORBIDDEN = {
     "sqlalchemy", "sqlmodel", "alembic", "psycopg", "polars", "matplotlib", "typer", "rich", "jinja2",

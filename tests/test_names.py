@@ -229,3 +229,32 @@ def test_nfd_and_nfc_spellings_import_as_one_player(tmp_path: Path) -> None:
     with engine.connect() as conn:
         names = sorted(r[0] for r in conn.exec_driver_sql("SELECT name FROM player"))
     assert names == ["Bob", "Cy", ZOE_NFC]
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.text(min_size=1, max_size=70), st.text(max_size=220))
+def test_an_imported_name_is_stored_in_nfc_or_refused_with_its_place(name: str, site: str) -> None:
+    import tempfile
+
+    expected = unicodedata.normalize("NFC", name.strip())
+    good_name = bool(expected) and len(expected) <= 64 and not any(forbidden(c) for c in expected)
+    good_site = len(unicodedata.normalize("NFC", site)) <= 200 and not any(
+        forbidden(c) for c in unicodedata.normalize("NFC", site))
+    if good_name and name_key(expected) == name_key("Bob"):
+        return  # the same player twice: refused for that reason, tested elsewhere
+    with tempfile.TemporaryDirectory() as folder:
+        log = Path(folder) / "night.jsonl"
+        log.write_bytes(orjson.dumps(result_game([name, "Bob"], site=site)) + b"\n")
+        engine = make_engine(f"sqlite:///{Path(folder) / 'club.db'}")
+        summary = import_paths([log], engine, workers=1)
+        with engine.connect() as conn:
+            names = {r[0] for r in conn.exec_driver_sql("SELECT name FROM player")}
+            sites = [r[0] for r in conn.exec_driver_sql("SELECT site FROM game")]
+        engine.dispose()
+    if good_name and good_site:
+        assert summary.imported == 1 and names == {expected, "Bob"}
+        assert sites == [unicodedata.normalize("NFC", site)]
+    else:
+        assert summary.imported == 0 and summary.refused_count == 1
+        place = "site" if not good_site else "players[0]"  # the fields are checked before the players
+        assert str(summary.refused[0]).startswith(f"{log}:line 1: {place}: ")
