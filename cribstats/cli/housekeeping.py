@@ -12,6 +12,7 @@ from rich.text import Text
 from cribstats.cli.options import DEFAULT_DB, DbOption, FormatOption, OutputFormat, err_console, fail
 from cribstats.cli.terminal import cell
 from cribstats.errors import CribstatsError
+from cribstats.safetext import visible
 
 if TYPE_CHECKING:
     from sqlalchemy.engine import Engine
@@ -55,7 +56,7 @@ def _confirm(question: str, yes: bool) -> None:
     if yes:
         return
     try:
-        agreed = typer.confirm(question, default=False, err=True)
+        agreed = typer.confirm(visible(question), default=False, err=True)  # game keys are user text
     except typer.Abort:
         agreed = False
     if not agreed:
