@@ -91,13 +91,15 @@ def font_families() -> tuple[str, ...]:
 
 @contextmanager
 def quiet_drawing() -> Iterator[None]:
-    """Draw with the fallback fonts and without matplotlib's warnings (missing glyphs, font look-ups, layout)
-    reaching standard error."""
+    """Draw with the fallback fonts, every text literal (no mathtext), and without matplotlib's warnings (missing
+    glyphs, font look-ups, layout) reaching standard error."""
     font_logger = logging.getLogger("matplotlib.font_manager")
     level = font_logger.level
     font_logger.setLevel(logging.ERROR)
     try:
-        with warnings.catch_warnings(), matplotlib.rc_context({"font.family": list(font_families())}):
+        with warnings.catch_warnings(), matplotlib.rc_context(
+            {"font.family": list(font_families()), "text.parse_math": False}  # "$x$" in a name is text, not TeX
+        ):
             warnings.simplefilter("ignore")
             yield
     finally:

@@ -1,6 +1,6 @@
 """Hostile names and free text for the output tests, and a store holding every one of them.
 
-``VALID`` are names the name rule accepts (markup, emoji codes, formulas, CJK, the longest name allowed);
+``VALID`` are names the name rule accepts (markup, emoji codes, formulas, TeX, CJK, the longest name allowed);
 ``OLDER`` are names it refuses (control, zero-width and bidi characters, a tab, a newline, 312 characters) that a
 store written before the rule may still hold: the store below puts them in directly, as such a store has them.
 Each hidden name comes with the text a terminal must show for it, worked out by hand.
@@ -31,6 +31,8 @@ VALID: list[str] = [
     "Zoë",  # NFC
     "麻雀太郎",
     "<script>alert(1)</script>",
+    "$$$ Bill $$$",  # mathtext to matplotlib, if it were parsed
+    "$\\frac{1}{0}$",
     "Bartholomew Fitzwilliam-Smythe of Lower Wallop",  # 46 characters: valid, wider than a table's 24
     "Q" * 64,  # the longest name allowed
     "Bob",

@@ -155,6 +155,17 @@ def test_a_cjk_name_draws_without_a_warning(capfd: pytest.CaptureFixture[str]) -
     assert capfd.readouterr().err == ""
 
 
+def test_dollar_signs_in_a_name_are_text_not_mathtext() -> None:
+    from cribstats.charts import averages_chart, figure_bytes
+    from cribstats.stats.measures import STATS_COLUMNS
+
+    data: dict[str, list[object]] = {c: [1, 2] for c in STATS_COLUMNS}
+    data["player"] = ["$$$ Bill $$$", "$\\frac{1}{0}$"]  # a parse error, and a fraction, were they TeX
+    fig = averages_chart(pl.DataFrame(data))
+    assert figure_bytes(fig, "svg").startswith(b"<?xml")
+    assert [t.get_text() for t in fig.axes[0].get_xticklabels()] == data["player"]
+
+
 def test_a_long_name_is_shortened_under_its_bar() -> None:
     from cribstats.charts import chart_label
 
