@@ -15,6 +15,7 @@ This is the one place that decides how user text looks on a screen. The store al
 
 from __future__ import annotations
 
+import re
 import unicodedata
 
 from cribstats.names import FORBIDDEN_CATEGORIES
@@ -36,12 +37,31 @@ def _escape(char: str) -> str:
     return f"\\U{code:08x}"
 
 
+# Characters worth a look: anything but printable ASCII (JSON text may also hold its own line breaks).
+_SUSPECT = re.compile(r"[^\x20-\x7e]")
+_JSON_SUSPECT = re.compile(r"[^\x20-\x7e\n]")
+
+
+def _shown(match: re.Match[str]) -> str:
+    char = match.group()
+    return _escape(char) if unicodedata.category(char) in HIDDEN_CATEGORIES else char
+
+
 def visible(text: str) -> str:
     """``text`` with every hidden or controlling character written as a Python-style escape (``\\x1b``,
     ``\\u200b``), so that what reaches a terminal is exactly the characters a person can see."""
-    if text.isprintable() and text.isascii():  # the common case, fast
-        return text
-    return "".join(_escape(c) if unicodedata.category(c) in HIDDEN_CATEGORIES else c for c in text)
+    return _SUSPECT.sub(_shown, text)
+
+
+def _json_escape(match: re.Match[str]) -> str:
+    char = match.group()
+    if unicodedata.category(char) not in HIDDEN_CATEGORIES:
+        return char
+    code = ord(char)
+    if code >= 0x10000:  # a surrogate pair, as JSON writes a character beyond the BMP
+        code -= 0x10000
+        return f"\\u{0xD800 + (code >> 10):04x}\\u{0xDC00 + (code & 0x3FF):04x}"
+    return f"\\u{code:04x}"
 
 
 def json_visible(text: str) -> str:
@@ -51,20 +71,7 @@ def json_visible(text: str) -> str:
     >>> json_visible('["Ann\u200b"]')
     '["Ann\\\\u200b"]'
     """
-    if text.isascii() and text.isprintable():
-        return text
-    out = []
-    for char in text:
-        if unicodedata.category(char) in HIDDEN_CATEGORIES and char not in "\n\r\t ":
-            code = ord(char)
-            if code >= 0x10000:  # a surrogate pair, as JSON writes a character beyond the BMP
-                code -= 0x10000
-                out.append(f"\\u{0xD800 + (code >> 10):04x}\\u{0xDC00 + (code & 0x3FF):04x}")
-            else:
-                out.append(f"\\u{code:04x}")
-        else:
-            out.append(char)
-    return "".join(out)
+    return _JSON_SUSPECT.sub(_json_escape, text)
 
 
 def _char_width(char: str) -> int:
