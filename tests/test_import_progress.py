@@ -76,3 +76,17 @@ def test_the_progress_shows_games_of_the_total_and_time_left(tmp_path: Path) -> 
     done = [n for n, _ in counts]
     assert done == sorted(done) and done[-1] == 600 and len(set(done)) > 2  # it moved, batch by batch
     assert any(m and re.fullmatch(r"\d+:\d\d:\d\d", m.group(3)) for m in shown)  # a time left was shown
+
+
+@pytest.mark.skipif(not hasattr(pty, "openpty"), reason="no pseudo-terminals on this platform")
+def test_a_file_name_in_the_progress_is_text(tmp_path: Path) -> None:
+    """The progress names the file being read: markup and control characters in the name stay text."""
+    import orjson
+
+    from cribstats.simulate import simulate_games
+
+    logs = tmp_path / "[bold red]night\x1b[2J.jsonl"
+    logs.write_bytes(b"".join(orjson.dumps(g.log) + b"\n" for g in simulate_games(30, seed=5)))
+    lines = _import_on_a_terminal("--db", f"sqlite:///{tmp_path / 'p.db'}", "-j", "1", "--batch-size", "10",
+                                  str(logs))  # fmt: skip
+    assert any("[bold red]night\\x1b[2J.jsonl" in line for line in lines), lines
