@@ -11,7 +11,7 @@ from rich import box
 from rich.table import Table
 from rich.text import Text
 
-from cribstats.cli.options import DEFAULT_DB, DbOption, OutputFormat, err_console, fail
+from cribstats.cli.options import DEFAULT_DB, DbOption, FormatOption, OutOption, OutputFormat, err_console, fail
 from cribstats.cli.output import check_output, emit
 from cribstats.cli.store import _database_errors, _engine, _has_games_tables
 from cribstats.cli.terminal import cell, name_cell
@@ -51,12 +51,8 @@ def games(
         datetime | None, typer.Option("--until", formats=["%Y-%m-%d"], help="Only games on or before this date.")
     ] = None,
     limit: Annotated[int | None, typer.Option("--limit", min=1, help="At most this many games.")] = None,
-    output: Annotated[
-        OutputFormat, typer.Option("--format", "-f", help="Output format.", case_sensitive=False)
-    ] = OutputFormat.table,
-    out: Annotated[
-        str | None, typer.Option("--out", "-o", help="Write to this file instead of standard output.")
-    ] = None,
+    output: FormatOption = OutputFormat.table,
+    out: OutOption = None,
 ) -> None:
     """List the stored games in the order they were played: by date, then round, then table (file order).
 

@@ -9,7 +9,7 @@ from rich import box
 from rich.table import Table
 from rich.text import Text
 
-from cribstats.cli.options import DEFAULT_DB, DbOption, FormatOption, OutputFormat, err_console, fail
+from cribstats.cli.options import DEFAULT_DB, DbOption, FormatOption, OutOption, OutputFormat, err_console, fail
 from cribstats.cli.terminal import cell
 from cribstats.errors import CribstatsError
 from cribstats.safetext import visible
@@ -22,9 +22,6 @@ HOUSEKEEPING_HELP = (
     "1 when the database cannot be used or the change was not confirmed."
 )
 YesOption = Annotated[bool, typer.Option("--yes", "-y", help="Do it without asking for confirmation.")]
-OutOption = Annotated[
-    str | None, typer.Option("--out", "-o", help="Write to this file instead of standard output.")
-]
 
 
 class UsageError(CribstatsError):

@@ -32,6 +32,10 @@ DbOption = Annotated[
     ),
 ]
 FormatOption = Annotated[OutputFormat, typer.Option("--format", "-f", help="Output format.", case_sensitive=False)]
+OutOption = Annotated[
+    str | None,
+    typer.Option("--out", "-o", help="Write to this file (whole or not at all) instead of standard output."),
+]
 
 
 def err_console() -> Console:

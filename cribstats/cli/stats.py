@@ -11,7 +11,7 @@ import typer
 from rich import box
 from rich.table import Table
 
-from cribstats.cli.options import DbOption, FormatOption, OutputFormat, err_console, fail
+from cribstats.cli.options import DbOption, FormatOption, OutOption, OutputFormat, err_console, fail
 from cribstats.cli.output import OutputUsageError, check_output, emit
 from cribstats.cli.terminal import cell, message, name_cell
 from cribstats.errors import CribstatsError, VariantError
@@ -43,9 +43,6 @@ VariantOption = Annotated[
     str | None,
     typer.Option("--variant", help="Only games of this variant (six-card, five-card, ...).",
                  rich_help_panel=PANEL),
-]
-OutOption = Annotated[
-    str | None, typer.Option("--out", "-o", help="Write to this file instead of standard output.")
 ]
 
 
