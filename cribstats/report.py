@@ -236,6 +236,7 @@ def report_context(engine: Engine, filters: StatsFilter | None = None, *, title:
                               REPORT_STANDINGS_COLUMNS],
         # the player filter keeps the player's own row in ``stats`` (found by any spelling or alias)
         "standings": standings_rows(table, set(stats["player"].to_list()) if filters.player else set()),
+        "standings_player": filters.player,
         "players": players,
         "charts": _charts(frames, stats),
         "findings_by_kind": [(kind, str(n)) for kind, n in by_kind.rows()],

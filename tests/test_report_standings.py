@@ -94,3 +94,9 @@ def test_a_player_asked_for_by_an_old_spelling_is_marked(tmp_path: Path) -> None
     rows = standings_rows(build_report(make_engine(url), night))
     assert column(rows, "player") == ["Ann", "Cy", "Benjamin"]
     assert [marked for marked, _ in rows] == [False, False, True]
+
+
+def test_the_marked_table_says_whose_row_is_marked(engine) -> None:  # type: ignore[no-untyped-def]
+    html = build_report(engine, StatsFilter(player="<Ben>", event="club"))
+    assert "the row of &lt;Ben&gt; is marked" in html
+    assert "is marked" not in build_report(engine, StatsFilter(event="club"))
