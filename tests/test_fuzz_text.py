@@ -72,10 +72,15 @@ def assert_safe(text: str) -> None:
     assert hidden_characters(text) == [], ascii(text[:300])
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(drawn=examples())
 def test_any_names_and_text_print_safely(drawn: dict[str, str]) -> None:
-    folder = Path(tempfile.mkdtemp(prefix="fuzz-"))
+    with tempfile.TemporaryDirectory(prefix="fuzz-") as name:
+        import_and_print(drawn, Path(name))
+
+
+def import_and_print(drawn: dict[str, str], folder: Path) -> None:
+    """One example: import the game, check what was stored or refused, then run every printing command."""
     url = f"sqlite:///{folder / 'fuzz.db'}"
     logs = folder / "game.jsonl"
     first, second = drawn["first"], drawn["second"]
@@ -90,8 +95,10 @@ def test_any_names_and_text_print_safely(drawn: dict[str, str]) -> None:
     event_label("stored" if acceptable else "refused")
     if acceptable:
         assert code == 0, err
-        with sa.create_engine(url).connect() as conn:
+        engine = sa.create_engine(url)
+        with engine.connect() as conn:
             stored = set(conn.execute(sa.text("SELECT name FROM player")).scalars())
+        engine.dispose()
         assert stored == {unicodedata.normalize("NFC", n.strip()) for n in (first, second)}
     else:
         assert code == 2, (first, second, fields)
