@@ -52,10 +52,10 @@ def emit(
     carry more than the flat frame) or Parquet.
 
     :raises OutputUsageError: for Parquet without ``out``.
-    :raises WriteError: (an ``ExportError``) naming ``out`` when it cannot be written.
+    :raises WriteError: naming ``out`` when it cannot be written (the old file is left as it was).
     """
     from cribstats.atomicfile import write_atomic
-    from cribstats.exports import format_frame, frame_bytes
+    from cribstats.exports import frame_bytes
 
     check_output(fmt, out)
     if fmt is OutputFormat.table:
@@ -67,11 +67,6 @@ def emit(
         data = tables_text(tables).encode("utf-8")
     elif fmt is OutputFormat.json and json_text is not None:
         data = (json_text + "\n").encode("utf-8")
-    elif out is None:
-        text = format_frame(frame, fmt.value)
-        sys.stdout.write(text + ("\n" if fmt is OutputFormat.json else ""))
-        sys.stdout.flush()
-        return
     else:
         data = frame_bytes(frame, fmt.value)
     if out is None:
