@@ -30,9 +30,9 @@ if TYPE_CHECKING:
         ShowScore,
         score_peg,
         score_show,
-        score_show_many,
         score_show_total,
     )
+    from cribstats.scoring_many import score_show_many
     from cribstats.variants import VARIANTS, Variant, find_variant
 
 _MODULES: dict[str, tuple[str, ...]] = {
@@ -43,9 +43,9 @@ _MODULES: dict[str, tuple[str, ...]] = {
     "cribstats.gamelog": ("GameLog", "GameLogError", "dump_game", "validate_game"),
     "cribstats.replay": ("GameOutcome", "ReplayVisitor", "replay"),
     "cribstats.scoring": (
-        "CountError", "HandError", "PegScore", "ShowScore", "score_peg", "score_show", "score_show_many",
-        "score_show_total",
+        "CountError", "HandError", "PegScore", "ShowScore", "score_peg", "score_show", "score_show_total",
     ),
+    "cribstats.scoring_many": ("score_show_many",),
     "cribstats.variants": ("VARIANTS", "Variant", "find_variant"),
 }  # fmt: skip
 

@@ -76,7 +76,20 @@ def suit(card: Card) -> Suit:
     return card & 3
 
 
-def value(card: Card) -> int:
-    """Counting value: A = 1, 2..9 face value, T J Q K = 10."""
-    r = card >> 2
+def rank_value(r: Rank) -> int:
+    """Counting value of a rank: A = 1, 2..9 face value, T J Q K = 10 (the one place this rule is written)."""
     return r + 1 if r < 9 else 10
+
+
+def value(card: Card) -> int:
+    """Counting value of a card: A = 1, 2..9 face value, T J Q K = 10."""
+    return rank_value(card >> 2)
+
+
+#: the canonical spelling of each card, by card
+CARD_TEXT: tuple[str, ...] = tuple(format_card(c) for c in DECK)
+#: each card by its canonical spelling (what the game log model leaves in a validated log)
+CARD_BY_TEXT: dict[str, Card] = {text: c for c, text in enumerate(CARD_TEXT)}
+#: counting values by rank and by card, for hot paths that would rather index than call
+RANK_VALUES: tuple[int, ...] = tuple(rank_value(r) for r in range(len(RANKS)))
+VALUES: tuple[int, ...] = tuple(value(c) for c in DECK)

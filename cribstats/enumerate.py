@@ -18,8 +18,8 @@ from pathlib import Path
 
 import numpy as np
 
-from cribstats.cards import JACK
-from cribstats.scoring import rank_key, rank_table
+from cribstats.scoring import NOBS, RANK_KEY_WEIGHTS, flush_points_for, nobs_card
+from cribstats.scoring_many import rank_key, rank_table
 
 HAND_CARDS = 4
 STARTERS = 52 - HAND_CARDS
@@ -83,17 +83,20 @@ def show_totals(hands: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     starter_suits = starters & 3
     # the rank part: the hand's four ranks make the low digits of the key, the starter's rank the high one
     hand_key = rank_key(np.concatenate([ranks, np.zeros((len(hands), 1), dtype=np.int8)], axis=1))
-    keys = hand_key[:, None] + 28561 * (starters >> 2).astype(np.int32)
+    keys = hand_key[:, None] + RANK_KEY_WEIGHTS[4] * (starters >> 2).astype(np.int32)
     totals = rank_table()[keys]
     # nobs: the hand holds the jack of the starter's suit
-    jack_suits = ((hands >> 2 == JACK) << suits).sum(axis=1, dtype=np.int8)
-    totals += (jack_suits[:, None] >> starter_suits) & 1
+    jacks = hands == nobs_card(hands)  # each jack scores nobs with a starter of its own suit
+    jack_suits = (jacks << suits).sum(axis=1, dtype=np.int8)
+    totals += NOBS * ((jack_suits[:, None] >> starter_suits) & 1)
     # flush: with the starter 5 under either rules; without it 4, for a hand only
     is_flush = (suits == suits[:, :1]).all(axis=1)
     flush_suit = np.where(is_flush, suits[:, 0], -1).astype(np.int8)
     with_starter = starter_suits == flush_suit[:, None]
-    totals += 5 * with_starter.view(np.int8)
-    hand_totals = totals + 4 * (is_flush[:, None] & ~with_starter).view(np.int8)
+    suited, starter_suited = is_flush[:, None].view(np.int8), with_starter.view(np.int8)
+    crib_flush = flush_points_for(4, suited, starter_suited, crib=True).astype(np.int8)
+    totals += crib_flush
+    hand_totals = totals - crib_flush + flush_points_for(4, suited, starter_suited, crib=False).astype(np.int8)
     return totals, hand_totals
 
 

@@ -152,8 +152,18 @@ def unplayed_message(player: str, cards: list[str]) -> str:
     return f"the play ended with {player} still holding {' '.join(cards)}, which the rules make {player} play"
 
 
+def counted(n: int, word: str) -> str:
+    """A number with its noun in agreement: ``'1 card'``, ``'2 cards'``, ``'0 cards'``."""
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
 def dealt_count_message(player: str, dealt: int, expected: int) -> str:
-    return f"{player} was dealt {dealt} cards, not {expected}"
+    """A hand dealt the wrong size.
+
+    >>> dealt_count_message("Ann", 1, 6)
+    'Ann was dealt 1 card, not 6'
+    """
+    return f"{player} was dealt {counted(dealt, 'card')}, not {expected}"
 
 
 def duplicate_card_message(card: str, holder: str) -> str:
@@ -175,7 +185,12 @@ def discard_not_dealt_message(player: str, card: str) -> str:
 
 
 def discard_count_message(player: str, count: int, expected: int) -> str:
-    return f"{player} discarded {count} cards, not {expected}"
+    """Too few or too many cards laid away.
+
+    >>> discard_count_message("P0", 1, 2), discard_count_message("P0", 3, 1)
+    ('P0 discarded 1 card, not 2', 'P0 discarded 3 cards, not 1')
+    """
+    return f"{player} discarded {counted(count, 'card')}, not {expected}"
 
 
 def after_end_message(target: int, what: str) -> str:

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+from collections.abc import Mapping
 from datetime import date as Date
 from functools import partial
 from operator import itemgetter
@@ -266,7 +267,7 @@ def join_place(prefix: str, place: str) -> str:
     return prefix + place if place.startswith("[") else f"{prefix}.{place}"
 
 
-_JSON_TYPES = {list: "an array", tuple: "an array", dict: "an object"}
+_JSON_TYPES: dict[type, str] = {list: "an array", tuple: "an array", dict: "an object"}
 
 
 def describe(value: object) -> str:
@@ -321,7 +322,7 @@ def _play_event_message(value: object) -> str:
     return f"points must be a whole number, not {describe(points)}"
 
 
-def _message(error: dict[str, Any], loc: tuple[int | str, ...]) -> str:
+def _message(error: Mapping[str, Any], loc: tuple[int | str, ...]) -> str:
     kind, value = error["type"], error.get("input")
     if kind == "missing":
         return f"missing required field {loc[-1]!r}"
@@ -346,9 +347,9 @@ def _message(error: dict[str, Any], loc: tuple[int | str, ...]) -> str:
         return "must not be empty"
     if kind in ("too_short", "too_long"):
         if loc and loc[-1] == "players":
-            return f"a game has 2 to 4 players, not {len(value)}"
-        return error["msg"]
-    return error["msg"]
+            return f"a game has 2 to 4 players, not {len(value or ())}"
+        return str(error["msg"])
+    return str(error["msg"])
 
 
 def _strip_loc(loc: tuple[int | str, ...]) -> tuple[int | str, ...]:

@@ -1,8 +1,11 @@
 """Points: the show (a hand or crib with the starter) and the play (a card laid on a series).
 
-Two paths score the show. :func:`score_show` explains itself: every fifteen, pair, run, flush and nobs as the
-cards that make it. :func:`score_show_many` scores arrays of hands at once for bulk work, through a table of the
-rank part (fifteens, pairs, runs) keyed by the five ranks. Both agree; the tests hold them to it.
+Three paths score the show, on the rules written once here (his heels, nobs, the flush, the rank key and the
+rank part: fifteens, pairs and runs). :func:`score_show` explains itself: every fifteen, pair, run, flush and
+nobs as the cards that make it. :func:`score_show_total` gives the total alone, fast, from a memo of the rank
+part by the ranks. :func:`score_show_many` (in :mod:`cribstats.scoring_many`, loaded on first use with
+numpy) scores arrays of hands at once for bulk work, through a table of the rank part by the same key. They
+agree; the tests hold them to it.
 
 The scorers trust their input (a replay of a broken log may show a card twice and still wants points);
 :func:`check_show` and :func:`check_series` say what is wrong with cards typed by a person.
@@ -20,18 +23,95 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 from itertools import combinations
+from typing import TYPE_CHECKING, Any
 
-import numpy as np
-
-from cribstats.cards import JACK, Card, format_card, rank, suit, value
+from cribstats.cards import JACK, RANK_VALUES, Card, format_card, rank, value
 from cribstats.errors import CribstatsError
 from cribstats.variants import CRIB_SIZE, VARIANTS
+
+if TYPE_CHECKING:  # the names module __getattr__ gives, for type checkers and readers
+    from cribstats.scoring_many import (  # noqa: F401
+        flush_and_nobs_many,
+        rank_key,
+        rank_points_many,
+        rank_table,
+        score_show_many,
+    )
+
+#: the bulk path's names, loaded with numpy on first use (:mod:`cribstats.scoring_many`)
+_BULK = ("flush_and_nobs_many", "rank_key", "rank_points_many", "rank_table", "score_show_many")
 
 FIFTEEN = 15
 THIRTY_ONE = 31
 PAIR_POINTS = {1: 0, 2: 2, 3: 6, 4: 12}
 HAND_SIZES = tuple(sorted({v.hand_size for v in VARIANTS}))  # 3, 4 and 5: the variants' hands
 KINDS = ("fifteen", "pair", "run", "flush", "nobs")
+HEELS = 2  # his heels: the dealer pegs 2 when the starter turned is a jack
+NOBS = 1  # nobs: the jack of the starter's suit, in a hand or the crib
+#: the rank key of ranks ``r0..r4``: their digits in base 13, ``r0`` the lowest (the starter's rank, last, highest)
+RANK_KEY_BASE = 13
+RANK_KEY_WEIGHTS = tuple(RANK_KEY_BASE**i for i in range(5))  # 1, 13, 169, 2197, 28561
+
+
+def __getattr__(name: str) -> Any:
+    if name in _BULK:
+        import cribstats.scoring_many
+
+        return getattr(cribstats.scoring_many, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+# --- the small rules, each once --------------------------------------------------------------------------------
+
+
+def heels_points(starter: Card) -> int:
+    """His heels: :data:`HEELS` for the dealer when the starter is a jack, else 0."""
+    return HEELS if starter >> 2 == JACK else 0
+
+
+def nobs_card(starter: Any) -> Any:
+    """The card that scores nobs with ``starter``: the jack of its suit (a card, or an array of cards)."""
+    return JACK * 4 + (starter & 3)
+
+
+def flush_points_for(size: Any, hand_suited: Any, starter_suited: Any, *, crib: bool) -> Any:
+    """The flush rule: a hand all of one suit scores one a card, and one more when the starter is of that suit;
+    a crib scores only with the starter. Plain arithmetic, so that it serves numbers and numpy arrays alike.
+
+    >>> flush_points_for(4, True, False, crib=False), flush_points_for(4, True, False, crib=True)
+    (4, 0)
+    """
+    return hand_suited * (starter_suited * (size + 1) + (1 - starter_suited) * (0 if crib else size))
+
+
+def flush_points(hand: Sequence[Card], starter: Card, *, crib: bool = False) -> int:
+    """Flush points of a hand or crib with its starter."""
+    if not hand:
+        return 0
+    first = hand[0] & 3
+    suited = all(c & 3 == first for c in hand)
+    return int(flush_points_for(len(hand), suited, (starter & 3) == first, crib=crib))
+
+
+def nobs_points(hand: Sequence[Card], starter: Card) -> int:
+    """Nobs: :data:`NOBS` when the hand or crib holds the jack of the starter's suit."""
+    return NOBS if nobs_card(starter) in hand else 0
+
+
+def rank_key_of(ranks: Sequence[int]) -> int:
+    """The key of up to five ranks, by :data:`RANK_KEY_WEIGHTS` (the index into the bulk path's rank table).
+
+    >>> rank_key_of([1, 0, 0, 0, 2])
+    57123
+    """
+    if len(ranks) == 5:  # a hand and its starter, the hot path: the same digits, unrolled
+        b = RANK_KEY_BASE
+        r0, r1, r2, r3, r4 = ranks
+        return r0 + b * (r1 + b * (r2 + b * (r3 + b * r4)))
+    key = 0
+    for r in reversed(ranks):
+        key = key * RANK_KEY_BASE + r
+    return key
 
 
 class CountError(CribstatsError, ValueError):
@@ -174,8 +254,11 @@ def score_show(hand: Sequence[Card], starter: Card, *, crib: bool = False) -> Sh
         ScoreItem(kind, tuple(cards[p] for p in positions), points)
         for kind, positions, points in _rank_combinations(tuple(c >> 2 for c in cards))
     ]
-    items.extend(_flush_items(hand, starter, crib=crib))
-    items.extend(ScoreItem("nobs", (c,), 1) for c in hand if rank(c) == JACK and suit(c) == suit(starter))
+    flush = flush_points(hand, starter, crib=crib)
+    if flush:
+        items.append(ScoreItem("flush", (*hand, starter) if flush > len(hand) else tuple(hand), flush))
+    nobs = nobs_card(starter)
+    items.extend(ScoreItem("nobs", (c,), NOBS) for c in hand if c == nobs)
     return ShowScore(tuple(items))
 
 
@@ -189,7 +272,7 @@ def _rank_combinations(ranks: tuple[int, ...]) -> tuple[tuple[str, tuple[int, ..
     (('pair', (1, 2), 2),)
     """
     n = len(ranks)
-    values = [min(r + 1, 10) for r in ranks]
+    values = [RANK_VALUES[r] for r in ranks]
     found: list[tuple[str, tuple[int, ...], int]] = [
         ("fifteen", positions, 2)
         for size in range(2, n + 1)
@@ -216,120 +299,6 @@ def _rank_combinations(ranks: tuple[int, ...]) -> tuple[tuple[str, tuple[int, ..
             found.extend(("run", way, length) for way in ways)
         r = end + 1
     return tuple(found)
-
-
-def _flush_items(hand: Sequence[Card], starter: Card, *, crib: bool) -> list[ScoreItem]:
-    if not hand:
-        return []
-    first = suit(hand[0])
-    if any(suit(c) != first for c in hand):
-        return []
-    if suit(starter) == first:
-        return [ScoreItem("flush", (*hand, starter), len(hand) + 1)]
-    return [] if crib else [ScoreItem("flush", tuple(hand), len(hand))]
-
-
-# --- the fast path -------------------------------------------------------------------------------------------
-
-
-def rank_points_many(ranks: np.ndarray) -> np.ndarray:
-    """Fifteens, pairs and runs for each row of ranks (shape ``(n, k)``, values 0..12), vectorised.
-
-    Fifteens come from the sums of every subset (each built from a smaller one), runs from one sweep over the
-    thirteen ranks that closes each maximal stretch of present ranks: its length times the product of the counts.
-
-    >>> int(rank_points_many(np.array([[4, 4, 4, 10, 4]]))[0])
-    28
-    >>> rank_points_many(np.array([[1, 1, 2, 3, 12], [0, 1, 2, 11, 12]])).tolist()
-    [12, 7]
-    """
-    ranks = np.asarray(ranks).astype(np.int8)
-    n, k = ranks.shape
-    values = np.minimum(ranks + 1, 10).astype(np.int8)
-    fifteens = np.zeros(n, dtype=np.int16)
-    sums = [np.zeros(n, dtype=np.int8)]
-    for mask in range(1, 1 << k):
-        low = mask & -mask
-        subset_sum = sums[mask ^ low] + values[:, low.bit_length() - 1]
-        sums.append(subset_sum)
-        if mask != low:
-            fifteens += subset_sum == FIFTEEN
-    points = 2 * fifteens
-    for a, b in combinations(range(k), 2):
-        points += 2 * (ranks[:, a] == ranks[:, b])
-    length = np.zeros(n, dtype=np.int16)
-    product = np.ones(n, dtype=np.int16)
-    no_cards = np.zeros(n, dtype=np.int16)
-    for r in range(14):  # rank 13 does not exist: it closes a stretch that reaches the king
-        count = (ranks == r).sum(axis=1, dtype=np.int16) if r < 13 else no_cards
-        present = count > 0
-        points += np.where(~present & (length >= 3), length * product, 0).astype(np.int16)
-        length = np.where(present, length + 1, 0).astype(np.int16)
-        product = np.where(present, product * count, 1).astype(np.int16)
-    return points
-
-
-@cache
-def rank_table() -> np.ndarray:
-    """Rank points of every five ranks, indexed by ``r0 + 13*r1 + 169*r2 + 2197*r3 + 28561*r4``.
-
-    >>> from cribstats.cards import parse_cards
-    >>> int(rank_table()[rank_key(np.array([parse_cards("5C 5D 5H JS 5S")]) >> 2)[0]])
-    28
-    """
-    grid = np.indices((13,) * 5).reshape(5, -1).T  # row i holds the base-13 digits of i, r0 last
-    table = rank_points_many(grid[:, ::-1]).astype(np.int8)
-    table.flags.writeable = False
-    return table
-
-
-def rank_key(ranks: np.ndarray) -> np.ndarray:
-    """The :func:`rank_table` index of each row of five ranks (shape ``(n, 5)``).
-
-    >>> rank_key(np.array([[1, 0, 0, 0, 2]])).tolist()
-    [57123]
-    """
-    r = np.asarray(ranks).astype(np.int32)
-    return r[:, 0] + 13 * (r[:, 1] + 13 * (r[:, 2] + 13 * (r[:, 3] + 13 * r[:, 4])))
-
-
-def score_show_many(hands: np.ndarray, starters: np.ndarray, *, crib: bool = False) -> np.ndarray:
-    """Show totals for many hands at once: ``hands`` is ``(n, k)`` cards, ``starters`` is ``(n,)``.
-
-    Four-card hands go through the rank table; other sizes through :func:`rank_points_many`.
-
-    >>> from cribstats.cards import parse_cards
-    >>> score_show_many(np.array([parse_cards("5C 5D 5H JS")]), np.array(parse_cards("5S"))).tolist()
-    [29]
-    """
-    hands = np.asarray(hands, dtype=np.int16)
-    starters = np.asarray(starters, dtype=np.int16)
-    ranks = np.concatenate([hands, starters[:, None]], axis=1) >> 2
-    by_table = ranks.shape[1] == 5
-    total = rank_table()[rank_key(ranks)].astype(np.int16) if by_table else rank_points_many(ranks)
-    return total + flush_and_nobs_many(hands, starters, crib=crib)
-
-
-def flush_and_nobs_many(hands: np.ndarray, starters: np.ndarray, *, crib: bool = False) -> np.ndarray:
-    """Flush and nobs points for many hands at once.
-
-    >>> from cribstats.cards import parse_cards
-    >>> hands = np.array([parse_cards("2H 4H 6H 8H"), parse_cards("JH 2C 4D 9S")])
-    >>> flush_and_nobs_many(hands, np.array(parse_cards("KC 5H"))).tolist()
-    [4, 1]
-    >>> flush_and_nobs_many(hands, np.array(parse_cards("KC 5H")), crib=True).tolist()
-    [0, 1]
-    """
-    hands = np.asarray(hands, dtype=np.int16)
-    starters = np.asarray(starters, dtype=np.int16)
-    suits = hands & 3
-    starter_suit = starters & 3
-    hand_flush = (suits == suits[:, :1]).all(axis=1)
-    with_starter = hand_flush & (starter_suit == suits[:, 0])
-    k = hands.shape[1]
-    flush = np.where(with_starter, k + 1, 0 if crib else np.where(hand_flush, k, 0))
-    nobs = (hands == (JACK * 4 + starter_suit)[:, None]).any(axis=1)
-    return (flush + nobs).astype(np.int16)
 
 
 # --- the play ------------------------------------------------------------------------------------------------
@@ -404,14 +373,24 @@ def peg_points_ranks(ranks: Sequence[int], count: int) -> PegScore:
     )
 
 
-@cache
-def _rank_points_by_key() -> bytes:
-    """The rank table as bytes, for scalar lookups without numpy overhead."""
-    return rank_table().astype(np.uint8).tobytes()
+_RANK_POINTS: dict[tuple[int, ...], int] = {}  # ranks -> their fifteens, pairs and runs (at most 13**5 entries)
+
+
+def rank_points(ranks: Sequence[int]) -> int:
+    """Fifteens, pairs and runs of some ranks (any order), remembered by their rank key.
+
+    >>> rank_points([4, 4, 4, 10, 4])
+    28
+    """
+    key = tuple(ranks)
+    points = _RANK_POINTS.get(key)
+    if points is None:
+        points = _RANK_POINTS[key] = sum(item[2] for item in _rank_combinations(tuple(sorted(ranks))))
+    return points
 
 
 def score_show_total(hand: Sequence[Card], starter: Card, *, crib: bool = False) -> int:
-    """The show total alone, fast: four-card hands through the rank table (the replay's hot path).
+    """The show total alone, fast: the rank part from its memo, then flush and nobs (the replay's hot path).
 
     >>> from cribstats.cards import parse_cards
     >>> score_show_total(parse_cards("2H 4H 6H 8H"), parse_cards("KH")[0], crib=True)
@@ -420,16 +399,14 @@ def score_show_total(hand: Sequence[Card], starter: Card, *, crib: bool = False)
     if len(hand) != 4:
         return score_show(hand, starter, crib=crib).total
     a, b, c, d = hand
-    points = _rank_points_by_key()[
-        (a >> 2) * 28561 + (b >> 2) * 2197 + (c >> 2) * 169 + (d >> 2) * 13 + (starter >> 2)
-    ]
+    ranks = (a >> 2, b >> 2, c >> 2, d >> 2, starter >> 2)
+    points = _RANK_POINTS.get(ranks)
+    if points is None:
+        points = rank_points(ranks)
     s = a & 3
-    if s == b & 3 == c & 3 == d & 3:
-        if s == starter & 3:
-            points += 5
-        elif not crib:
-            points += 4
-    nobs = JACK * 4 + (starter & 3)
+    if s == b & 3 == c & 3 == d & 3:  # one suit: a flush, by the rule
+        points += flush_points_for(4, 1, 1 if s == starter & 3 else 0, crib=crib)
+    nobs = nobs_card(starter)
     if a == nobs or b == nobs or c == nobs or d == nobs:
-        points += 1
+        points += NOBS
     return points

@@ -15,6 +15,20 @@ from cribstats.errors import VariantError
 
 CRIB_SIZE = 4
 SKUNK_STEP = 30
+GAME_POINTS_WIN = 2  # game points of a win, in a club's standings
+GAME_POINTS_SKUNK_WIN = 3  # of a win that skunked a loser (any level)
+
+
+def game_points(won: bool, skunk_level: int) -> int:
+    """Game points of one result: :data:`GAME_POINTS_SKUNK_WIN` for a win with a skunk, :data:`GAME_POINTS_WIN`
+    for another win, 0 for a loss.
+
+    >>> game_points(True, 2), game_points(True, 0), game_points(False, 1)
+    (3, 2, 0)
+    """
+    if not won:
+        return 0
+    return GAME_POINTS_SKUNK_WIN if skunk_level >= 1 else GAME_POINTS_WIN
 
 
 @dataclass(frozen=True, slots=True)

@@ -370,6 +370,47 @@ def test_bad_discard_wrong_number() -> None:
     assert audit(make_game([deal])) == [F(1, None, "bad-discard", "deal", "Alice")]
 
 
+def test_a_discard_never_dealt_is_one_finding_not_also_unplayed() -> None:
+    # P0 discards 7C and 8D, but 8D was never dealt: only 7C leaves the hand, so P0 seems to hold five cards and
+    # QD is left when the play (which is otherwise right) ends. The bad discard is the one error; QD held is
+    # only its consequence, so no `unplayed` follows from the hand's wrong size.
+    log = {
+        "format": "cribstats/game/1", "id": GAME, "players": ["P0", "P1"],
+        "deals": [{
+            "dealer": "P1",
+            "hands": {"P0": ["6S", "7C", "JD", "JH", "QD", "QH"], "P1": ["AS", "4H", "9C", "TD", "TH", "JC"]},
+            "discards": {"P0": ["7C", "8D"], "P1": ["9C", "JC"]},
+            "starter": "KC",
+            "play": [["P0", "JH"], ["P1", "AS"], ["P0", "QH"], ["P1", "TH"], ["P0", "JD"], ["P1", "4H"],
+                     ["P0", "6S"], ["P1", "TD"]],
+        }],
+    }
+    findings = replay(validate_game(log)).findings
+    assert [(f.kind, f.player) for f in findings] == [("bad-discard", "P0")]
+    assert findings[0].message == "P0 discarded 8D, which was not dealt to P0"
+
+
+def test_a_hand_left_short_by_a_discard_count_is_not_unplayed() -> None:
+    deal = example_deal()
+    deal["discards"]["Alice"] = ["8D"]  # 8C stays in Alice's hand and is never laid
+    kinds = [(f.kind, f.player) for f in replay(make_game([deal])).findings]
+    assert ("bad-discard", "Alice") in kinds
+    assert ("unplayed", "Alice") not in kinds
+
+
+def test_counts_in_messages_agree_with_their_nouns() -> None:
+    deal = bare_deal()
+    deal["discards"]["Alice"] = ["8D"]
+    deal["hands"]["Bob"] = ["TS"]
+    deal["discards"]["Bob"] = ["TS"]
+    messages = sorted(f.message for f in replay(make_game([deal])).findings)
+    assert "Alice discarded 1 card, not 2" in messages
+    assert "Bob was dealt 1 card, not 6" in messages
+    deal["discards"]["Alice"] = ["8D", "8C", "5S"]
+    messages = [f.message for f in replay(make_game([deal])).findings]
+    assert "Alice discarded 3 cards, not 2" in messages
+
+
 # --- after the end -------------------------------------------------------------------------------------------
 
 

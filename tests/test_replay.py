@@ -393,3 +393,47 @@ def test_result_only_record(deals: list[dict[str, Any]] | None) -> None:
     assert outcome.winners == ("Alice",)
     assert outcome.scores_claimed == {"Alice": 121, "Bob": 88}
     assert outcome.skunk_level == 1
+
+
+# --- the visitor's order -------------------------------------------------------------------------------------
+
+
+def test_the_visitor_is_told_events_in_game_order_each_finding_beside_its_event() -> None:
+    """Alice pegs 0 for 5S (2 due) at event 1, Bob claims 8 for his hand (9 due), and the board is recorded
+    wrong: the visitor hears each finding right after the play or show it is about, the board's after the
+    shows, and the game's result finding after the last deal."""
+    from cribstats.replay import ReplayVisitor
+
+    deal = example_deal()
+    deal["play"][1] = ["Alice", "5S", 0]
+    deal["show"] = {"Bob": 8, "Alice": 12, "crib": 6}
+    deal["scores"] = {"Alice": 30, "Bob": 11}  # claims: Alice 22, Bob 11
+    heard: list[str] = []
+
+    class Recorder(ReplayVisitor):
+        def begin_deal(self, number: int, deal: Any) -> None:
+            heard.append(f"deal {number}")
+
+        def visit_play(self, fact: Any) -> None:
+            heard.append(f"play {fact.index}")
+
+        def visit_show(self, fact: Any) -> None:
+            heard.append(f"show {fact.player} {fact.phase}")
+
+        def visit_finding(self, finding: Any) -> None:
+            heard.append(f"finding {finding.kind} {finding.player}")
+
+        def end_deal(self, facts: Any) -> None:
+            heard.append("end deal")
+
+    result = {"winner": "Alice", "scores": {"Alice": 22, "Bob": 11}}  # no side reached 121: a finding
+    replay(make_game([deal], result=result), Recorder())
+    assert heard == [
+        "deal 1",
+        "play 0", "play 1", "finding missed Alice",
+        *[f"play {i}" for i in range(2, 9)],
+        "show Bob hand", "finding missed Bob", "show Alice hand", "show Alice crib",
+        "finding board Alice",
+        "end deal",
+        "finding result None",
+    ]

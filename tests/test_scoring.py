@@ -24,8 +24,11 @@ from cribstats.scoring import (
     check_series,
     check_show,
     flush_and_nobs_many,
+    heels_points,
     peg_points_ranks,
     rank_key,
+    rank_key_of,
+    rank_points,
     rank_points_many,
     rank_table,
     score_peg,
@@ -394,6 +397,20 @@ def test_fast_path_on_a_batch(batch: list[tuple[list[Card], Card]], crib: bool) 
     starters = np.array([s for _, s in batch])
     expected = [naive_show(h, s, crib)["total"] for h, s in batch]
     assert score_show_many(hands, starters, crib=crib).tolist() == expected
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.integers(0, 12), min_size=5, max_size=5))
+def test_one_rank_key_for_both_paths(ranks: list[int]) -> None:
+    """The scalar key and the bulk key are one key, the first rank the lowest base-13 digit."""
+    by_hand = ranks[0] + 13 * ranks[1] + 169 * ranks[2] + 2197 * ranks[3] + 28561 * ranks[4]
+    assert rank_key_of(ranks) == int(rank_key(np.array([ranks]))[0]) == by_hand
+    assert rank_points(ranks) == int(rank_table()[by_hand])
+
+
+def test_his_heels_is_a_jack_turned() -> None:
+    assert [heels_points(parse_card(f"J{s}")) for s in "CDHS"] == [2, 2, 2, 2]
+    assert {heels_points(parse_card(f"{r}H")) for r in "A23456789TQK"} == {0}
 
 
 # --- pegging ------------------------------------------------------------------------------------------------

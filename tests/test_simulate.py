@@ -15,7 +15,7 @@ import numpy as np
 import orjson
 import pytest
 import typer
-from hypothesis import assume, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
@@ -26,7 +26,7 @@ from cribstats.replay import replay
 from cribstats.scoring import score_peg, score_show, score_show_many
 from cribstats.simulate import SimulatedGame, default_strength, simulate_games
 from cribstats.simulate.crib_values import OFFSUIT, SUITED, exact_pair_value, single_crib_values
-from cribstats.simulate.players import choose_play, discard_values, peg_points, table_values
+from cribstats.simulate.players import choose_play, discard_values, table_values
 from cribstats.variants import VARIANT_NAMES, find_variant
 
 FINDING_KEYS = ["game", "deal", "event", "kind", "phase", "player", "claimed", "due", "message"]
@@ -405,15 +405,6 @@ def test_clean_games_audit_clean(variant: str) -> None:
 
 
 # --- the players ---------------------------------------------------------------------------------------------
-
-
-@settings(max_examples=150, deadline=None)
-@given(st.lists(st.integers(0, 12), min_size=1, max_size=8))
-def test_peg_points_agree_with_score_peg(ranks: list[int]) -> None:
-    series = [r * 4 + i % 4 for i, r in enumerate(ranks)]  # suits do not matter in the play
-    count = sum(value(c) for c in series)
-    assume(count <= 31)
-    assert peg_points(ranks[:-1], ranks[-1], count) == score_peg(series).points
 
 
 @settings(max_examples=40, deadline=None)

@@ -24,6 +24,7 @@ from typing import Any
 import orjson
 
 from cribstats.errors import CribstatsError, LogError
+from cribstats.findings import counted
 from cribstats.formats.sources import OnError, SourceGame, empty_input, line_place, report
 from cribstats.gamelog import CARD_SPELLINGS, FORMAT, GameLogError, card_message, validate_game
 from cribstats.names import TextError, check_game_size, check_text, normalise_name
@@ -260,7 +261,8 @@ def _play(cards: list[str], sp: list[tuple[str, int]], p_tokens: list[tuple[str,
     points = _numbers(sp, "SP")
     line = (sp or p_tokens or [("", rnd.line)])[0][1]
     if len(points) != len(cards):
-        raise RecordError(line, f"round {rnd.number}: P lays {len(cards)} cards but SP gives {len(points)} points")
+        laid, given = counted(len(cards), "card"), counted(len(points), "point")
+        raise RecordError(line, f"round {rnd.number}: P lays {laid} but SP gives {given}")
     owner: dict[str, str] = {}
     for who, dealt in deal["hands"].items():
         for card in dealt:

@@ -117,3 +117,47 @@ def read_json_document(data: bytes, file: str, *, on_error: OnError | None = Non
             report(LogError(file, join_place(place, err.place), err.message), on_error)
             continue
         yield SourceGame(file, place, game)
+
+
+def json_line_chunks(
+    path: str, size: int, *, on_error: OnError
+) -> Iterator[tuple[int, list[bytes], int]]:
+    """The raw lines of a ``.jsonl`` file in chunks of ``size`` games (lines not blank; the last chunk may hold
+    fewer), for :func:`read_json_lines` elsewhere: ``(first line number, lines, games)``.
+
+    A file that cannot be opened or read, or holds no line, is reported to ``on_error``, after the lines read
+    before a read error.
+    """
+    from cribstats.formats.sources import open_log
+
+    try:
+        handle = open_log(path)
+    except LogError as err:
+        on_error(err)
+        return
+    chunk: list[bytes] = []
+    first = 1
+    filled = 0  # lines in the chunk that are not blank
+    sent = False
+    with handle:
+        try:
+            for number, line in enumerate(handle, 1):
+                if not chunk:
+                    first = number
+                chunk.append(line)
+                if number == 1:
+                    line = line.removeprefix(BOM)
+                if not line.isspace():
+                    filled += 1
+                    if filled >= size:
+                        yield first, chunk, filled
+                        chunk, filled, sent = [], 0, True
+        except OSError as err:
+            if filled:
+                yield first, chunk, filled
+            on_error(LogError(path, None, f"cannot be read: {err.strerror or err}"))
+            return
+    if filled:
+        yield first, chunk, filled
+    elif not sent:
+        on_error(empty_input(path))

@@ -100,7 +100,7 @@ def walk_paths(paths: Iterable[str]) -> Iterator[str]:
     suffix, sorted, hidden files and folders left out. ``-`` (standard input) passes through."""
     for path in paths:
         if path != STDIN and os.path.isdir(path):
-            found = []
+            found: list[str] = []
             for folder, subfolders, files in os.walk(path):
                 subfolders[:] = sorted(s for s in subfolders if not s.startswith("."))
                 found.extend(

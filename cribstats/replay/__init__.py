@@ -13,10 +13,10 @@ board), :mod:`~cribstats.replay.play` (the play) and :mod:`~cribstats.replay.cla
 from __future__ import annotations
 
 from cribstats.replay.claims import ANY_EVENT
-from cribstats.replay.deal import HEELS
 from cribstats.replay.facts import DealFacts, GameOutcome, PlayerDealFacts, PlayFact, Role, ShowFact
 from cribstats.replay.game import replay
 from cribstats.replay.visitor import ReplayVisitor
+from cribstats.scoring import HEELS
 
 __all__ = [
     "ANY_EVENT",

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from cribstats.findings import claim_message, muggins_message, muggins_off_message
+from cribstats.findings import FindingKind, Phase, claim_message, muggins_message, muggins_off_message
 from cribstats.gamelog import MugginsCall
 from cribstats.replay.facts import PlayerDealFacts
 
@@ -24,11 +24,11 @@ class Claims:
     facts: dict[str, PlayerDealFacts]
     missed_left: dict[tuple[str, str, int | None], int]
 
-    def judge_claim(self, player: str, phase: str, claimed: int, due: int, what: Callable[[], str],
+    def judge_claim(self, player: str, phase: Phase, claimed: int, due: int, what: Callable[[], str],
                     event: int | None = None) -> None:
         """A claim against the points due; ``what`` names the thing counted, built only for a finding."""
         if claimed != due:
-            kind = "missed" if claimed < due else "overclaim"
+            kind: FindingKind = "missed" if claimed < due else "overclaim"
             self.g.find(kind, phase, player, claim_message(player, phase, claimed, due, what()),
                         event=event, claimed=claimed, due=due)
         if self.calls and phase != "heels" and self.g.game.muggins_rule:
@@ -47,7 +47,7 @@ class Claims:
         self.facts[call.by].muggins_gained += call.points
         self.facts[call.from_].muggins_lost += call.points
 
-    def judge_calls(self, victim: str, phase: str, event: int | None, what: Callable[[], str]) -> None:
+    def judge_calls(self, victim: str, phase: Phase, event: int | None, what: Callable[[], str]) -> None:
         """Judge the calls on one claim against what it missed (ANY_EVENT: calls on a ``pegged`` total)."""
         g = self.g
         pool = None if event == ANY_EVENT else event
@@ -62,7 +62,7 @@ class Claims:
                        event=call.event, claimed=call.points, due=left, at=event if event != ANY_EVENT else NEVER)
             self.missed_left[(victim, phase, pool)] = max(0, left - call.points)
 
-    def credit_calls(self, victim: str, phase: str, event: int | None) -> None:
+    def credit_calls(self, victim: str, phase: Phase, event: int | None) -> None:
         if not self.calls:
             return
         for call in self.calls_for(phase, event, victim):

@@ -5,7 +5,7 @@ from __future__ import annotations
 from itertools import chain
 from typing import TYPE_CHECKING
 
-from cribstats.cards import JACK, Card, format_card
+from cribstats.cards import CARD_BY_TEXT, Card, format_card
 from cribstats.findings import (
     board_message,
     crib_card_message,
@@ -19,16 +19,15 @@ from cribstats.findings import (
     show_what,
 )
 from cribstats.gamelog import Deal
-from cribstats.replay.claims import Claims
-from cribstats.replay.facts import DealFacts, PlayerDealFacts, PlayFact, ShowFact
-from cribstats.replay.play import CARD_OF, PlayReplay, card_of, play_in_order
-from cribstats.scoring import score_show_total
+from cribstats.replay.claims import NEVER, Claims
+from cribstats.replay.facts import DealFacts, PlayerDealFacts, PlayFact, ShowFact, ShowPhase
+from cribstats.replay.play import PlayReplay
+from cribstats.scoring import heels_points, score_show_total
 from cribstats.variants import CRIB_SIZE
 
 if TYPE_CHECKING:
     from cribstats.replay.game import GameReplay
 
-HEELS = 2
 
 
 class DealReplay(Claims):
@@ -44,7 +43,7 @@ class DealReplay(Claims):
         self.n = len(players)
         self.dealer_seat = dealer_seat = g.seat_of[deal.dealer]
         self.order_from_pone = g.order_from[dealer_seat]
-        self.starter = CARD_OF[deal.starter]
+        self.starter = CARD_BY_TEXT[deal.starter]
         hands, discards = deal.hands, deal.discards
         self.dealt: dict[str, list[Card]] = {}
         self.discards: dict[str, list[Card]] = {}
@@ -52,8 +51,8 @@ class DealReplay(Claims):
         self.kept_by_seat: list[list[Card]] = []
         self.facts: dict[str, PlayerDealFacts] = {}
         for seat, p in enumerate(players):
-            dealt = self.dealt[p] = list(map(card_of, hands.get(p, ())))
-            out = self.discards[p] = list(map(card_of, discards.get(p, ())))
+            dealt = self.dealt[p] = list(map(CARD_BY_TEXT.__getitem__, hands.get(p, ())))
+            out = self.discards[p] = list(map(CARD_BY_TEXT.__getitem__, discards.get(p, ())))
             kept = self.kept[p] = without(dealt, out)
             self.kept_by_seat.append(kept)
             self.facts[p] = PlayerDealFacts(
@@ -95,7 +94,7 @@ class DealReplay(Claims):
             return False
         if (deal.crib_card is None) != (rules.crib_from_deck == 0):
             return False
-        cards = [self.starter] if deal.crib_card is None else [self.starter, CARD_OF[deal.crib_card]]
+        cards = [self.starter] if deal.crib_card is None else [self.starter, CARD_BY_TEXT[deal.crib_card]]
         dealt_size, crib_size = rules.dealt, rules.to_crib
         for dealt, out, kept in zip(self.dealt.values(), self.discards.values(), self.kept_by_seat, strict=True):
             # every discard was dealt when each one took a card out of the hand
@@ -122,7 +121,7 @@ class DealReplay(Claims):
                     g.find("bad-deal", "deal", p, duplicate_card_message(format_card(c), f"in {p}'s hand"))
                 seen.add(c)
         if deal.crib_card is not None:
-            c = CARD_OF[deal.crib_card]
+            c = CARD_BY_TEXT[deal.crib_card]
             if c in seen:
                 g.find("bad-deal", "deal", None, duplicate_card_message(format_card(c), "as the crib card"))
             seen.add(c)
@@ -141,7 +140,7 @@ class DealReplay(Claims):
 
     def heels(self) -> None:
         g, dealer = self.g, self.deal.dealer
-        due = HEELS if self.starter >> 2 == JACK else 0
+        due = heels_points(self.starter)
         claimed = self.deal.heels if self.deal.heels is not None else due
         facts = self.facts[dealer]
         if g.over:
@@ -168,7 +167,7 @@ class DealReplay(Claims):
         deal = self.deal
         if deal.play is None:
             self.play_totals_only()
-        elif not play_in_order(self, deal.play):
+        else:
             PlayReplay(self).run()
 
     def play_totals_only(self) -> None:
@@ -196,11 +195,13 @@ class DealReplay(Claims):
             self.count_show(p, "hand", self.kept[p], claims.get(p))
         crib = list(chain.from_iterable(self.discards.values()))  # in seat order
         if self.deal.crib_card is not None:
-            crib.append(CARD_OF[self.deal.crib_card])
+            crib.append(CARD_BY_TEXT[self.deal.crib_card])
         self.count_show(self.deal.dealer, "crib", crib, claims.get("crib"))
+        self.g.place_at = NEVER
 
-    def count_show(self, player: str, phase: str, cards: list[Card], claimed: int | None) -> None:
+    def count_show(self, player: str, phase: ShowPhase, cards: list[Card], claimed: int | None) -> None:
         g = self.g
+        g.place_at = len(self.shows)  # its findings come right after it
         if g.over:
             if claimed is not None:
                 g.after_end(phase, player, f"{player} claimed {claimed} for the {phase}")
@@ -222,10 +223,8 @@ class DealReplay(Claims):
             facts.crib_due, facts.crib_claimed = due, claim
         else:
             facts.hand_due, facts.hand_claimed = due, claim
-        fact = ShowFact(player, phase, tuple(cards), self.starter, due, claim)  # type: ignore[arg-type]
+        fact = ShowFact(player, phase, tuple(cards), self.starter, due, claim)
         self.shows.append(fact)
-        if g.tell_shows:
-            g.visitor.visit_show(fact)
         if claim == due and not self.calls:  # the common case: nothing to judge
             g.credit(g.side_of[player], claim, due)
             return

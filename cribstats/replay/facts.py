@@ -12,6 +12,7 @@ from cribstats.scoring import ShowScore, score_show
 from cribstats.variants import Variant
 
 Role = Literal["dealer", "pone"]
+ShowPhase = Literal["hand", "crib"]
 
 
 @dataclass(slots=True)
@@ -32,7 +33,7 @@ class ShowFact:
     """One hand or crib counted in the show."""
 
     player: str  # whose hand; the dealer for the crib
-    phase: Literal["hand", "crib"]
+    phase: ShowPhase
     cards: tuple[Card, ...]
     starter: Card
     due: int

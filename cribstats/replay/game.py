@@ -2,8 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from operator import itemgetter
+from typing import Any
+
 from cribstats.findings import (
     Finding,
+    FindingKind,
+    Phase,
     after_end_message,
     result_score_message,
     result_winner_message,
@@ -15,6 +21,7 @@ from cribstats.replay.facts import DealFacts, GameOutcome
 from cribstats.replay.visitor import ReplayVisitor, overrides
 
 STAGE = {"deal": 0, "heels": 1, "play": 2, "hand": 3, "crib": 4, "board": 5}
+PLAY_STAGE = STAGE["play"]
 
 
 def replay(game: GameLog, visitor: ReplayVisitor | None = None, *, key: str | None = None) -> GameOutcome:
@@ -68,25 +75,26 @@ class GameReplay:
         self.deal_number = 0
         self.after_end_reported = False
         self.board_offsets: dict[str, int] = {}
-        # the visitor is told every play and show; a visitor that ignores them need not be called for each
-        self.tell_plays = overrides(visitor, "visit_play")
-        self.tell_shows = overrides(visitor, "visit_show")
+        #: where a finding with no event of its own is placed in its stage (a show: its index in the deal's shows)
+        self.place_at = NEVER
+        # the visitor is told every play, show and finding; one that ignores them is not called for each
+        self.tell_events = any(overrides(visitor, m) for m in ("visit_play", "visit_show", "visit_finding"))
 
     # -- bookkeeping ------------------------------------------------------------------------------------------
 
     def side(self, player: str) -> int:
         return self.side_of[player]
 
-    def find(self, kind: str, phase: str, player: str | None, message: str, *, event: int | None = None,
+    def find(self, kind: FindingKind, phase: Phase, player: str | None, message: str, *, event: int | None = None,
              claimed: int | None = None, due: int | None = None, stage: str | None = None,
              at: int | None = None) -> None:
         """Record a finding; within a deal findings come in game order: by stage, then at the event (``at``)."""
         finding = Finding(
-            self.key, self.deal_number or None, event, kind, phase, player, claimed, due, message  # type: ignore[arg-type]
+            self.key, self.deal_number or None, event, kind, phase, player, claimed, due, message
         )
         if self.deal_number:
             if at is None:
-                at = event if event is not None else NEVER
+                at = event if event is not None else self.place_at
             self.deal_findings.append(((STAGE[stage or phase], at), finding))
         else:
             self.findings.append(finding)
@@ -104,7 +112,7 @@ class GameReplay:
             self.winner_side = side
             self.ended_in_deal = self.deal_number
 
-    def after_end(self, phase: str, player: str | None, what: str, *, event: int | None = None) -> None:
+    def after_end(self, phase: Phase, player: str | None, what: str, *, event: int | None = None) -> None:
         """Something in a deal after the end: one finding per deal, for the first such thing."""
         if not self.after_end_reported:
             self.after_end_reported = True
@@ -126,14 +134,15 @@ class GameReplay:
             self.deal_number = number
             self.after_end_reported = False
             self.deal_findings = []
+            self.place_at = NEVER
             visitor.begin_deal(number, deal)
             facts = DealReplay(self, deal, number, previous_dealer).run()
             previous_dealer = deal.dealer
             if self.deal_findings:
-                self.deal_findings.sort(key=lambda item: item[0])
-                for _, finding in self.deal_findings:
-                    self.findings.append(finding)
-                    visitor.visit_finding(finding)
+                self.deal_findings.sort(key=itemgetter(0))
+                self.findings.extend(finding for _, finding in self.deal_findings)
+            if self.tell_events:
+                self.tell_deal(facts)
             visitor.end_deal(facts)
             deals.append(facts)
         self.deal_number = 0
@@ -143,6 +152,19 @@ class GameReplay:
             visitor.visit_finding(finding)
         visitor.end_game(outcome)
         return outcome
+
+    def tell_deal(self, facts: DealFacts) -> None:
+        """Tell the visitor a deal's plays, shows and findings in game order: by stage (the deal, his heels, the
+        play, the hands, the crib, the board), each finding right after the event or show it is about."""
+        visitor = self.visitor
+        told: list[tuple[tuple[int, int, int], Callable[[Any], None], object]] = [
+            ((PLAY_STAGE, fact.index, 0), visitor.visit_play, fact) for fact in facts.plays
+        ]
+        told += [((STAGE[fact.phase], i, 0), visitor.visit_show, fact) for i, fact in enumerate(facts.shows)]
+        told += [((stage, at, 1), visitor.visit_finding, finding) for (stage, at), finding in self.deal_findings]
+        told.sort(key=itemgetter(0))  # stable: findings at one place keep their order
+        for _, tell, what in told:
+            tell(what)
 
     def outcome(self, deals: list[DealFacts]) -> GameOutcome:
         recorded = self.game.result

@@ -19,7 +19,7 @@ from itertools import combinations
 
 import numpy as np
 
-from cribstats.scoring import score_show_many
+from cribstats.scoring_many import score_show_many
 
 # OFFSUIT[r1][r2] and SUITED[r1][r2] (r1, r2 rank indexes 0..12, symmetric; SUITED's diagonal is unused)
 OFFSUIT: tuple[tuple[float, ...], ...] = (

@@ -10,18 +10,19 @@ from __future__ import annotations
 import contextlib
 import random
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 
-from cribstats.cards import DECK, JACK, Card, format_card
+from cribstats.cards import CARD_TEXT, DECK, Card
 from cribstats.gamelog import FORMAT, GO
-from cribstats.scoring import THIRTY_ONE, PegScore, peg_points_ranks, score_show_total
+from cribstats.play import VALUE, PlayState, peg_score
+from cribstats.scoring import THIRTY_ONE, PegScore, heels_points, score_show_total
 from cribstats.simulate import mistakes as mk
 from cribstats.simulate.mistakes import Mistakes
-from cribstats.simulate.players import VALUES, Player, choose_discards, choose_play, peg_points, random_discard
+from cribstats.simulate.players import Player, choose_discards, choose_play, random_discard
 from cribstats.variants import Variant
 
 MAX_DEALS = 500  # a game that has not ended by then is a bug
-TEXT = tuple(format_card(c) for c in DECK)  # canonical spelling by card
+TEXT = CARD_TEXT  # canonical spelling by card
 
 
 class SimulationError(RuntimeError):
@@ -198,8 +199,8 @@ class GameRun:
             deal["crib_card"] = TEXT[crib_card]
         deal["discards"] = {names[s]: [TEXT[c] for c in thrown[s]] for s in range(n)}
         deal["starter"] = TEXT[starter]
-        if starter >> 2 == JACK:
-            claim = 2
+        if heels_points(starter):
+            claim = heels_points(starter)
             if self.mistakes.happens("heels"):
                 claim = 0
                 self.findings.append(mk.heels_finding(self.setup.game_id, self.number, names[dealer], 0, starter))
@@ -216,87 +217,69 @@ class GameRun:
     # --- the play -------------------------------------------------------------------------------------------
 
     def play_out(self, held: list[list[Card]], leader: int) -> list[Step]:
-        """Every event of the play, with the points due; errors of play (false go, past 31) included."""
+        """Every event of the play, with the points due; errors of play (false go, past 31) included.
+
+        The rules (whose turn, what fits, when a series is over, the go point) are the :class:`PlayState`'s;
+        this chooses the cards, says go when another player can still act, and makes the mistakes.
+        """
         n = self.n
+        state = PlayState(held, (leader - 1) % n, single_series=self.v.single_series)
         steps: list[Step] = []
         players = self.setup.players
         erring = self.mistakes.rate > 0.0
         happens = self.mistakes.happens
-        while True:
-            count = 0
-            ranks: list[int] = []
-            gone: set[int] = set()
+        while not state.over:
             last_card: int | None = None
             over = False
-            p = leader
-            layer = leader
             start = len(steps)
-            while count < THIRTY_ONE:
-                for k in range(n):
-                    seat = (p + k) % n
-                    if seat not in gone and held[seat]:
-                        break
-                else:
+            while state.count < THIRTY_ONE:
+                p = state.turn()
+                if p is None:
                     break  # no one can act: the series is over
-                p = seat
-                hand = held[p]
-                room = THIRTY_ONE - count
-                fits = [c for c in hand if VALUES[c] <= room]
+                hand = state.held[p]
+                count = state.count
+                fits = state.legal_cards(p)
                 if fits:
                     if erring and count > 0 and happens("false-go"):
                         steps.append(Step(p, None, count, false_go=True, fit=fits[0]))
-                        gone.add(p)
-                        p = (p + 1) % n
+                        state.go(p)
                         continue
                     if erring and len(fits) < len(hand) and happens("over-31"):
                         over = True  # a card that does not fit, laid instead of one that does
                     elif self.setup.random_players:
                         card = fits[self.rng.randrange(len(fits))]
                     else:
-                        answer = False  # can an opponent still play after this card?
-                        for s in self.opponents[p]:
-                            if held[s] and s not in gone:
-                                answer = True
-                                break
-                        card = choose_play(self.rng, fits, hand, count, ranks, answer, players[p].strength)
-                elif erring and happens("over-31") and self.others_fit(held, gone, p, count):
+                        gone = state.gone
+                        answer = any(state.held[s] and s not in gone for s in self.opponents[p])
+                        card = choose_play(self.rng, fits, hand, count, state.series, answer, players[p].strength)
+                elif erring and happens("over-31") and self.others_fit(state, p):
                     over = True  # laid instead of a go while another can still play
-                elif self.others_act(held, gone, p):
+                elif state.others_in(p):
                     steps.append(Step(p, None, count))
-                    gone.add(p)
-                    p = (p + 1) % n
+                    state.go(p)
                     continue
                 else:
                     break  # the last to lay cannot go on: the series is over (the layer does not say go)
                 if over:
-                    card = min((c for c in hand if count + VALUES[c] > THIRTY_ONE), key=lambda c: VALUES[c])
-                    hand.remove(card)
+                    card = min((c for c in hand if not state.fits(c)), key=VALUE.__getitem__)
+                    state.lay_over(p, card)
                     steps.append(Step(p, card, count, over=True))
-                    layer = p
                     break
-                hand.remove(card)
-                count += VALUES[card]
-                steps.append(Step(p, card, count, points=peg_points(ranks, card >> 2, count), start=start))
-                ranks.append(card >> 2)
+                points = state.lay(p, card)
+                steps.append(Step(p, card, state.count, points=points, start=start))
                 last_card = len(steps) - 1
-                layer = p
-                p = (p + 1) % n
             if not steps:
                 raise SimulationError("a play with no events")
+            point, _ = state.close_series(point=not over and last_card is not None)
             if over or last_card is None:
                 steps[-1].closes = -1
             else:
                 steps[-1].closes = last_card
                 closer = steps[last_card]
-                if closer.count != THIRTY_ONE:
-                    closer.go = 1
-                    closer.last = not any(held)  # else a go (in five-card, cards may stay in hand)
-            if self.v.single_series or not any(held):
-                return steps
-            for k in range(1, n + 1):
-                if held[(layer + k) % n]:
-                    leader = (layer + k) % n
-                    break
+                if point:
+                    closer.go = point
+                    closer.last = state.all_laid  # else a go (in five-card, cards may stay in hand)
+        return steps
 
     def play_deal(
         self, deal: dict[str, Any], held: list[list[Card]], pone: int, calls: list[dict[str, Any]]
@@ -311,13 +294,13 @@ class GameRun:
         taken: list[tuple[int, int, int]] = []  # (event, caller seat, points)
         wrong = list(claims)
         for i, s in enumerate(steps):
-            if s.points is None or not self.mistakes.rate:
+            if s.points is None or s.card is None or not self.mistakes.rate:
                 continue
-            due = claims[i]
+            laid, due = s.card, claims[i]
             claim = self.mistakes.wrong_claim(due)
             if claim != due:
                 go, last = (0, s.go) if s.last else (s.go, 0)
-                what = mk.peg_what(s.card, self.peg_score(steps, i), go, last)  # type: ignore[arg-type]
+                what = mk.peg_what(laid, self.peg_score(steps, i), go, last)
                 errors.append(mk.claim_finding(game_id, number, i, "play", names[s.seat], claim, due, what))
             wrong[i] = claim
             if self.setup.muggins and claim <= due:
@@ -325,7 +308,7 @@ class GameRun:
                 points = self.muggins_points(due - claim)
                 if points > due - claim:
                     go, last = (0, s.go) if s.last else (s.go, 0)
-                    what = mk.peg_what(s.card, self.peg_score(steps, i), go, last)  # type: ignore[arg-type]
+                    what = mk.peg_what(laid, self.peg_score(steps, i), go, last)
                     errors.append(mk.muggins_finding(game_id, number, i, "play", names[caller], names[s.seat],
                                                      points, due - claim, what))
                 if points:
@@ -360,10 +343,10 @@ class GameRun:
                     ended = True
                     break
         for i, s in enumerate(steps[:end]):
-            if s.false_go:
-                play_findings.append(mk.false_go_finding(game_id, number, i, names[s.seat], s.count, s.fit))  # type: ignore[arg-type]
-            elif s.over:
-                play_findings.append(mk.over_31_finding(game_id, number, i, names[s.seat], s.card, s.count))  # type: ignore[arg-type]
+            if s.false_go and s.fit is not None:
+                play_findings.append(mk.false_go_finding(game_id, number, i, names[s.seat], s.count, s.fit))
+            elif s.over and s.card is not None:
+                play_findings.append(mk.over_31_finding(game_id, number, i, names[s.seat], s.card, s.count))
         play_findings.sort(key=lambda f: f["event"])  # stable: a claim's finding before its muggins call's
         self.findings.extend(play_findings)
         deal["play"] = [
@@ -373,25 +356,16 @@ class GameRun:
         if ended:
             raise _GameEnded
 
-    def others_act(self, held: list[list[Card]], gone: set[int], seat: int) -> bool:
-        """Whether a player other than ``seat`` who has not said go still holds cards."""
-        for s in range(self.n):  # noqa: SIM110 - a plain loop: faster than any() in the play's hot path
-            if s != seat and held[s] and s not in gone:
-                return True
-        return False
-
-    def others_fit(self, held: list[list[Card]], gone: set[int], seat: int, count: int) -> bool:
+    def others_fit(self, state: PlayState, seat: int) -> bool:
         """Whether a player other than ``seat`` who has not said go holds a card that fits."""
-        return any(
-            s != seat and s not in gone and any(count + VALUES[c] <= THIRTY_ONE for c in held[s])
-            for s in range(self.n)
-        )
+        gone = state.gone
+        return any(s != seat and s not in gone and state.can_lay(s) for s in range(self.n))
 
     @staticmethod
     def peg_score(steps: list[Step], i: int) -> PegScore:
         """The breakdown of a card's own points, for the message of a wrong claim."""
-        series = [s.card >> 2 for s in steps[steps[i].start : i + 1] if s.card is not None]
-        return peg_points_ranks(series, steps[i].count)
+        series = tuple(s.card >> 2 for s in steps[steps[i].start : i + 1] if s.card is not None)
+        return peg_score(series, steps[i].count)
 
     def opponent(self, seat: int) -> int:
         """The next seat after ``seat`` on another side: who calls muggins on ``seat``'s claims."""
@@ -420,7 +394,8 @@ class GameRun:
         shown: dict[str, int] = {}
         deal["show"] = shown
         crib = [c for t in thrown for c in t] + ([crib_card] if crib_card is not None else [])
-        for seat, phase, cards in [*((s, "hand", kept[s]) for s in order), (dealer, "crib", crib)]:
+        shows: list[tuple[int, Literal["hand", "crib"], list[Card]]] = [(s, "hand", kept[s]) for s in order]
+        for seat, phase, cards in [*shows, (dealer, "crib", crib)]:
             name = self.names[seat]
             due = score_show_total(cards, starter, crib=phase == "crib")
             claim = self.mistakes.wrong_claim(due)

@@ -18,6 +18,8 @@ from collections.abc import Sequence
 from cribstats.cards import Card, format_card, value
 from cribstats.findings import (
     Finding,
+    FindingKind,
+    Phase,
     board_message,
     claim_message,
     false_go_message,
@@ -30,7 +32,7 @@ from cribstats.findings import (
     result_winner_message,
     show_what,
 )
-from cribstats.scoring import PegScore
+from cribstats.scoring import PegScore, heels_points
 
 # how often each kind of mistake comes, relative to the rate, per opportunity
 WEIGHTS = {
@@ -90,11 +92,11 @@ class Mistakes:
 
 
 def finding(
-    game: str, deal: int | None, event: int | None, kind: str, phase: str, player: str | None,
+    game: str, deal: int | None, event: int | None, kind: FindingKind, phase: Phase, player: str | None,
     claimed: int | None, due: int | None, message: str,
 ) -> dict[str, object]:
     """A finding as the audit prints it (``--json``)."""
-    return Finding(game, deal, event, kind, phase, player, claimed, due, message).to_dict()  # type: ignore[arg-type]
+    return Finding(game, deal, event, kind, phase, player, claimed, due, message).to_dict()
 
 
 def texts(cards: Sequence[Card]) -> list[str]:
@@ -112,16 +114,18 @@ def hand_what(phase: str, cards: Sequence[Card], starter: Card) -> str:
 
 
 def claim_finding(
-    game: str, deal: int, event: int | None, phase: str, player: str, claimed: int, due: int, what: str
+    game: str, deal: int, event: int | None, phase: Phase, player: str, claimed: int, due: int, what: str
 ) -> dict[str, object]:
     """``missed`` or ``overclaim`` for a claim that differs from the points due."""
-    kind = "missed" if claimed < due else "overclaim"
+    kind: FindingKind = "missed" if claimed < due else "overclaim"
     return finding(game, deal, event, kind, phase, player, claimed, due,
                    claim_message(player, phase, claimed, due, what))
 
 
 def heels_finding(game: str, deal: int, dealer: str, claimed: int, starter: Card) -> dict[str, object]:
-    return claim_finding(game, deal, None, "heels", dealer, claimed, 2, heels_what(format_card(starter)))
+    return claim_finding(
+        game, deal, None, "heels", dealer, claimed, heels_points(starter), heels_what(format_card(starter))
+    )
 
 
 def false_go_finding(game: str, deal: int, event: int, player: str, count: int, card: Card) -> dict[str, object]:
@@ -137,7 +141,7 @@ def over_31_finding(game: str, deal: int, event: int, player: str, card: Card, c
 
 
 def muggins_finding(
-    game: str, deal: int, event: int | None, phase: str, caller: str, victim: str, taken: int, missed: int,
+    game: str, deal: int, event: int | None, phase: Phase, caller: str, victim: str, taken: int, missed: int,
     what: str,
 ) -> dict[str, object]:
     message = muggins_message(caller, victim, taken, missed, what)

@@ -17,11 +17,14 @@ from operator import itemgetter, sub
 
 import numpy as np
 
-from cribstats.cards import JACK, Card
-from cribstats.scoring import THIRTY_ONE, rank_table, score_show, score_show_many
+from cribstats.cards import Card
+from cribstats.play import VALUE, peg_points
+from cribstats.scoring import NOBS, THIRTY_ONE, flush_points_for, nobs_card, score_show
+from cribstats.scoring_many import rank_table, score_show_many
 from cribstats.simulate.crib_values import OFFSUIT, SUITED, single_crib_values
 
-VALUES = tuple(min(c // 4 + 1, 10) for c in range(52))  # counting value by card
+_FLUSH = flush_points_for(4, 1, 0, crib=False)  # a kept four-card flush, the starter of another suit
+_FLUSH_WITH_STARTER = flush_points_for(4, 1, 1, crib=False)
 # chances, roughly, that an opponent can answer with one given rank, or with any ten-card
 ONE_RANK = 0.2
 TEN_CARD = 0.5
@@ -76,9 +79,11 @@ def crib_values(thrown: np.ndarray) -> np.ndarray:
     """
     offsuit, suited, single = _crib_arrays()
     if thrown.shape[-1] == 1:
-        return single[thrown[..., 0] >> 2]
+        singles: np.ndarray = single[thrown[..., 0] >> 2]
+        return singles
     a, b = thrown[..., 0], thrown[..., 1]
-    return np.where((a & 3) == (b & 3), suited[a >> 2, b >> 2], offsuit[a >> 2, b >> 2])
+    pairs: np.ndarray = np.where((a & 3) == (b & 3), suited[a >> 2, b >> 2], offsuit[a >> 2, b >> 2])
+    return pairs
 
 
 def hand_values(keeps: np.ndarray, dealt: np.ndarray, method: str = "many") -> np.ndarray:
@@ -93,7 +98,8 @@ def hand_values(keeps: np.ndarray, dealt: np.ndarray, method: str = "many") -> n
     n_opt, n_cut = len(keeps), len(unseen)
     hands = np.repeat(keeps, n_cut, axis=0)
     starters = np.tile(unseen, n_opt)
-    return score_show_many(hands, starters).reshape(n_opt, n_cut).mean(axis=1)
+    means: np.ndarray = score_show_many(hands, starters).reshape(n_opt, n_cut).mean(axis=1)
+    return means
 
 
 def table_values(dealt: Sequence[Card], crib_sign: int) -> list[float]:
@@ -117,9 +123,9 @@ def table_values(dealt: Sequence[Card], crib_sign: int) -> list[float]:
     if min(left) <= 13 - 4:  # four cards of one suit dealt: a flush can be kept
         for o, ((i, j, k, m), _) in enumerate(options):
             s = suits[i]
-            if s == suits[j] == suits[k] == suits[m]:
-                points[o] += 4 * n_cut + left[s]
-    nobs = [left[c & 3] if c >> 2 == JACK else 0 for c in dealt]  # starters that give each card nobs
+            if s == suits[j] == suits[k] == suits[m]:  # the flush without the starter, and with it
+                points[o] += _FLUSH * (n_cut - left[s]) + _FLUSH_WITH_STARTER * left[s]
+    nobs = [NOBS * left[c & 3] if c == nobs_card(c) else 0 for c in dealt]  # starters that give a jack nobs
     if any(nobs):
         for o, ((i, j, k, m), _) in enumerate(options):
             points[o] += nobs[i] + nobs[j] + nobs[k] + nobs[m]
@@ -164,7 +170,8 @@ def discard_values(dealt: Sequence[Card], to_crib: int, crib_sign: int, *, metho
     keep_idx, throw_idx = _keep_indexes(len(dealt), to_crib)
     cards = np.asarray(dealt, dtype=np.intp)
     hand = hand_values(cards[keep_idx], cards, "one" if method == "one" else "many")
-    return (hand + crib_sign * crib_values(cards[throw_idx])).tolist()
+    values: list[float] = (hand + crib_sign * crib_values(cards[throw_idx])).tolist()
+    return values
 
 
 def choose_discards(
@@ -196,41 +203,6 @@ def random_discard(rng: random.Random, dealt: Sequence[Card], to_crib: int) -> t
 
 # --- the play ------------------------------------------------------------------------------------------------
 
-_PAIRS = (0, 0, 2, 6, 12)
-
-
-def peg_points(ranks: Sequence[int], rank: int, count: int) -> int:
-    """Points for a card of ``rank`` laid on a series of ``ranks`` bringing the count to ``count`` (what
-    :func:`cribstats.scoring.score_peg` gives, without the breakdown).
-
-    >>> peg_points([5, 3], 4, 15)  # 6, 4, then a 5 for fifteen: 2 + run of 3
-    5
-    """
-    points = 2 if count == 15 or count == THIRTY_ONE else 0
-    n = len(ranks)
-    if n and ranks[-1] == rank:
-        same = 2
-        while same < 4 and same <= n and ranks[-same] == rank:
-            same += 1
-        return points + _PAIRS[same]
-    run = 0
-    low = high = rank
-    seen = 1 << rank
-    for k in range(1, n + 1):
-        x = ranks[-k]
-        bit = 1 << x
-        if seen & bit:
-            break
-        seen |= bit
-        if x < low:
-            low = x
-        elif x > high:
-            high = x
-        if k >= 2 and high - low == k:
-            run = k + 1
-    return points + run
-
-
 def choose_play(
     rng: random.Random, fits: Sequence[Card], held: Sequence[Card], count: int, ranks: Sequence[int],
     answer: bool, strength: float,
@@ -250,9 +222,9 @@ def choose_play(
     previous = ranks[-1] if ranks else -9
     for card in fits:
         r = card >> 2
-        v = VALUES[card]
+        v = VALUE[card]
         new = count + v
-        rating = peg_points(ranks, r, new) + 0.01 * v
+        rating = peg_points((*ranks, r), new) + 0.01 * v
         if answer and new != THIRTY_ONE:
             gap = 15 - new
             if 1 <= gap <= 10:  # a fifteen handed over

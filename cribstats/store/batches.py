@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
@@ -16,7 +16,7 @@ from sqlalchemy.engine import Connection, Engine
 from cribstats.errors import LogError
 from cribstats.store import tables as t
 from cribstats.store.bulk import bulk_insert, chunks, insert_ignore, next_id, refusable, retryable
-from cribstats.store.db import describe_db_error, ensure_schema, is_postgresql, writer
+from cribstats.store.db import atomic, describe_db_error, ensure_schema, is_postgresql, writer
 from cribstats.store.history import record_run
 from cribstats.store.players import alias_ids
 from cribstats.store.rows import (
@@ -39,6 +39,12 @@ from cribstats.store.totals import add_game_totals
 DEFAULT_BATCH_SIZE = 1000
 IN_CHUNK = 300  # games per identity query (three IN lists of this many values: under SQLite's oldest limit)
 RETRIES = 5  # attempts at a batch that meets a deadlock or serialisation failure (PostgreSQL)
+
+
+def _as_bound(kind: sa.types.TypeEngine[Any], dialect: sa.Dialect) -> Callable[[Any], Any]:
+    """How ``dialect`` binds a value of ``kind`` (SQLite: dates and times as text), or the value as it is."""
+    processor = kind.dialect_impl(dialect).bind_processor(dialect)
+    return processor if processor is not None else (lambda value: value)
 
 
 def _now() -> datetime:
@@ -101,8 +107,8 @@ class Importer:
         self._pg = is_postgresql(engine)
         # SQLite keeps dates and times as text: the same text SQLAlchemy's types write
         dialect = engine.dialect
-        self._sqlite_date = sa.Date().dialect_impl(dialect).bind_processor(dialect)
-        self._sqlite_datetime = sa.DateTime().dialect_impl(dialect).bind_processor(dialect)
+        self._sqlite_date = _as_bound(sa.Date(), dialect)
+        self._sqlite_datetime = _as_bound(sa.DateTime(), dialect)
 
     # context management
 
@@ -175,7 +181,7 @@ class Importer:
         self._flush()
         self._finish_file()
         self._file = file
-        with self.conn.begin():
+        with atomic(self.conn):
             run_id = self.conn.execute(
                 sa.insert(t.import_run_table).returning(t.import_run_table.c.id),
                 {"file": file, "file_hash": file_hash(file), "started_at": _now()},
@@ -187,7 +193,7 @@ class Importer:
         tally = self._tally
         if tally is None:
             return
-        with self.conn.begin():
+        with atomic(self.conn):
             record_run(self.conn, tally, finished_at=_now())
         self._tally = None
         if self.on_progress is not None and self._file is not None:
@@ -230,7 +236,7 @@ class Importer:
         self._batch_keys.clear()
         for attempt in range(RETRIES):
             try:
-                with self.conn.begin():
+                with atomic(self.conn):
                     outcome = self._write(batch)
                 break
             except (sa.exc.DBAPIError, OverflowError) as err:
@@ -242,7 +248,7 @@ class Importer:
                 raise
         self._apply(outcome)
         if self._tally is not None:  # the history says what is committed, batch by batch
-            with self.conn.begin():
+            with atomic(self.conn):
                 record_run(self.conn, self._tally)
         if self.on_progress is not None and self._file is not None:
             self.on_progress(self.summary, self._file)
@@ -250,11 +256,11 @@ class Importer:
     def _write_one_by_one(self, batch: list[PreparedGame]) -> _BatchOutcome:
         """The slow path: a savepoint per game, so one game the database refuses is refused alone."""
         total = _BatchOutcome()
-        with self.conn.begin():
+        with atomic(self.conn):
             for g in batch:
                 for attempt in range(RETRIES):
                     try:
-                        with self.conn.begin_nested():
+                        with atomic(self.conn):  # a savepoint: inside the batch's transaction
                             one = self._write([g])
                         total.merge(one)
                         break

@@ -40,6 +40,7 @@ def bulk_insert(conn: Connection, table: sa.Table, columns: Sequence[str], rows:
 
         sql = f'COPY "{table.name}" ({names}) FROM STDIN'
         raw = conn.connection.driver_connection
+        assert raw is not None  # a live connection: its driver's connection is there
         try:
             with raw.cursor() as cursor, cursor.copy(sql) as copy:
                 for row in rows:

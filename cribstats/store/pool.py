@@ -89,39 +89,10 @@ class Parallel:
 
     def _json_lines(self, path: str) -> None:
         """Read a ``.jsonl`` file as :func:`cribstats.formats.read_games` does, leaving the parsing to workers."""
-        from cribstats.formats.sources import BOM, empty_input, open_log
+        from cribstats.formats.jsonlog import json_line_chunks
 
-        try:
-            handle = open_log(path)
-        except LogError as err:
-            self._unreadable(err)
-            return
-        chunk: list[bytes] = []
-        first = 1
-        filled = 0  # lines in the chunk that are not blank
-        sent = False
-        with handle:
-            try:
-                for number, line in enumerate(handle, 1):
-                    if not chunk:
-                        first = number
-                    chunk.append(line)
-                    if number == 1:
-                        line = line.removeprefix(BOM)
-                    if not line.isspace():
-                        filled += 1
-                        if filled >= PARALLEL_CHUNK:
-                            self._submit(filled, _prepare_lines, path, first, chunk)
-                            chunk, filled, sent = [], 0, True
-            except OSError as err:
-                if filled:
-                    self._submit(filled, _prepare_lines, path, first, chunk)
-                self._unreadable(LogError(path, None, f"cannot be read: {err.strerror or err}"))
-                return
-        if filled:
-            self._submit(filled, _prepare_lines, path, first, chunk)
-        elif not sent:
-            self._unreadable(empty_input(path))
+        for first, chunk, games in json_line_chunks(path, PARALLEL_CHUNK, on_error=self._unreadable):
+            self._submit(games, _prepare_lines, path, first, chunk)
 
     def _games(self, path: str) -> None:
         from cribstats import formats
@@ -174,9 +145,11 @@ def _start_pool(workers: int) -> Any:
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
 
+    context: multiprocessing.context.BaseContext
     if "forkserver" in multiprocessing.get_all_start_methods():
-        context = multiprocessing.get_context("forkserver")
-        context.set_forkserver_preload([__name__])  # read once, when the server starts; later pools reuse it
+        forkserver = multiprocessing.get_context("forkserver")
+        forkserver.set_forkserver_preload([__name__])  # read once, when the server starts; later pools reuse it
+        context = forkserver
     else:
         context = multiprocessing.get_context("spawn")
     return ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=_end_with_parent)

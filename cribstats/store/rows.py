@@ -5,25 +5,94 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass
 from datetime import date as Date
-from typing import Any
+from typing import Any, NamedTuple
 
 import orjson
 
-from cribstats.cards import format_card
+from cribstats.cards import CARD_TEXT
 from cribstats.errors import CribstatsError
-from cribstats.gamelog import GameLog, content_hash, dump_game, game_key
-from cribstats.replay import GameOutcome, replay
+from cribstats.findings import Finding
+from cribstats.gamelog import Deal, GameLog, content_hash, dump_game, game_key
+from cribstats.replay import DealFacts, GameOutcome, PlayFact, ReplayVisitor, replay
 from cribstats.store.tables import name_key
 
 LOGGER = logging.getLogger(__name__)
+
+
+class GamePlayerRow(NamedTuple):
+    """A ``game_player`` row but for its ids (the seat stands in for the player until the writer knows it)."""
+
+    seat: int
+    team: int
+    final_score_claimed: int | None
+    final_score_due: int | None
+    won: int
+    won_due: int
+    skunk_level: int
+    recorded_score: int | None
+
+
+class DealRow(NamedTuple):
+    """A ``deal`` row but for its ids (``dealer`` is the dealer's seat)."""
+
+    dealer: int
+    number: int
+    starter: str
+    crib_card: str | None
+    completed: int
+    after_end: int
+
+
+class DealPlayerRow(NamedTuple):
+    """A ``deal_player`` row but for its ids: one player's facts in one deal."""
+
+    seat: int
+    role: str
+    dealt: str
+    discards: str
+    pegged_due: int | None
+    pegged_claimed: int | None
+    hand_due: int | None
+    hand_claimed: int | None
+    crib_due: int | None
+    crib_claimed: int | None
+    heels_due: int
+    heels_claimed: int
+    muggins_gained: int
+    muggins_lost: int
+    completed: int
+
+
+class PlayRow(NamedTuple):
+    """A ``play_event`` row but for its ids: one event of a deal's play."""
+
+    seq: int
+    card: str | None
+    count: int  # type: ignore[assignment]  # the column is named count, as tuple.count is
+    due: int
+    claimed: int | None
+    after_end: int
+
+
+class FindingRow(NamedTuple):
+    """A ``finding`` row but for its ids."""
+
+    seq: int
+    deal_number: int | None
+    event: int | None
+    kind: str
+    phase: str
+    claimed: int | None
+    due: int | None
+    message: str
 
 
 @dataclass(slots=True)
 class PreparedGame:
     """A replayed game as rows, ready for the writer but for the ids a batch gives out.
 
-    Rows hold players by seat (an index into ``names``) and deals by their index in ``deals``; each constant
-    below gives a table's column order and the layout of its prepared rows. Booleans are 0/1.
+    Rows are named by column (the tuples above); they hold players by seat (an index into ``names``) and deals
+    by their index in ``deals``. Booleans are 0/1.
     """
 
     file: str
@@ -35,14 +104,14 @@ class PreparedGame:
     winner_key: str | None
     names: dict[str, str]  # name key -> trimmed spelling, in seat order
     game_row: dict[str, Any]  # the game's own columns (GAME_OWN_COLUMNS), as Python values
-    game_players: list[tuple[Any, ...]]  # GAME_PLAYER_COLUMNS[2:]; the player is the seat, the first of them
-    deals: list[tuple[Any, ...]]  # (dealer seat, *DEAL_COLUMNS[3:])
-    deal_players: list[tuple[int, int, tuple[Any, ...]]]  # (deal index, seat, DEAL_PLAYER_COLUMNS[3:])
-    plays: list[tuple[int, int, tuple[Any, ...]]]  # (deal index, seat, PLAY_COLUMNS[2:])
-    findings: list[tuple[int | None, tuple[Any, ...]]]  # (seat or None, FINDING_COLUMNS[2:])
+    game_players: list[GamePlayerRow]
+    deals: list[DealRow]
+    deal_players: list[tuple[int, int, DealPlayerRow]]  # (deal index, seat, row)
+    plays: list[tuple[int, int, PlayRow]]  # (deal index, seat, row)
+    findings: list[tuple[int | None, FindingRow]]  # (seat or None, row)
 
 
-# Column orders of the tables the writer fills in bulk; the ids come first, the prepared values after them.
+# Column orders of the tables the writer fills in bulk: the ids first, then the named rows' fields.
 GAME_OWN_COLUMNS = (
     "source_id",
     "content_hash",
@@ -64,53 +133,11 @@ GAME_OWN_COLUMNS = (
 )
 GAME_COLUMNS = ("id", *GAME_OWN_COLUMNS, "event_id", "recorded_winner", "imported_at", "import_id")
 MUGGINS_AT, DATE_AT = GAME_COLUMNS.index("muggins"), GAME_COLUMNS.index("date")
-GAME_PLAYER_COLUMNS = (
-    "game_id",
-    "player_id",
-    "seat",
-    "team",
-    "final_score_claimed",
-    "final_score_due",
-    "won",
-    "won_due",
-    "skunk_level",
-    "recorded_score",
-)
-DEAL_COLUMNS = ("id", "game_id", "dealer_id", "number", "starter", "crib_card", "completed", "after_end")
-DEAL_PLAYER_COLUMNS = (
-    "deal_id",
-    "game_id",
-    "player_id",
-    "seat",
-    "role",
-    "dealt",
-    "discards",
-    "pegged_due",
-    "pegged_claimed",
-    "hand_due",
-    "hand_claimed",
-    "crib_due",
-    "crib_claimed",
-    "heels_due",
-    "heels_claimed",
-    "muggins_gained",
-    "muggins_lost",
-    "completed",
-)
-PLAY_COLUMNS = ("deal_id", "player_id", "seq", "card", "count", "due", "claimed", "after_end")
-FINDING_COLUMNS = (
-    "game_id",
-    "player_id",
-    "seq",
-    "deal_number",
-    "event",
-    "kind",
-    "phase",
-    "claimed",
-    "due",
-    "message",
-)
-_CARD_TEXT: tuple[str, ...] = tuple(format_card(c) for c in range(52))
+GAME_PLAYER_COLUMNS = ("game_id", "player_id", *GamePlayerRow._fields)
+DEAL_COLUMNS = ("id", "game_id", "dealer_id", *DealRow._fields[1:])
+DEAL_PLAYER_COLUMNS = ("deal_id", "game_id", "player_id", *DealPlayerRow._fields)
+PLAY_COLUMNS = ("deal_id", "player_id", *PlayRow._fields)
+FINDING_COLUMNS = ("game_id", "player_id", *FindingRow._fields)
 
 
 class GameRefused(CribstatsError):
@@ -126,17 +153,73 @@ def canonical_log(game: GameLog) -> tuple[str, str]:
     return orjson.dumps(dumped).decode(), content_hash(game, dumped)
 
 
-def prepare_game(
-    game: GameLog, file: str, place: str | None, *, outcome: GameOutcome | None = None
-) -> PreparedGame:
-    """Replay ``game`` (unless its ``outcome`` is given) and build the rows that store it.
+class RowBuilder(ReplayVisitor):
+    """Builds a game's rows as the replay tells it the game, so that the store's rows come from the one walk the
+    audit makes too: each play as it is told, each deal's facts at its end, the players' results at the end."""
+
+    def __init__(self, seat_of: dict[str, int]) -> None:
+        self.seat_of = seat_of
+        self.deal_index = -1
+        self.crib_card: str | None = None
+        self.deals: list[DealRow] = []
+        self.deal_players: list[tuple[int, int, DealPlayerRow]] = []
+        self.plays: list[tuple[int, int, PlayRow]] = []
+        self.findings: list[tuple[int | None, FindingRow]] = []
+        self.game_players: list[GamePlayerRow] = []
+
+    def begin_deal(self, number: int, deal: Deal) -> None:
+        self.deal_index += 1
+        self.crib_card = deal.crib_card
+
+    def visit_play(self, fact: PlayFact) -> None:
+        card = None if fact.card is None else CARD_TEXT[fact.card]
+        row = PlayRow(fact.index, card, fact.count, fact.due, fact.claimed, 1 if fact.after_end else 0)
+        self.plays.append((self.deal_index, self.seat_of[fact.player], row))
+
+    def visit_finding(self, f: Finding) -> None:
+        seat = None if f.player is None else self.seat_of.get(f.player)
+        row = FindingRow(len(self.findings), f.deal, f.event, f.kind, f.phase, f.claimed, f.due, f.message)
+        self.findings.append((seat, row))
+
+    def end_deal(self, facts: DealFacts) -> None:
+        index, completed, card = self.deal_index, int(facts.completed), CARD_TEXT
+        dealer = self.seat_of[facts.dealer]
+        self.deals.append(
+            DealRow(dealer, facts.number, card[facts.starter], self.crib_card, completed, int(facts.after_end))
+        )
+        for p in facts.players:
+            row = DealPlayerRow(
+                p.seat, p.role, " ".join([card[c] for c in p.dealt]), " ".join([card[c] for c in p.discards]),
+                p.pegged_due, p.pegged_claimed, p.hand_due, p.hand_claimed, p.crib_due, p.crib_claimed,
+                p.heels_due, p.heels_claimed, p.muggins_gained, p.muggins_lost, completed,
+            )  # fmt: skip
+            self.deal_players.append((index, self.seat_of[p.player], row))
+
+    def end_game(self, outcome: GameOutcome) -> None:
+        winners, winners_due = set(outcome.winners), set(outcome.winners_due)
+        recorded = outcome.recorded
+        recorded_scores = (recorded.scores if recorded is not None else None) or {}
+        for name, seat in self.seat_of.items():
+            self.game_players.append(
+                GamePlayerRow(
+                    seat,
+                    outcome.variant.side_of(seat),
+                    outcome.scores_claimed.get(name),
+                    outcome.scores_due.get(name),
+                    int(name in winners),
+                    int(name in winners_due),
+                    outcome.skunk_levels.get(name, 0),
+                    recorded_scores.get(name),
+                )
+            )
+
+
+def prepare_game(game: GameLog, file: str, place: str | None) -> PreparedGame:
+    """Replay ``game``, building the rows that store it as the replay goes (:class:`RowBuilder`).
 
     :raises GameRefused: for a game the store cannot hold; errors of the replay propagate.
     """
     log, digest = canonical_log(game)
-    if outcome is None:
-        outcome = replay(game, key=game_key(game, digest))
-    variant = outcome.variant
     key_of: dict[str, str] = {}
     seat_of: dict[str, int] = {}
     names: dict[str, str] = {}
@@ -152,6 +235,8 @@ def prepare_game(
         names[k] = trimmed
         key_of[name] = k
         seat_of[name] = seat
+    rows = RowBuilder(seat_of)
+    outcome = replay(game, rows, key=game_key(game, digest))
     recorded = game.result
     winner_key = key_of.get(recorded.winner) if recorded is not None and recorded.winner else None
     event = game.event.strip() if game.event and game.event.strip() else None
@@ -159,7 +244,7 @@ def prepare_game(
         "source_id": game.id,
         "content_hash": digest,
         "game_key": outcome.key,
-        "variant": variant.name,
+        "variant": outcome.variant.name,
         "target": outcome.target,
         "muggins": game.muggins_rule,
         "player_count": len(game.players),
@@ -174,93 +259,6 @@ def prepare_game(
         "finding_count": len(outcome.findings),
         "log": log,
     }
-    winners = set(outcome.winners)
-    winners_due = set(outcome.winners_due)
-    recorded_scores = (recorded.scores if recorded is not None else None) or {}
-    game_players = []
-    for seat, name in enumerate(game.players):
-        claimed = outcome.scores_claimed.get(name)
-        won = name in winners
-        skunk = 0
-        if winners and not won and claimed is not None:
-            skunk = variant.skunk_level(claimed, outcome.target)
-        game_players.append(
-            (
-                seat,
-                variant.side_of(seat),
-                claimed,
-                outcome.scores_due.get(name),
-                int(won),
-                int(name in winners_due),
-                skunk,
-                recorded_scores.get(name),
-            )
-        )
-    card = _CARD_TEXT
-    deals: list[tuple[Any, ...]] = []
-    deal_players: list[tuple[int, int, tuple[Any, ...]]] = []
-    plays: list[tuple[int, int, tuple[Any, ...]]] = []
-    logged_deals = game.deals or []
-    for index, facts in enumerate(outcome.deals):
-        number = facts.number
-        completed = int(facts.completed)
-        logged = logged_deals[number - 1] if 0 < number <= len(logged_deals) else None
-        deals.append(
-            (
-                seat_of[facts.dealer],
-                number,
-                card[facts.starter],
-                logged.crib_card if logged is not None else None,
-                completed,
-                int(facts.after_end),
-            )
-        )
-        for p in facts.players:
-            deal_players.append(
-                (
-                    index,
-                    seat_of[p.player],
-                    (
-                        p.seat,
-                        p.role,
-                        " ".join([card[c] for c in p.dealt]),
-                        " ".join([card[c] for c in p.discards]),
-                        p.pegged_due,
-                        p.pegged_claimed,
-                        p.hand_due,
-                        p.hand_claimed,
-                        p.crib_due,
-                        p.crib_claimed,
-                        p.heels_due,
-                        p.heels_claimed,
-                        p.muggins_gained,
-                        p.muggins_lost,
-                        completed,
-                    ),
-                )
-            )
-        plays += [
-            (
-                index,
-                seat_of[e.player],
-                (
-                    e.index,
-                    None if e.card is None else card[e.card],
-                    e.count,
-                    e.due,
-                    e.claimed,
-                    1 if e.after_end else 0,
-                ),
-            )
-            for e in facts.plays
-        ]
-    findings = [
-        (
-            None if f.player is None else seat_of.get(f.player),
-            (i, f.deal, f.event, f.kind, f.phase, f.claimed, f.due, f.message),
-        )
-        for i, f in enumerate(outcome.findings)
-    ]
     return PreparedGame(
         file=file,
         place=place,
@@ -271,11 +269,11 @@ def prepare_game(
         winner_key=winner_key,
         names=names,
         game_row=game_row,
-        game_players=game_players,
-        deals=deals,
-        deal_players=deal_players,
-        plays=plays,
-        findings=findings,
+        game_players=rows.game_players,
+        deals=rows.deals,
+        deal_players=rows.deal_players,
+        plays=rows.plays,
+        findings=rows.findings,
     )
 
 

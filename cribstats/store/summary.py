@@ -14,9 +14,12 @@ MAX_REPORTED = 10_000  # refusals and conflicts kept with their reasons; beyond 
 class SourceGame(Protocol):
     """A game as a reader yields it: the file, the place in it (``line 12``, ``[3]``) and the game."""
 
-    file: str
-    place: str | None
-    game: GameLog
+    @property
+    def file(self) -> str: ...
+    @property
+    def place(self) -> str | None: ...
+    @property
+    def game(self) -> GameLog: ...
 
 
 @dataclass(slots=True, frozen=True)

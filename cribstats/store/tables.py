@@ -45,7 +45,7 @@ def name_key(name: str) -> str:
     return names.name_key(name)
 
 
-def _fk(target: str, *, nullable: bool = False, ondelete: str | None = "CASCADE") -> sa.Column:
+def _fk(target: str, *, nullable: bool = False, ondelete: str | None = "CASCADE") -> sa.Column[int]:
     return sa.Column(sa.Integer, sa.ForeignKey(target, ondelete=ondelete), nullable=nullable)
 
 
@@ -269,7 +269,7 @@ class FindingRow(StoreTable, table=True):
     message: str = Field(sa_column=sa.Column(sa.Text, nullable=False))
 
 
-def _count() -> sa.Column:
+def _count() -> sa.Column[int]:
     return sa.Column(sa.Integer, nullable=False, server_default="0")
 
 

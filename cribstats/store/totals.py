@@ -37,6 +37,7 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
 from cribstats.store import tables as t
+from cribstats.variants import GAME_POINTS_SKUNK_WIN, GAME_POINTS_WIN
 
 ILLEGAL_KINDS: tuple[str, ...] = ("illegal-card", "over-31", "false-go", "out-of-turn", "unplayed")
 """The finding kinds counted as illegal plays."""
@@ -172,9 +173,13 @@ def totals_select(games: GameCondition = _every_game) -> sa.Select[Any]:
         sa.case((sa.and_(decided, won), per_game.c.game_skunk), (decided, gp.c.skunk_level), else_=0).label(
             "skunk_level"
         ),
-        sa.case((sa.and_(decided, won), sa.case((per_game.c.game_skunk >= 1, 3), else_=2)), else_=0).label(
-            "game_points"
-        ),
+        sa.case(  # variants.game_points, in SQL
+            (
+                sa.and_(decided, won),
+                sa.case((per_game.c.game_skunk >= 1, GAME_POINTS_SKUNK_WIN), else_=GAME_POINTS_WIN),
+            ),
+            else_=0,
+        ).label("game_points"),
         sa.case(
             (sa.and_(decided, won), sa.func.coalesce(per_game.c.margin, 0)),
             (decided, -_margin(per_game.c.target, gp)),
