@@ -41,7 +41,16 @@ from pydantic import (
 
 from cribstats.cards import RANKS, SUITS
 from cribstats.errors import CribstatsError
-from cribstats.names import MAX_NAME, TEXT_LIMITS, TextError, check_text, normalise_name
+from cribstats.names import (
+    MAX_NAME,
+    TEXT_LIMITS,
+    TextError,
+    check_text,
+    name_or_same,
+    normalise_deal_names,
+    normalise_keys,
+    normalise_name,
+)
 from cribstats.variants import VARIANT_NAMES, Variant, find_variant
 
 FORMAT = "cribstats/game/1"
@@ -431,16 +440,18 @@ def check_players(game: GameLog) -> None:
         show_names = known | {CRIB}
         for d, deal in enumerate(game.deals):
             # the common case costs a few set operations in C; _check_deal runs only to name the culprit
-            if not _names_fit(deal, known, show_names):
-                _normalise_deal(deal)  # names in another Unicode form or with spaces around them
-            if deal.muggins or not _names_fit(deal, known, show_names):
+            fits = _names_fit(deal, known, show_names)
+            if not fits:
+                normalise_deal_names(deal)  # names in another Unicode form or with spaces around them
+                fits = _names_fit(deal, known, show_names)
+            if deal.muggins or not fits:
                 _check_deal(deal, f"deals[{d}]", players, known)
     result = game.result
     if result is not None:
         if result.winner is not None and result.winner not in known:
-            result.winner = _normal_or_same(result.winner)
+            result.winner = name_or_same(result.winner)
         if result.scores and not known.issuperset(result.scores):
-            result.scores = _normal_keys(result.scores)
+            result.scores = normalise_keys(result.scores)
         if result.winner is not None and result.winner not in known:
             raise GameLogError("result.winner", _not_a_player(result.winner))
         _check_names(result.scores, known, "result.scores")
@@ -475,34 +486,6 @@ def _normalise_players(game: GameLog) -> list[str]:
     if names != game.players:
         game.players = names
     return names
-
-
-def _normal_or_same(name: str) -> str:
-    """A name elsewhere in the log, normalised as the players' are (left alone when the rule refuses it: the
-    check that follows then says it is not a player)."""
-    try:
-        return normalise_name(name)
-    except TextError:
-        return name
-
-
-def _normal_keys(names: dict[str, Any]) -> dict[str, Any]:
-    return {_normal_or_same(name): value for name, value in names.items()}
-
-
-def _normalise_deal(deal: Deal) -> None:
-    """Every name a deal uses, normalised (the slow path: a log whose names are spelled in another form)."""
-    deal.dealer = _normal_or_same(deal.dealer)
-    deal.hands = _normal_keys(deal.hands)
-    deal.discards = _normal_keys(deal.discards)
-    if deal.play:
-        deal.play = [(_normal_or_same(e[0]), *e[1:]) for e in deal.play]
-    for field in ("pegged", "show", "scores"):
-        value = getattr(deal, field)
-        if value:
-            setattr(deal, field, _normal_keys(value))
-    for call in deal.muggins or ():
-        call.by, call.from_ = _normal_or_same(call.by), _normal_or_same(call.from_)
 
 
 _first = itemgetter(0)

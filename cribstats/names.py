@@ -25,6 +25,7 @@ True
 from __future__ import annotations
 
 import unicodedata
+from typing import Any
 
 #: the longest player's name, in characters after NFC
 MAX_NAME = 64
@@ -133,6 +134,40 @@ def check_game_size(size: int) -> None:
 def game_size_message(size: int) -> str:
     """What is wrong with a game log of ``size`` bytes, over :data:`MAX_GAME_BYTES`."""
     return f"the game is {size} bytes of JSON; a game log is at most {MAX_GAME_BYTES} bytes (1 MiB)"
+
+
+def name_or_same(name: str) -> str:
+    """A name used in a log beside its players, normalised as theirs are; left alone when the rule refuses it
+    (the log's own checks then say it is not a player).
+
+    >>> name_or_same(" Zoe\u0308") == "Zo\u00eb", name_or_same("x" * 65) == "x" * 65
+    (True, True)
+    """
+    try:
+        return normalise_name(name)
+    except TextError:
+        return name
+
+
+def normalise_keys(names: dict[str, Any]) -> dict[str, Any]:
+    """A mapping keyed by names (hands, show, scores), its keys normalised by :func:`name_or_same`."""
+    return {name_or_same(name): value for name, value in names.items()}
+
+
+def normalise_deal_names(deal: Any) -> None:
+    """Every name a deal of a game log uses, normalised in place (for a log whose deals spell the players' names
+    in another Unicode form, or with spaces around them)."""
+    deal.dealer = name_or_same(deal.dealer)
+    deal.hands = normalise_keys(deal.hands)
+    deal.discards = normalise_keys(deal.discards)
+    if deal.play:
+        deal.play = [(name_or_same(e[0]), *e[1:]) for e in deal.play]
+    for field in ("pegged", "show", "scores"):
+        value = getattr(deal, field)
+        if value:
+            setattr(deal, field, normalise_keys(value))
+    for call in deal.muggins or ():
+        call.by, call.from_ = name_or_same(call.by), name_or_same(call.from_)
 
 
 def name_key(name: str) -> str:

@@ -14,7 +14,7 @@ frame                columns (one row per group)
 ``game_totals``      games, deals, first, last (of the covered games; one row)
 ``game_results``     date, game_skunk: games (decided games)
 ``hand_totals``      hand_size, points: hands (hands shown, by the cards kept and the points due)
-``side_totals``      player_id, partner_id, player, name_key: the results of :data:`SIDE_TOTALS_SCHEMA` per side:
+``side_totals``      player_id, partner_id, player, name_key: the results per side (:mod:`cribstats.stats.sides`):
                      a player, or in four-player games a partnership (``player`` is "Abe & Cal")
 ==================== ===========================================================================================
 
@@ -124,20 +124,6 @@ PLAYER_TOTALS_SCHEMA: dict[str, Any] = {
     **{f"{name}_lost": pl.Int64 for name in SKUNK_NAMES.values()},
     **dict.fromkeys(SUMMED, pl.Int64),
 }
-SIDE_RESULTS = ("game_points", "spread")
-SIDE_TOTALS_SCHEMA: dict[str, Any] = {
-    "player_id": pl.Int64,
-    "partner_id": pl.Int64,
-    "player": pl.String,
-    "name_key": pl.String,
-    "games": pl.Int64,
-    "wins": pl.Int64,
-    **{f"{name}_won": pl.Int64 for name in SKUNK_NAMES.values()},
-    **{f"{name}_lost": pl.Int64 for name in SKUNK_NAMES.values()},
-    **dict.fromkeys(SIDE_RESULTS, pl.Int64),
-}
-PARTNERS = " & "
-"""How a partnership's two names are joined in the standings."""
 FINDING_SCHEMA: dict[str, Any] = {
     "player_id": pl.Int64,
     "kind": pl.String,
@@ -243,64 +229,6 @@ def player_totals_query(filters: StatsFilter) -> sa.Select[Any]:
     ).select_from(per_player.join(p, p.c.id == per_player.c.player_id))
 
 
-def side_totals_query(filters: StatsFilter) -> sa.Select[Any]:
-    """Per side of the covered games, their results added up: a player on their own, or the two partners of a
-    four-player game as one side (partners share a team; in the other variants every seat is its own team).
-    A partnership is counted once, on the row of its lower player id (with a player filter: that player's)."""
-    gt, gp, p, q = t.game_player_totals_table, t.game_player_table, t.player_table, t.player_table.alias("mate")
-    mate = t.game_player_table.alias("partner")
-    won, lost, level = gt.c.won, sa.not_(gt.c.won), gt.c.skunk_level
-
-    def times(when: sa.ColumnElement[bool]) -> sa.ColumnElement[Any]:
-        return sa.func.sum(sa.case((when, 1), else_=0))
-
-    once = [] if filters.player is not None else [
-        sa.or_(mate.c.player_id.is_(None), gt.c.player_id < mate.c.player_id)]
-    per_side = (
-        sa.select(
-            gt.c.player_id,
-            mate.c.player_id.label("partner_id"),
-            sa.func.count(gt.c.won).label("games"),
-            times(won).label("wins"),
-            *[times(sa.and_(won, level == n)).label(f"{name}_won") for n, name in SKUNK_NAMES.items()],
-            *[times(sa.and_(lost, level == n)).label(f"{name}_lost") for n, name in SKUNK_NAMES.items()],
-            *[sa.func.sum(gt.c[name]).label(name) for name in SIDE_RESULTS],
-        )
-        .select_from(
-            gt.join(gp, sa.and_(gp.c.game_id == gt.c.game_id, gp.c.player_id == gt.c.player_id)).outerjoin(
-                mate,
-                sa.and_(mate.c.game_id == gp.c.game_id, mate.c.team == gp.c.team,
-                        mate.c.player_id != gp.c.player_id),
-            )
-        )
-        .where(*_own_rows(gt, filters), *once)
-        .group_by(gt.c.player_id, mate.c.player_id)
-        .subquery("per_side")
-    )
-    return sa.select(
-        per_side.c.player_id,
-        per_side.c.partner_id,
-        p.c.name.label("player"),
-        p.c.name_key,
-        q.c.name.label("partner"),
-        q.c.name_key.label("partner_key"),
-        *[per_side.c[name] for name in list(SIDE_TOTALS_SCHEMA)[4:]],
-    ).select_from(per_side.join(p, p.c.id == per_side.c.player_id).outerjoin(q, q.c.id == per_side.c.partner_id))
-
-
-def read_side_totals(conn: Connection, filters: StatsFilter) -> pl.DataFrame:
-    """:func:`side_totals_query` as a frame of :data:`SIDE_TOTALS_SCHEMA`, a partnership named by its two
-    players in name order."""
-    rows = []
-    for r in conn.execute(side_totals_query(filters)):
-        name, key = r.player, r.name_key
-        if r.partner_id is not None:
-            pair = sorted([(r.name_key, r.player), (r.partner_key, r.partner)])
-            name, key = PARTNERS.join(n for _, n in pair), PARTNERS.join(k for k, _ in pair)
-        rows.append((r.player_id, r.partner_id, name, key, *r[6:]))
-    return pl.DataFrame(rows, schema=SIDE_TOTALS_SCHEMA, orient="row")
-
-
 def finding_totals_query(filters: StatsFilter) -> sa.Select[Any]:
     """Findings per player (null for game-level findings), kind and phase: how many, and the sum of
     ``due - claimed`` (findings without both count for nothing in it)."""
@@ -392,6 +320,8 @@ def load_frames(
         player_totals=read_frame(conn, player_totals_query(filters), PLAYER_TOTALS_SCHEMA).lazy(), filters=filters
     )
     if detail or sides:
+        from cribstats.stats.sides import read_side_totals
+
         frames.side_totals = read_side_totals(conn, filters).lazy()
     if detail:
         frames.finding_totals = read_frame(conn, finding_totals_query(filters), FINDING_SCHEMA).lazy()
