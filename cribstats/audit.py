@@ -27,27 +27,27 @@ import orjson
 
 from cribstats.errors import CribstatsError
 from cribstats.findings import FINDING_KINDS, Finding
+from cribstats.match.audit import MatchCollector
 from cribstats.replay import GameOutcome, ReplayVisitor, replay
 
 
 def finding_json_line(f: Finding) -> bytes:
-    """One finding as a JSON object on one line (ending in a newline), keys in the order of the spec."""
-    return (
-        orjson.dumps(
-            {
-                "game": f.game,
-                "deal": f.deal,
-                "event": f.event,
-                "kind": f.kind,
-                "phase": f.phase,
-                "player": f.player,
-                "claimed": f.claimed,
-                "due": f.due,
-                "message": f.message,
-            }
-        )
-        + b"\n"
-    )
+    """One finding as a JSON object on one line (ending in a newline), keys in the order of the spec; a match
+    finding adds ``match``."""
+    data = {
+        "game": f.game,
+        "deal": f.deal,
+        "event": f.event,
+        "kind": f.kind,
+        "phase": f.phase,
+        "player": f.player,
+        "claimed": f.claimed,
+        "due": f.due,
+        "message": f.message,
+    }
+    if f.match is not None:
+        data["match"] = f.match
+    return orjson.dumps(data) + b"\n"
 
 
 @dataclass(slots=True)
@@ -72,6 +72,8 @@ class AuditSummary:
     overclaimed: dict[str, int] = field(default_factory=dict)  # points claimed beyond what was due, per claimant
     refused: int = 0  # inputs (games or files) that could not be read
     errors: list[str] = field(default_factory=list)  # their messages, "file:place: message"
+    matches: int = 0  # matches judged
+    records_with_findings: int = 0  # matches, and games of scorecards, with findings
 
     @property
     def findings(self) -> int:
@@ -82,7 +84,7 @@ class AuditSummary:
         """0 when no game has a finding, 1 when some do, 2 when an input could not be read (2 wins)."""
         if self.refused:
             return 2
-        return 1 if self.games_with_findings else 0
+        return 1 if self.games_with_findings or self.records_with_findings else 0
 
 
 class AuditCollector(ReplayVisitor):
@@ -99,6 +101,8 @@ class AuditCollector(ReplayVisitor):
         self._by_kind: dict[str, int] = {}
         self.last: GameAudit | None = None
         self._source: str | None = None
+        self.matches = MatchCollector()
+        self._scorecards: dict[str, list[Finding]] = {}
 
     # --- visitor ------------------------------------------------------------------------------------------
 
@@ -163,8 +167,45 @@ class AuditCollector(ReplayVisitor):
                 if on_error is not None:
                     on_error(message)
                 continue
+            self.matches.game(source.game, outcome, where)
             self.set_source(where)
             yield self.add(outcome)
+
+    def add_record(self, item: Any) -> None:
+        """A reader's ``on_record`` hook: a match record (``SourceMatch``) or a scorecard finding
+        (``SourceFinding``), judged or reported by :meth:`finish`."""
+        where = f"{item.file}:{item.place}" if item.place else str(item.file)
+        record = getattr(item, "record", None)
+        if record is not None:
+            self.matches.record(record, where)
+        else:
+            self._scorecards.setdefault(where, []).append(item.finding)
+
+    def finish(self, *, on_error: Callable[[str], None] | None = None) -> Iterator[GameAudit]:
+        """After the games: the scorecards that disagree (one audit per game of cards, keyed ``scorecards``), then
+        every match judged (keyed ``match ID``); a match that cannot be put together is refused, and
+        ``on_error`` told why."""
+        for place, found in self._scorecards.items():
+            yield self._add_record_audit("scorecards", found, place)
+        self._scorecards = {}
+        for outcome, where in self.matches.judged():
+            self._summary.matches += 1
+            yield self._add_record_audit(f"match {outcome.match}", outcome.findings, where)
+        for message in self.matches.errors:
+            self.refuse(message)
+            if on_error is not None:
+                on_error(message)
+        self.matches.errors = []
+
+    def _add_record_audit(self, key: str, findings: list[Finding], where: str | None) -> GameAudit:
+        if findings:
+            self._summary.records_with_findings += 1
+        for f in findings:
+            self._by_kind[f.kind] = self._by_kind.get(f.kind, 0) + 1
+        audit = GameAudit(key, 0, list(findings), where)
+        if self.keep:
+            self.games.append(audit)
+        return audit
 
     def refuse(self, error: CribstatsError | str) -> None:
         """Count an input that could not be read."""

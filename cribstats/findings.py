@@ -24,17 +24,21 @@ FindingKind = Literal[
     "after-end",
     "board",
     "result",
+    "match-result",
+    "match-dealer",
+    "match-after-end",
+    "scorecard",
 ]
-Phase = Literal["deal", "play", "heels", "hand", "crib", "result"]
+Phase = Literal["deal", "play", "heels", "hand", "crib", "result", "match"]
 FINDING_KINDS: tuple[str, ...] = get_args(FindingKind)
 PHASES: tuple[str, ...] = get_args(Phase)
 
 
 @dataclass(slots=True)
 class Finding:
-    """One finding, with the fields of the contract in its order."""
+    """One finding, with the fields of the contract in its order; ``match`` is set on match findings only."""
 
-    game: str
+    game: str | None
     deal: int | None
     event: int | None
     kind: FindingKind
@@ -43,9 +47,14 @@ class Finding:
     claimed: int | None
     due: int | None
     message: str
+    match: str | None = None
 
     def to_dict(self) -> dict[str, object]:
-        return asdict(self)
+        """The contract's fields; ``match`` only on a match finding."""
+        data = asdict(self)
+        if data["match"] is None:
+            del data["match"]
+        return data
 
 
 # --- messages: one sentence a player can act on; the replay and the simulator word findings alike ---------------
@@ -206,6 +215,16 @@ def result_winner_message(recorded: str, replayed: str | None, target: int) -> s
     if replayed is None:
         return f"the log records {recorded} as the winner, but no side reached {target}"
     return f"the log records {recorded} as the winner, but {replayed} reached {target} first"
+
+
+def giveaway_winner_message(recorded: str, reached: str, target: int) -> str:
+    """A giveaway game's recorded winner who reached the target: that side lost.
+
+    >>> giveaway_winner_message("Bob", "Bob", 121)
+    'the log records Bob as the winner, but Bob reached 121 first, which loses a giveaway game'
+    """
+    return (f"the log records {recorded} as the winner, but {reached} reached {target} first, which loses a "
+            "giveaway game")
 
 
 def result_score_message(player: str, recorded: int, replayed: int) -> str:

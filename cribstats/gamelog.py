@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import hashlib
 import re
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from datetime import date as Date
 from functools import partial
 from operator import itemgetter
@@ -129,6 +129,7 @@ IsoDate = Annotated[
 ]
 PlayerName = Annotated[str, Field(min_length=1)]
 Points = Annotated[int, Field(ge=0, strict=True)]
+Score = Annotated[int, Field(strict=True)]  # a board position: below 0 only in a bidding game (check_options)
 
 
 def _free_text(field: str) -> Any:
@@ -180,6 +181,13 @@ class MugginsCall(_Model):
         return self
 
 
+class Bid(_Model):
+    """The winning bid for the crib in a bidding game: ``player`` takes the crib for ``points`` off his score."""
+
+    player: PlayerName
+    points: Annotated[int, Field(ge=1, strict=True)]
+
+
 class Deal(_Model):
     """One deal: the cards, the play, the show claims, muggins calls and the board after it."""
 
@@ -187,20 +195,21 @@ class Deal(_Model):
     hands: dict[PlayerName, list[CardText]]
     crib_card: CardText | None = None
     discards: dict[PlayerName, list[CardText]]
+    bid: Bid | None = None  # bidding for the crib, before the cut
     starter: CardText
     heels: Points | None = None
     play: list[PlayEvent] | None = None
     pegged: dict[PlayerName, Points] | None = None
     show: dict[PlayerName, Points] | None = None
     muggins: list[MugginsCall] | None = None
-    scores: dict[PlayerName, Points] | None = None
+    scores: dict[PlayerName, Score] | None = None
 
 
 class Result(_Model):
     """What the table recorded at the end."""
 
     winner: PlayerName | None = None
-    scores: dict[PlayerName, Points] | None = None
+    scores: dict[PlayerName, Score] | None = None
 
 
 class GameLog(_Model):
@@ -214,9 +223,13 @@ class GameLog(_Model):
     date: IsoDate | None = None
     site: SiteText | None = None
     round: RoundText | None = None
+    match: Text | None = None
+    match_game: Annotated[int, Field(ge=1, strict=True)] | None = None
     variant: Literal[VARIANT_NAMES] | None = None  # type: ignore[valid-type]
     target: Annotated[int, Field(gt=0, strict=True)] | None = None
     muggins: Annotated[bool, Field(strict=True)] | None = None
+    giveaway: Annotated[bool, Field(strict=True)] | None = None
+    bidding: Annotated[bool, Field(strict=True)] | None = None
     players: Annotated[
         list[PlayerName],
         Field(min_length=2, max_length=4, json_schema_extra={"uniqueItems": True, "items": {
@@ -236,6 +249,14 @@ class GameLog(_Model):
     @property
     def muggins_rule(self) -> bool:
         return bool(self.muggins)
+
+    @property
+    def giveaway_rule(self) -> bool:
+        return bool(self.giveaway)
+
+    @property
+    def bidding_rule(self) -> bool:
+        return bool(self.bidding)
 
 
 class GameLogError(CribstatsError, ValueError):
@@ -410,6 +431,7 @@ def validate_game(data: object) -> GameLog:
     except ValidationError as err:
         raise _explain(err, data) from None
     check_players(game)
+    check_options(game)
     return game
 
 
@@ -489,6 +511,38 @@ def _normalise_players(game: GameLog) -> list[str]:
 
 
 _first = itemgetter(0)
+
+
+def _positions(game: GameLog) -> Iterator[tuple[tuple[str | int, ...], dict[str, int]]]:
+    for d, deal in enumerate(game.deals or ()):
+        if deal.scores:
+            yield ("deals", d, "scores"), deal.scores
+    if game.result is not None and game.result.scores:
+        yield ("result", "scores"), game.result.scores
+
+
+def check_options(game: GameLog) -> None:
+    """The game options of seed 002 (RULES.md): bidding is six-card only, and a ``bid`` needs it and a player.
+
+    :raises GameLogError: naming the first place that breaks them.
+    """
+    if game.bidding_rule and game.variant_rules.name != "six-card":
+        raise GameLogError("bidding", f"bidding for the crib is six-card only, not {game.variant_rules.name}")
+    if game.match_game is not None and game.match is None:
+        raise GameLogError("match_game", "a game number in a match needs 'match', the match id")
+    if not game.bidding_rule:
+        for place, scores in _positions(game):
+            below = next((p for p, score in scores.items() if score < 0), None)
+            if below is not None:
+                raise GameLogError(format_place((*place, below)), f"must be 0 or more, not {scores[below]} (only "
+                                   "a bidding game's scores go below 0)")
+    for d, deal in enumerate(game.deals or ()):
+        if deal.bid is None:
+            continue
+        if not game.bidding_rule:
+            raise GameLogError(f"deals[{d}].bid", "a bid for the crib needs \"bidding\": true on the game")
+        if deal.bid.player not in game.players:
+            raise GameLogError(f"deals[{d}].bid.player", _not_a_player(deal.bid.player))
 
 
 def _not_a_player(name: str) -> str:

@@ -1,6 +1,7 @@
-"""The JSON Schemas of the two contracts, generated from the models: ``python -m cribstats.schemas [FOLDER]``
-(re)writes ``game-log-1.schema.json`` (from :class:`~cribstats.gamelog.GameLog`) and
-``findings-1.schema.json`` (from :class:`~cribstats.findings.Finding`) in FOLDER (default ``schemas``).
+"""The JSON Schemas of the contracts, generated from the models: ``python -m cribstats.schemas [FOLDER]``
+(re)writes ``game-log-1.schema.json`` (from :class:`~cribstats.gamelog.GameLog`), ``findings-1.schema.json``
+(from :class:`~cribstats.findings.Finding`) and ``match-1.schema.json`` (from
+:class:`~cribstats.match.model.MatchRecord`) in FOLDER (default ``schemas``).
 
 The game-log schema accepts every spelling of a card the contract allows (any case, ``10``, suit symbols). What
 a schema cannot say (the names in a deal are the game's players, the player count of the variant, a muggins
@@ -23,10 +24,12 @@ from pydantic import TypeAdapter
 
 from cribstats.findings import Finding
 from cribstats.gamelog import GameLog
+from cribstats.match.model import RULES_SHORTHAND_PATTERN, MatchRecord
 
 DRAFT = "https://json-schema.org/draft/2020-12/schema"
 GAME_LOG_FILE = "game-log-1.schema.json"
 FINDINGS_FILE = "findings-1.schema.json"
+MATCH_FILE = "match-1.schema.json"
 
 
 def game_log_schema() -> dict[str, Any]:
@@ -44,8 +47,22 @@ def findings_schema() -> dict[str, Any]:
     schema["description"] = ("One finding of the audit, one JSON object a line: every kind is described "
                              "in docs/findings.md of cribstats.")
     schema["additionalProperties"] = False
-    schema["required"] = list(schema["properties"])
+    schema["required"] = [name for name in schema["properties"] if name != "match"]  # on match findings only
+    schema["properties"]["match"]["description"] = "the match id, on match findings only (spec match.md)"
     return {"$schema": DRAFT, **schema}
+
+
+def match_schema() -> dict[str, Any]:
+    """The JSON Schema of one match record (spec match.md, ``cribstats/match/1``): rules as an object or a
+    shorthand, games as whole game logs or game ids."""
+    schema = MatchRecord.model_json_schema(by_alias=True, mode="validation")
+    rules = schema["properties"]["rules"]
+    shorthand = {"type": "string", "pattern": RULES_SHORTHAND_PATTERN,
+                 "description": "best-of-3, best-of-5, best-of-7 or points-N"}
+    schema["properties"]["rules"] = {"anyOf": [rules, shorthand], "default": rules.get("default")}
+    rules.pop("default", None)
+    return {"$schema": DRAFT, **schema,
+            "description": "One cribbage match record, version 1 (cribstats spec/match.md)."}
 
 
 def schema_text(schema: dict[str, Any]) -> str:
@@ -55,7 +72,8 @@ def schema_text(schema: dict[str, Any]) -> str:
 
 def schema_files() -> dict[str, str]:
     """File name -> text of every schema."""
-    return {GAME_LOG_FILE: schema_text(game_log_schema()), FINDINGS_FILE: schema_text(findings_schema())}
+    return {GAME_LOG_FILE: schema_text(game_log_schema()), FINDINGS_FILE: schema_text(findings_schema()),
+            MATCH_FILE: schema_text(match_schema())}
 
 
 def write_schemas(folder: str | Path = "schemas") -> list[Path]:

@@ -10,8 +10,9 @@ OUT=sample_logs
 CLUB="Alice,Bob,Carol,Dave,Erin,Frank,Grace,Hank,Irene,Jack,Kate,Leo"
 LEAGUE="$CLUB,Mona,Ned,Olga,Pete"
 
-rm -rf "$OUT"/variants "$OUT"/mistakes "$OUT"/tally "$OUT"/club-night.jsonl "$OUT"/season-2026.jsonl
-mkdir -p "$OUT"/variants "$OUT"/mistakes "$OUT"/tally
+rm -rf "$OUT"/variants "$OUT"/mistakes "$OUT"/tally "$OUT"/club-night.jsonl "$OUT"/season-2026.jsonl "$OUT"/nights
+rm -f "$OUT"/matches/playoffs-best-of-3.jsonl "$OUT"/options/giveaway.jsonl
+mkdir -p "$OUT"/variants "$OUT"/mistakes "$OUT"/tally "$OUT"/nights "$OUT"/matches "$OUT"/options
 
 # A club night: 12 players, 40 six-card games in rounds of six tables.
 $CRIBSTATS simulate --games 40 --players "$CLUB" --seed 101 --event "Elks Lodge Club Night" \
@@ -66,3 +67,37 @@ with open(sys.argv[1]) as logs, open(sys.argv[2], "w", newline="") as out:
         sheet.writerow([game["date"], game["event"], game["round"], one, two, scores[one], scores[two],
                         game["deals"][0]["dealer"]])
 PY
+
+# A Grass Roots club night kept on scorecards: 6 players, 9 games each, both players' cards of every game, one
+# game's cards disagreeing (the loser's spread written 2 short). Only the cards are kept: they are the night.
+$CRIBSTATS simulate-nights --nights 1 --players "Alice,Bob,Carol,Dave,Erin,Frank" --seed 505 \
+  --event "Grass Roots Night" --start-date 2026-11-05 --site "Elks Lodge" --out "$tmp"/night.jsonl \
+  --scorecards "$OUT"/nights/grass-roots-2026-11-05.csv --disagree 1
+$CRIBSTATS audit --json "$OUT"/nights/grass-roots-2026-11-05.csv \
+  > "$OUT"/nights/grass-roots-2026-11-05.expected-findings.txt || test $? -eq 1
+
+# A season of club nights: 12 weekly nights of 8 players, 9 games each (36 games a night).
+$CRIBSTATS simulate-nights --nights 12 --players "Grace,Hank,Irene,Jack,Kate,Leo,Mona,Ned" --seed 606 \
+  --event "Grass Roots League" --start-date 2026-01-06 --site "Elks Lodge" \
+  --out "$OUT"/nights/grass-roots-season.jsonl
+
+# Playoff matches, best of three (ACC): the loser of each game deals first in the next.
+$CRIBSTATS simulate-matches --matches 4 --players "Alice,Bob,Carol,Dave" --rules best-of-3 --seed 707 \
+  --event "ACC Playoffs" --date 2026-11-21 --site "Elks Lodge" --out "$OUT"/matches/playoffs-best-of-3.jsonl
+
+# A giveaway game: a simulated game played as giveaway, so the player who reached 121 lost it.
+$CRIBSTATS simulate --games 1 --players "Erin,Frank" --seed 808 --event "Giveaway Social" \
+  --start-date 2026-10-16 --out "$tmp"/giveaway.jsonl
+"$PYTHON" - "$tmp"/giveaway.jsonl "$OUT"/options/giveaway.jsonl <<'PY'
+import json, sys
+
+with open(sys.argv[1]) as source:
+    game = json.loads(source.readline())
+game["id"] = "giveaway-2026-10-16"
+game["giveaway"] = True
+reached = game["result"]["winner"]
+game["result"]["winner"] = next(p for p in game["players"] if p != reached)
+with open(sys.argv[2], "w") as out:
+    out.write(json.dumps(game, separators=(",", ":")) + "\n")
+PY
+# matches/points-to-7.jsonl and options/bidding.json are written by hand (see README.md).

@@ -13,13 +13,13 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 BENCHMARKS = ROOT / "benchmarks"
 
-# each benchmark with the options that make it tiny, and a line of its report
+# each benchmark with the options that make it tiny, and a few words its report always has
 TINY: dict[str, tuple[list[str], str]] = {
-    "bench_audit.py": (["--games", "12", "--repeat", "1"], "audit / parse (CPU)"),
-    "bench_import.py": (["--games", "24", "--base", "12", "--workers", "2"], "SQLite: import"),
-    "bench_parse.py": (["30"], "read_games"),
-    "bench_scoring.py": (["--runs", "1", "--sample", "20"], "score_show_many"),
-    "bench_simulate.py": (["--games", "4"], "six-card games"),
+    "bench_audit.py": (["--games", "12", "--repeat", "1"], "games per CPU second"),
+    "bench_import.py": (["--games", "24", "--base", "12", "--workers", "2"], "SQLite"),
+    "bench_parse.py": (["30"], "games/s"),
+    "bench_scoring.py": (["--runs", "1", "--sample", "20"], "hands"),
+    "bench_simulate.py": (["--games", "4"], "games"),
     "bench_stats.py": (["40", "--seed-games", "1", "--repeat", "1", "--report-logs", "-"],
                        "compute_stats (SQL + polars)"),
     "realism.py": (["--games", "10"], "first dealer wins"),

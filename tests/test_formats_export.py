@@ -18,9 +18,9 @@ from cribstats.gamelog import validate_game
 ROOT = Path(__file__).parent.parent
 TEST_LOGS = Path(__file__).parent / "data" / "formats" / "logs"
 RECORDS = Path(__file__).parent / "data" / "cribbage-zero"
-GAME_FIELDS = ["format", "id", "event", "date", "site", "round", "variant", "target", "muggins", "players",
-               "deals", "result"]
-DEAL_FIELDS = ["dealer", "hands", "crib_card", "discards", "starter", "heels", "play", "pegged", "show",
+GAME_FIELDS = ["format", "id", "event", "date", "site", "round", "match", "match_game", "variant", "target",
+               "muggins", "giveaway", "bidding", "players", "deals", "result"]
+DEAL_FIELDS = ["dealer", "hands", "crib_card", "discards", "bid", "starter", "heels", "play", "pegged", "show",
                "muggins", "scores"]
 
 
@@ -32,11 +32,22 @@ def log_files() -> list[Path]:
 
 
 def raw_games(path: Path) -> list[Any]:
-    """The games of a file as plain JSON, read without cribstats."""
+    """The games of a file as plain JSON, read without cribstats; a match record's whole games carry its id and
+    their number in it (spec match.md)."""
     if path.suffix == ".jsonl":
-        return [orjson.loads(line) for line in path.read_bytes().splitlines() if line.strip()]
-    data = orjson.loads(path.read_bytes())
-    return data if isinstance(data, list) else [data]
+        records = [orjson.loads(line) for line in path.read_bytes().splitlines() if line.strip()]
+    else:
+        data = orjson.loads(path.read_bytes())
+        records = data if isinstance(data, list) else [data]
+    games = []
+    for record in records:
+        if record.get("format") != "cribstats/match/1":
+            games.append(record)
+            continue
+        for number, game in enumerate(record.get("games", []), 1):
+            if isinstance(game, dict):
+                games.append({"match": record["id"], "match_game": number, **game})
+    return games
 
 
 SUIT_LETTERS = {"♣": "C", "♦": "D", "♥": "H", "♠": "S"}

@@ -133,7 +133,7 @@ def test_variant_names_ignore_case(tmp_path: Path) -> None:
          "line 1: missing column 'score2': a tally sheet has the columns " + HEADER),
         (f"{HEADER},table",
          f"line 1: unknown column 'table': a tally sheet has the columns {HEADER}, and may add first_dealer, "
-         "variant, target"),
+         "variant, target, match, match_game"),
         (f"{HEADER},date", "line 1: column 'date' is named twice"),
     ],
 )

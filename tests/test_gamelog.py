@@ -300,7 +300,8 @@ CONTRACT_BREAKS = [
     (_set(("result",), {"scores": {"Alice": 121, "Carol": 3}}),
      "result.scores: 'Carol' is not a player of this game"),
     (_set(("result",), {"winner": "Alice", "margin": 3}), "result: unknown field 'margin'"),
-    (_set(("result", "scores", "Bob"), -5), "result.scores.Bob: must be 0 or more, not -5"),
+    (_set(("result", "scores", "Bob"), -5),
+     "result.scores.Bob: must be 0 or more, not -5 (only a bidding game's scores go below 0)"),
 ]
 
 

@@ -15,7 +15,8 @@ from jsonschema import Draft202012Validator
 
 from cribstats.findings import Finding
 from cribstats.gamelog import GameLogError, validate_game
-from cribstats.schemas import FINDINGS_FILE, GAME_LOG_FILE, main, schema_files
+from cribstats.match.model import validate_match
+from cribstats.schemas import FINDINGS_FILE, GAME_LOG_FILE, MATCH_FILE, main, schema_files
 
 ROOT = Path(__file__).parent.parent
 SCHEMAS = ROOT / "schemas"
@@ -47,9 +48,10 @@ def test_checked_in_schemas_are_up_to_date() -> None:
             f"schemas/{name} is stale: run python -m cribstats.schemas")
 
 
-def test_the_module_writes_both_schemas(tmp_path: Path) -> None:
+def test_the_module_writes_every_schema(tmp_path: Path) -> None:
     assert main([str(tmp_path / "out")]) == 0
-    assert sorted(p.name for p in (tmp_path / "out").iterdir()) == sorted([GAME_LOG_FILE, FINDINGS_FILE])
+    written = sorted(p.name for p in (tmp_path / "out").iterdir())
+    assert written == sorted([GAME_LOG_FILE, FINDINGS_FILE, MATCH_FILE])
     assert (tmp_path / "out" / GAME_LOG_FILE).read_text(encoding="utf-8") == (SCHEMAS / GAME_LOG_FILE).read_text(
         encoding="utf-8")
 
@@ -64,13 +66,44 @@ def games_of(path: Path) -> list[Any]:
 SAMPLE = 20  # games per file, spread over the file: jsonschema takes tens of milliseconds a game
 
 
+@pytest.fixture(scope="module")
+def match_schema() -> Draft202012Validator:
+    schema = load(MATCH_FILE)
+    Draft202012Validator.check_schema(schema)
+    return Draft202012Validator(schema)
+
+
 @pytest.mark.parametrize("path", LOGS, ids=lambda p: str(p.relative_to(ROOT)))
-def test_logs_pass_the_schema(path: Path, game_schema: Draft202012Validator) -> None:
+def test_logs_pass_the_schema(
+    path: Path, game_schema: Draft202012Validator, match_schema: Draft202012Validator
+) -> None:
     games = games_of(path)
     assert games
     step = max(1, len(games) // SAMPLE)
     for game in [*games[::step], games[-1]]:
-        assert list(game_schema.iter_errors(game)) == []
+        schema = match_schema if game.get("format") == "cribstats/match/1" else game_schema
+        assert list(schema.iter_errors(game)) == []
+
+
+@pytest.mark.parametrize(("change", "valid"), [
+    ({}, True), ({"rules": "points-7"}, True), ({"rules": "best-of-4"}, False),
+    ({"rules": {"first_to": 0}}, False),
+    ({"players": ["Alice"]}, False), ({"players": [["Alice", "Carol"], ["Bob", "Dave"]]}, True),
+    ({"games": ["g1", {"format": "cribstats/game/1", "players": ["Alice", "Bob"]}]}, True),
+    ({"games": [3]}, False),
+    ({"result": {"winner": "Alice", "points": {"Alice": 2, "Bob": -1}}}, False), ({"extra": 1}, False),
+])
+def test_the_match_schema_says_what_the_contract_says(
+    match_schema: Draft202012Validator, change: dict[str, Any], valid: bool
+) -> None:
+    record = {"format": "cribstats/match/1", "id": "final", "players": ["Alice", "Bob"], **change}
+    assert (list(match_schema.iter_errors(record)) == []) is valid
+    try:
+        validate_match(record)
+        model_valid = True
+    except GameLogError:
+        model_valid = False
+    assert model_valid is valid
 
 
 SPEC_GAME = {
@@ -165,11 +198,15 @@ def test_findings_lines_pass_the_findings_schema(findings_schema: Draft202012Val
     assert list(findings_schema.iter_errors(line)) == []
     game_level = Finding("g1", None, None, "result", "result", None, None, None, "no side reached 121").to_dict()
     assert list(findings_schema.iter_errors(game_level)) == []
+    match_level = Finding(None, None, None, "match-result", "match", None, None, None, "the record gives Bob the "
+                          "match", "cup-final").to_dict()
+    assert match_level["match"] == "cup-final" and "match" not in line
+    assert list(findings_schema.iter_errors(match_level)) == []
 
 
 @pytest.mark.parametrize(
     ("field", "value"),
-    [("kind", "typo"), ("phase", "show"), ("deal", "3"), ("game", None), ("message", None), ("extra", 1),
+    [("kind", "typo"), ("phase", "show"), ("deal", "3"), ("game", 3), ("message", None), ("extra", 1),
      ("kind", DROP), ("player", DROP), ("claimed", DROP)],
 )
 def test_the_findings_schema_refuses_broken_lines(
@@ -187,8 +224,9 @@ def test_findings_schema_enums_are_the_contract_s() -> None:
     properties = load(FINDINGS_FILE)["properties"]
     assert properties["kind"]["enum"] == ["missed", "overclaim", "muggins-call", "illegal-card", "over-31",
                                           "false-go", "out-of-turn", "unplayed", "bad-deal", "bad-discard",
-                                          "after-end", "board", "result"]
-    assert properties["phase"]["enum"] == ["deal", "play", "heels", "hand", "crib", "result"]
+                                          "after-end", "board", "result", "match-result", "match-dealer",
+                                          "match-after-end", "scorecard"]
+    assert properties["phase"]["enum"] == ["deal", "play", "heels", "hand", "crib", "result", "match"]
 
 
 # --- the schema and the model agree on what a card is ---------------------------------------------------------

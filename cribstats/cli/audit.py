@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import sys
+from itertools import chain
 from typing import TYPE_CHECKING, Annotated
 
 import typer
@@ -33,7 +34,8 @@ def audit(
         bool, typer.Option("--json", help="One finding per line as JSON (spec findings version 1), nothing else.")
     ] = False,
 ) -> None:
-    """Replay every deal of every game and report points missed or over-claimed and every illegal play.
+    """Replay every deal of every game and report points missed or over-claimed and every illegal play; judge
+    every match (its records and the games that carry its id) and cross-check every scorecard sheet.
 
     Examples:
 
@@ -68,7 +70,8 @@ def audit(
             console=shown, transient=True, disable=shown is None, redirect_stdout=False, redirect_stderr=False,
         ) as progress:
             task = progress.add_task("audit", total=None)
-            for game in collector.audit_sources(read_paths(paths, on_error=on_read_error), on_error=say):
+            sources = read_paths(paths, on_error=on_read_error, on_record=collector.add_record)
+            for game in chain(collector.audit_sources(sources, on_error=say), collector.finish(on_error=say)):
                 if out is not None:
                     out.write(b"".join(finding_json_line(f) for f in game.findings))
                 elif console is not None and game.findings:
@@ -123,6 +126,8 @@ def summary_table(summary: AuditSummary) -> Table:
     table.add_column("what")
     table.add_column("value", justify="right")
     table.add_row("games audited", str(summary.games))
+    if summary.matches:
+        table.add_row("matches judged", str(summary.matches))
     table.add_row("deals", str(summary.deals))
     table.add_row("games with findings", str(summary.games_with_findings))
     table.add_row("findings", str(summary.findings))

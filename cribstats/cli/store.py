@@ -129,9 +129,14 @@ def import_logs(
     different content is a conflict: reported and not stored, unless --replace. A game that cannot be read is
     refused with its file and place, and the rest still imports. An empty database is set up first.
 
+    Match records and the games that carry a match id are stored as matches, joined in whichever order they
+    arrive; a scorecard sheet stores the games its cards agree on and the cards that disagree.
+
     Examples:
 
         cribstats import club-night.jsonl
+
+        cribstats import playoffs.jsonl night-scorecards.csv
 
         cribstats import --db postgresql://club@server/cribbage logs/
 
@@ -230,6 +235,10 @@ def import_summary_table(summary) -> Table:  # type: ignore[no-untyped-def]
         ("deals stored", summary.deals),
         ("findings stored", summary.findings),
     ]
+    matches = summary.matches
+    if matches.imported or matches.present or matches.scorecard_findings:  # shown for inputs that have them
+        rows += [("match records stored", matches.imported), ("  already stored", matches.present),
+                 ("scorecard findings stored", matches.scorecard_findings)]
     for what, value in rows:
         if what.startswith("  ") and not value:
             continue

@@ -5,7 +5,8 @@ suffix      what the file holds
 =========== ==========================================================================
 ``.json``   one game, or a JSON array of games (read whole)
 ``.jsonl``  one game per line, JSON Lines (streamed: any size, bounded memory); also ``.ndjson``
-``.csv``    a club tally sheet, one result a row (:mod:`cribstats.formats.tally`)
+``.csv``    a club tally sheet, one result a row (:mod:`cribstats.formats.tally`), or a scorecard sheet,
+            one player's card a game (:mod:`cribstats.formats.scorecard`)
 ``.pgn``    cribbage-zero engine records (:mod:`cribstats.formats.cribzero`)
 =========== ==========================================================================
 
@@ -38,27 +39,34 @@ import orjson
 from cribstats.errors import LogError
 from cribstats.formats.cribzero import read_cribzero
 from cribstats.formats.jsonlog import read_json_document, read_json_lines
+from cribstats.formats.scorecard import SCORECARD_COLUMNS, read_sheet
 from cribstats.formats.sources import (
     BOM,
     STDIN,
     STDIN_NAME,
     SUFFIXES,
     OnError,
+    OnRecord,
+    SourceFinding,
     SourceGame,
+    SourceMatch,
     is_binary,
     kind_of,
     open_log,
     report,
     walk_paths,
 )
-from cribstats.formats.tally import COLUMNS, read_tally
+from cribstats.formats.tally import COLUMNS
 
 _PGN_TAG = re.compile(rb'^\[\s*[A-Za-z0-9_]+\s+"')
 
-__all__ = ["SUFFIXES", "OnError", "SourceGame", "read_games", "read_paths", "read_stream"]
+__all__ = ["SUFFIXES", "OnError", "OnRecord", "SourceFinding", "SourceGame", "SourceMatch", "read_games",
+           "read_paths", "read_stream"]
 
 
-def read_games(path: str | os.PathLike[str], *, on_error: OnError | None = None) -> Iterator[SourceGame]:
+def read_games(
+    path: str | os.PathLike[str], *, on_error: OnError | None = None, on_record: OnRecord | None = None
+) -> Iterator[SourceGame]:
     """The games in one file (by its suffix), in one folder (walked as :func:`read_paths` does), or on
     standard input (``-``).
 
@@ -66,10 +74,10 @@ def read_games(path: str | os.PathLike[str], *, on_error: OnError | None = None)
     """
     path = os.fspath(path)
     if path == STDIN:
-        yield from read_stream(sys.stdin.buffer, STDIN_NAME, on_error=on_error)
+        yield from read_stream(sys.stdin.buffer, STDIN_NAME, on_error=on_error, on_record=on_record)
         return
     if os.path.isdir(path):
-        yield from read_paths([path], on_error=on_error)
+        yield from read_paths([path], on_error=on_error, on_record=on_record)
         return
     kind = kind_of(path)
     if kind is None:
@@ -86,13 +94,13 @@ def read_games(path: str | os.PathLike[str], *, on_error: OnError | None = None)
         return
     with handle:
         try:
-            yield from _read(kind, handle, path, on_error)
+            yield from _read(kind, handle, path, on_error, on_record)
         except (OSError, UnicodeDecodeError) as err:
             report(LogError(path, None, _read_problem(err)), on_error)
 
 
 def read_paths(
-    paths: Iterable[str | os.PathLike[str]], *, on_error: OnError | None = None
+    paths: Iterable[str | os.PathLike[str]], *, on_error: OnError | None = None, on_record: OnRecord | None = None
 ) -> Iterator[SourceGame]:
     """The games in each path in turn: files as given, folders searched recursively (sorted, only files with a
     suffix cribstats reads, hidden ones left out), ``-`` for standard input.
@@ -100,11 +108,11 @@ def read_paths(
     :raises LogError: for input that cannot be read, unless ``on_error`` takes the error.
     """
     for path in walk_paths(os.fspath(p) for p in paths):
-        yield from read_games(path, on_error=on_error)
+        yield from read_games(path, on_error=on_error, on_record=on_record)
 
 
 def read_stream(
-    handle: BinaryIO, name: str = STDIN_NAME, *, on_error: OnError | None = None
+    handle: BinaryIO, name: str = STDIN_NAME, *, on_error: OnError | None = None, on_record: OnRecord | None = None
 ) -> Iterator[SourceGame]:
     """The games in an open binary stream of unknown kind (standard input), told by the content: a tally
     sheet header, cribbage-zero tags, JSON Lines (a first line that is a whole JSON object), or else one JSON
@@ -127,25 +135,27 @@ def read_stream(
     start = first.lstrip(BOM).strip()
     try:
         if _looks_like_tally(start):
-            yield from read_tally(_text_lines(skipped, lines), name, on_error=on_error)
+            yield from read_sheet(_text_lines(skipped, lines), name, on_error=on_error, on_record=on_record)
         elif _PGN_TAG.match(start):
             yield from read_cribzero(_text_lines(skipped, lines), name, on_error=on_error)
         elif start.startswith(b"{") and _is_json(start):
-            yield from read_json_lines(_chain(skipped, lines), name, on_error=on_error)
+            yield from read_json_lines(_chain(skipped, lines), name, on_error=on_error, on_record=on_record)
         else:
-            yield from read_json_document(head + b"".join(lines), name, on_error=on_error)
+            yield from read_json_document(head + b"".join(lines), name, on_error=on_error, on_record=on_record)
     except (OSError, UnicodeDecodeError) as err:
         report(LogError(name, None, _read_problem(err)), on_error)
 
 
-def _read(kind: str, handle: BinaryIO, path: str, on_error: OnError | None) -> Iterator[SourceGame]:
+def _read(
+    kind: str, handle: BinaryIO, path: str, on_error: OnError | None, on_record: OnRecord | None
+) -> Iterator[SourceGame]:
     if kind == "jsonl":
-        return read_json_lines(handle, path, on_error=on_error)
+        return read_json_lines(handle, path, on_error=on_error, on_record=on_record)
     if kind == "json":
-        return read_json_document(handle.read(), path, on_error=on_error)
+        return read_json_document(handle.read(), path, on_error=on_error, on_record=on_record)
     text = io.TextIOWrapper(handle, encoding="utf-8-sig", newline="")
     if kind == "tally":
-        return read_tally(text, path, on_error=on_error)
+        return read_sheet(text, path, on_error=on_error, on_record=on_record)
     return read_cribzero(text, path, on_error=on_error)
 
 
@@ -158,7 +168,7 @@ def _read_problem(err: Exception) -> str:
 def _looks_like_tally(line: bytes) -> bool:
     """A first line naming at least three of the tally sheet's columns (the reader says what else is wrong)."""
     cells = {cell.strip().strip('"').lower() for cell in line.decode("utf-8", "replace").split(",")}
-    return len(cells & set(COLUMNS)) >= 3
+    return len(cells & set(COLUMNS)) >= 3 or len(cells & set(SCORECARD_COLUMNS)) >= 3
 
 
 def _is_json(line: bytes) -> bool:

@@ -21,6 +21,7 @@ from typing import BinaryIO, TextIO
 import orjson
 
 from cribstats.gamelog import GameLog, dump_game
+from cribstats.match.model import MatchRecord, dump_match
 
 
 def write_game_json(game: GameLog, *, indent: bool = False) -> bytes:
@@ -37,3 +38,8 @@ def write_games_jsonl(games: Iterable[GameLog], handle: BinaryIO | TextIO) -> in
         handle.write(line.decode() if text else line)  # type: ignore[arg-type]
         count += 1
     return count
+
+
+def write_match_json(record: MatchRecord, *, indent: bool = False) -> bytes:
+    """One match record as canonical JSON: the rules in object form, its whole games canonical (spec match.md)."""
+    return orjson.dumps(dump_match(record), option=orjson.OPT_INDENT_2 if indent else 0)

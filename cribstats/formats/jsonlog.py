@@ -19,8 +19,18 @@ from collections.abc import Iterable, Iterator
 import orjson
 
 from cribstats.errors import LogError
-from cribstats.formats.sources import BOM, OnError, SourceGame, empty_input, line_place, report
+from cribstats.formats.sources import (
+    BOM,
+    OnError,
+    OnRecord,
+    SourceGame,
+    SourceMatch,
+    empty_input,
+    line_place,
+    report,
+)
 from cribstats.gamelog import GameLogError, describe, join_place, validate_game
+from cribstats.match.model import MatchError, inline_games, inner_place, is_match_record, validate_match
 from cribstats.names import MAX_GAME_BYTES, game_size_message
 
 
@@ -34,7 +44,12 @@ def _too_big(file: str, place: str | None, size: int) -> LogError:
 
 
 def read_json_lines(
-    lines: Iterable[bytes], file: str, *, on_error: OnError | None = None, first_line: int = 1
+    lines: Iterable[bytes],
+    file: str,
+    *,
+    on_error: OnError | None = None,
+    first_line: int = 1,
+    on_record: OnRecord | None = None,
 ) -> Iterator[SourceGame]:
     """Games from JSON Lines: one game per line, blank lines skipped; places are ``line N``.
 
@@ -66,6 +81,9 @@ def read_json_lines(
             report(LogError(file, line_place(number), f"a line holds one game, a JSON object, not "
                             f"{describe(data)}"), on_error)
             continue
+        if is_match_record(data):
+            yield from read_match(data, file, f"line {number}", on_error, on_record)
+            continue
         try:
             game = validate_game(data)
         except GameLogError as err:
@@ -76,7 +94,24 @@ def read_json_lines(
         report(empty_input(file), on_error)
 
 
-def read_json_document(data: bytes, file: str, *, on_error: OnError | None = None) -> Iterator[SourceGame]:
+def read_match(
+    data: object, file: str, place: str, on_error: OnError | None, on_record: OnRecord | None
+) -> Iterator[SourceGame]:
+    """A match record: its whole games as games (places ``line 3: games[0]``), the record to ``on_record``."""
+    try:
+        record = validate_match(data)
+    except MatchError as err:
+        report(LogError(file, inner_place(place, err.place) or None, err.message), on_error)
+        return
+    for number, game in inline_games(record):
+        yield SourceGame(file, inner_place(place, f"games[{number - 1}]"), game)
+    if on_record is not None:
+        on_record(SourceMatch(file, place, record))
+
+
+def read_json_document(
+    data: bytes, file: str, *, on_error: OnError | None = None, on_record: OnRecord | None = None
+) -> Iterator[SourceGame]:
     """Games from one JSON document: a game (place ``''``) or an array of games (places ``[0]``, ``[1]``, ...).
 
     :raises LogError: for text that is not JSON (one error for the file), or an element that is not a game
@@ -91,6 +126,9 @@ def read_json_document(data: bytes, file: str, *, on_error: OnError | None = Non
         value = orjson.loads(data)
     except orjson.JSONDecodeError as err:
         report(json_error(file, err), on_error)
+        return
+    if is_match_record(value):
+        yield from read_match(value, file, "", on_error, on_record)
         return
     if isinstance(value, dict):
         if len(data) > MAX_GAME_BYTES:
@@ -108,6 +146,9 @@ def read_json_document(data: bytes, file: str, *, on_error: OnError | None = Non
     sizes_matter = len(data) > MAX_GAME_BYTES
     for index, item in enumerate(value):
         place = f"[{index}]"
+        if is_match_record(item):
+            yield from read_match(item, file, place, on_error, on_record)
+            continue
         if sizes_matter and len(size := orjson.dumps(item)) > MAX_GAME_BYTES:
             report(_too_big(file, place, len(size)), on_error)
             continue

@@ -2,6 +2,8 @@
 
 A reader yields :class:`SourceGame` values (the game and where it was found) and, for input it cannot read,
 raises :class:`~cribstats.errors.LogError`, or hands the error to ``on_error`` and moves on when one is given.
+Match records (:class:`SourceMatch`) and findings made while reading (:class:`SourceFinding`, a club night's
+scorecards) go to ``on_record`` when one is given; the whole games of a match record are yielded as games.
 """
 
 from __future__ import annotations
@@ -10,10 +12,14 @@ import os
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import BinaryIO
+from typing import TYPE_CHECKING, BinaryIO
 
 from cribstats.errors import LogError
 from cribstats.gamelog import GameLog
+
+if TYPE_CHECKING:
+    from cribstats.findings import Finding
+    from cribstats.match.model import MatchRecord
 
 #: what a reader does with input it cannot read: the caller's hook; without one the error is raised
 OnError = Callable[[LogError], None]
@@ -35,6 +41,32 @@ class SourceGame:
     file: str
     place: str
     game: GameLog
+
+
+@dataclass(frozen=True, slots=True)
+class SourceMatch:
+    """A match record read (spec match.md), with where it was found; its whole games are yielded as games."""
+
+    file: str
+    place: str
+    record: MatchRecord
+
+
+@dataclass(frozen=True, slots=True)
+class SourceFinding:
+    """A finding made while reading (``scorecard``: a club night's cards that disagree), with the night it is
+    about and where its rows were found."""
+
+    file: str
+    place: str
+    finding: Finding
+    date: str | None
+    event: str | None
+    round: str | None
+
+
+#: what a reader does with a match record or a finding it makes: the caller's hook; without one they are dropped
+OnRecord = Callable[[SourceMatch | SourceFinding], None]
 
 
 def report(error: LogError, on_error: OnError | None) -> None:

@@ -1,8 +1,9 @@
 """Club tally sheets: a CSV file of results, one game a row, each row read as a result-only game log.
 
 The header names the columns ``date,event,round,player1,player2,score1,score2`` in any order, and may add
-``first_dealer``, ``variant`` and ``target``; no other column is read, so any other is refused rather than lost.
-Empty ``date``, ``event``, ``round``, ``first_dealer``, ``variant`` or ``target`` cells are left out of the log.
+``first_dealer``, ``variant``, ``target``, ``match`` and ``match_game`` (the game's match and its number in it,
+spec match.md); no other column is read, so any other is refused rather than lost. Empty cells of the optional
+columns, and of ``date``, ``event`` and ``round``, are left out of the log.
 
 A row becomes ``{"format", "date", "event", "round", "variant", "target", "players", "result"}`` with the
 winner being the player with the higher score, and ``scores`` both final scores. With ``first_dealer`` given,
@@ -30,12 +31,12 @@ from cribstats.names import TextError, normalise_name
 from cribstats.variants import VARIANT_NAMES, find_variant
 
 COLUMNS = ("date", "event", "round", "player1", "player2", "score1", "score2")
-OPTIONAL_COLUMNS = ("first_dealer", "variant", "target")
+OPTIONAL_COLUMNS = ("first_dealer", "variant", "target", "match", "match_game")
 HEADER = ",".join(COLUMNS)
 _WHOLE = re.compile(r"\d+")
 # where a contract break found by the model sits in a row
 _COLUMN_OF = {"date": "date", "event": "event", "round": "round", "variant": "variant", "target": "target",
-              "players": "player1, player2"}
+              "players": "player1, player2", "match": "match", "match_game": "match_game"}
 
 
 class RowError(CribstatsError, ValueError):
@@ -120,6 +121,10 @@ def row_to_log(header: list[str], row: list[str]) -> dict[str, Any]:
         log["variant"] = _variant(cells["variant"])
     if cells.get("target"):
         log["target"] = _points(cells, "target")
+    if cells.get("match"):
+        log["match"] = cells["match"]
+    if cells.get("match_game"):
+        log["match_game"] = _points(cells, "match_game")
     players = list(names)
     first = cells.get("first_dealer", "")
     if first:

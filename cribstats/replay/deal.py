@@ -41,7 +41,9 @@ class DealReplay(Claims):
         self.rules = g.rules
         self.players = players = g.players
         self.n = len(players)
-        self.dealer_seat = dealer_seat = g.seat_of[deal.dealer]
+        # the dealer's part (the crib, his heels, showing last; the other leads): the bid winner's, when a bid
+        self.crib_holder = deal.bid.player if deal.bid is not None else deal.dealer
+        self.dealer_seat = dealer_seat = g.seat_of[self.crib_holder]
         self.order_from_pone = g.order_from[dealer_seat]
         self.starter = CARD_BY_TEXT[deal.starter]
         hands, discards = deal.hands, deal.discards
@@ -71,6 +73,8 @@ class DealReplay(Claims):
             g.after_end("deal", None, "a whole deal")
         else:
             self.check_deal()
+            if self.deal.bid is not None:  # the bid is taken off the bidder's score at once, before the cut
+                g.credit(g.side_of[self.deal.bid.player], -self.deal.bid.points, -self.deal.bid.points)
             bonus = self.rules.first_deal_bonus
             if self.number == 1 and bonus:
                 g.credit(g.side_of[self.order_from_pone[0]], bonus, bonus)
@@ -139,7 +143,7 @@ class DealReplay(Claims):
     # -- his heels --------------------------------------------------------------------------------------------
 
     def heels(self) -> None:
-        g, dealer = self.g, self.deal.dealer
+        g, dealer = self.g, self.crib_holder
         due = heels_points(self.starter)
         claimed = self.deal.heels if self.deal.heels is not None else due
         facts = self.facts[dealer]
@@ -196,7 +200,7 @@ class DealReplay(Claims):
         crib = list(chain.from_iterable(self.discards.values()))  # in seat order
         if self.deal.crib_card is not None:
             crib.append(CARD_BY_TEXT[self.deal.crib_card])
-        self.count_show(self.deal.dealer, "crib", crib, claims.get("crib"))
+        self.count_show(self.crib_holder, "crib", crib, claims.get("crib"))
         self.g.place_at = NEVER
 
     def count_show(self, player: str, phase: ShowPhase, cards: list[Card], claimed: int | None) -> None:

@@ -11,6 +11,7 @@ from cribstats.findings import (
     FindingKind,
     Phase,
     after_end_message,
+    giveaway_winner_message,
     result_score_message,
     result_winner_message,
 )
@@ -174,6 +175,8 @@ class GameReplay:
         if deals and self.board_known:
             scores = self.scores_by_player(self.board)
             winners = tuple(sides_of[self.winner_side]) if self.winner_side is not None else ()
+            if self.game.giveaway_rule:
+                winners = self.giveaway_winners(sides_of, self.winner_side)
             self.judge_result(scores, winners)
         else:
             scores = {}
@@ -184,8 +187,11 @@ class GameReplay:
             if recorded and recorded.winner:
                 winners = tuple(sides_of[self.side(recorded.winner)])
         winners_due = tuple(sides_of[self.winner_due_side]) if self.winner_due_side is not None else ()
+        giveaway = self.game.giveaway_rule
+        if giveaway:
+            winners_due = self.giveaway_winners(sides_of, self.winner_due_side)
         levels = {p: 0 for p in self.players}
-        if winners:
+        if winners and not giveaway:  # no skunks in a giveaway game
             for p in self.players:
                 if p not in winners and p in scores:
                     levels[p] = self.rules.skunk_level(scores[p], self.target)
@@ -205,13 +211,25 @@ class GameReplay:
             recorded=recorded,
         )
 
+    @staticmethod
+    def giveaway_winners(sides_of: list[list[str]], reached: int | None) -> tuple[str, ...]:
+        """Giveaway (RULES.md, seed 002): the side that reached the target loses; every other side wins."""
+        if reached is None:
+            return ()
+        return tuple(p for side, players in enumerate(sides_of) if side != reached for p in players)
+
     def judge_result(self, scores: dict[str, int], winners: tuple[str, ...]) -> None:
         recorded = self.game.result
         if recorded is None:
             return
         if recorded.winner is not None and recorded.winner not in winners:
             replayed = winners[0] if winners else None
-            self.find("result", "result", None, result_winner_message(recorded.winner, replayed, self.target))
+            if self.game.giveaway_rule and self.winner_side is not None:
+                reached = next(p for p, side in self.player_sides if side == self.winner_side)
+                message = giveaway_winner_message(recorded.winner, reached, self.target)
+            else:
+                message = result_winner_message(recorded.winner, replayed, self.target)
+            self.find("result", "result", None, message)
         for player in self.players:
             if recorded.scores and player in recorded.scores and recorded.scores[player] != scores[player]:
                 self.find(

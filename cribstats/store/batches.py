@@ -14,10 +14,12 @@ from sqlalchemy.dialects import postgresql
 from sqlalchemy.engine import Connection, Engine
 
 from cribstats.errors import LogError
+from cribstats.formats.sources import SourceFinding, SourceMatch
 from cribstats.store import tables as t
 from cribstats.store.bulk import bulk_insert, chunks, insert_ignore, next_id, refusable, retryable
 from cribstats.store.db import atomic, describe_db_error, ensure_schema, is_postgresql, writer
 from cribstats.store.history import record_run
+from cribstats.store.match_import import MatchWriter
 from cribstats.store.players import alias_ids
 from cribstats.store.rows import (
     DATE_AT,
@@ -100,6 +102,7 @@ class Importer:
         self._batch_hashes: set[str] = set()
         self._batch_ids: set[str] = set()
         self._batch_keys: set[str] = set()
+        self.matches = MatchWriter(replace=replace, tally=self.summary.matches)
         self._players: dict[str, int] = {}  # committed name key -> id
         self._events: dict[str, int] = {}
         self._file: str | None = None
@@ -121,6 +124,7 @@ class Importer:
         try:
             if exc_type is None:
                 self._flush()
+                self.matches.finish(self.conn, self.refuse)
                 self._finish_file()
         finally:
             assert self._conn is not None
@@ -151,6 +155,11 @@ class Importer:
             self._refused(source.file, source.place, failure_reason(err), None)
             return
         self.add_prepared(prepared)
+
+    def add_record(self, item: SourceMatch | SourceFinding) -> None:
+        """A match record or a scorecard finding read: stored once the games of the input are (see
+        :mod:`cribstats.store.match_import`)."""
+        self.matches.add_record(item)
 
     def refuse(self, file: str, place: str | None, reason: str) -> None:
         """Refuse a game that was read but cannot be stored."""
@@ -210,11 +219,13 @@ class Importer:
             self._tally.present += 1
 
     def _conflicting(self, g: PreparedGame, reason: str) -> None:
+        self.matches.game_met(g.key, "", g.file, g.place, stored_now=False)
         self.summary._conflict(Refusal(g.file, g.place, reason, g.key))
         if self._tally is not None:
             self._tally.conflicting += 1
 
     def _imported(self, g: PreparedGame, replaced: bool) -> None:
+        self.matches.game_met(g.key, g.game_row["log"], g.file, g.place, stored_now=True)
         s = self.summary
         s.imported += 1
         s.replaced += replaced

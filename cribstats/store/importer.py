@@ -88,7 +88,7 @@ def import_paths(
 
             Parallel(importer, workers, start_after).run(names)
         else:
-            for source in formats.read_paths(names, on_error=importer.refuse_error):
+            for source in formats.read_paths(names, on_error=importer.refuse_error, on_record=importer.add_record):
                 importer.add(source)
     return importer.summary
 

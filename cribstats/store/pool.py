@@ -12,6 +12,7 @@ from concurrent.futures import Future
 from typing import TYPE_CHECKING, Any
 
 from cribstats.errors import LogError
+from cribstats.formats.sources import SourceFinding, SourceMatch
 from cribstats.gamelog import GameLog
 from cribstats.store.rows import PreparedGame, failure_reason, prepare_game
 from cribstats.store.summary import Refusal
@@ -22,7 +23,7 @@ if TYPE_CHECKING:
 PARALLEL_CHUNK = 50  # games (lines) handed to a worker process at a time
 IN_FLIGHT_PER_WORKER = 4  # chunks read ahead per worker, beyond a batch's worth (see Parallel)
 
-_Result = list["PreparedGame | Refusal"]
+_Result = list["PreparedGame | Refusal | SourceMatch | SourceFinding"]
 
 
 def _prepare_lines(file: str, first_line: int, lines: list[bytes]) -> _Result:
@@ -37,7 +38,7 @@ def _prepare_lines(file: str, first_line: int, lines: list[bytes]) -> _Result:
     def unreadable(error: LogError) -> None:
         out.append(Refusal(error.file, error.place, error.message))
 
-    for source in read_json_lines(lines, file, on_error=unreadable, first_line=first_line):
+    for source in read_json_lines(lines, file, on_error=unreadable, first_line=first_line, on_record=out.append):
         out.append(_prepare_or_refuse(source.game, source.file, source.place))
     return out
 
@@ -106,7 +107,7 @@ class Parallel:
                 chunk = []
             self._unreadable(error)
 
-        for source in formats.read_games(path, on_error=unreadable):
+        for source in formats.read_games(path, on_error=unreadable, on_record=self.importer.add_record):
             chunk.append((source.game, source.file, source.place))
             if len(chunk) >= PARALLEL_CHUNK:
                 self._submit(len(chunk), _prepare_games, chunk)
@@ -134,8 +135,10 @@ class Parallel:
             for result in head if isinstance(head, list) else head.result():
                 if isinstance(result, PreparedGame):
                     importer.add_prepared(result)
-                else:
+                elif isinstance(result, Refusal):
                     importer.refuse(result.file, result.place, result.reason)
+                else:
+                    importer.add_record(result)
 
 
 def _start_pool(workers: int) -> Any:

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 from cribstats.gamelog import GameLog
+from cribstats.store.match_import import MatchTally
 
 MAX_REPORTED = 10_000  # refusals and conflicts kept with their reasons; beyond that only counted
 
@@ -50,6 +51,7 @@ class ImportSummary:
     deals: int = 0  # deals of the games imported
     refused: list[Refusal] = field(default_factory=list)
     conflicts: list[Refusal] = field(default_factory=list)
+    matches: MatchTally = field(default_factory=MatchTally)  # match records and scorecard findings
 
     @property
     def games(self) -> int:

@@ -1,0 +1,243 @@
+"""Scorecard sheets (spec match.md): a CSV with one row per player per game of a club night, each player's own
+card, ``date,event,round,player,opponent,game_points,spread`` (``table``, ``variant`` and ``target`` may be added).
+
+The two cards of one game (same date, event, round and table, player and opponent swapped) are cross-checked.
+Cards that agree become one result-only game (the winner at the target, the loser at the target less the spread);
+cards that disagree become a ``scorecard`` finding, handed to ``on_record``, and no game:
+
+* a card whose game points are not what its spread gives (2 for a win, 3 for a skunk win: a spread over the
+  target less the skunk line, 31 or more in a 121 game; 0 for a loss): ``player`` is that card's, ``claimed`` its
+  game points, ``due`` what its spread gives;
+* both cards or neither claiming the win, or spreads that are not opposite: ``player`` null (the cards cannot tell
+  which is wrong);
+* a game with only one card: ``player`` is the player whose card is missing.
+
+The sheet is read whole before the cards are paired (the two cards of a game may be anywhere in it); a club
+night's sheet is a few hundred rows. A row that is not a card (a name missing, game points other than 0, 2 or 3,
+a spread that is not a whole number, a third card for one game) is refused with its line; the rest of the sheet
+is read.
+
+>>> sheet = ["date,event,round,player,opponent,game_points,spread",
+...          "2026-11-03,Club,1,Alice,Bob,2,17", "2026-11-03,Club,1,Bob,Alice,0,-17"]
+>>> [(g.place, g.game.result.scores) for g in read_sheet(sheet, "night.csv")]
+[('lines 2, 3', {'Alice': 121, 'Bob': 104})]
+"""
+
+from __future__ import annotations
+
+import csv
+import itertools
+import re
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from cribstats.errors import LogError
+from cribstats.findings import Finding
+from cribstats.formats.sources import OnError, OnRecord, SourceFinding, SourceGame, empty_input, line_place, report
+from cribstats.formats.tally import RowError, _variant, read_tally
+from cribstats.gamelog import FORMAT, GameLogError, validate_game
+from cribstats.variants import Variant, find_variant
+
+SCORECARD_COLUMNS = ("date", "event", "round", "player", "opponent", "game_points", "spread")
+SCORECARD_OPTIONAL = ("table", "variant", "target")
+SCORECARD_HEADER = ",".join(SCORECARD_COLUMNS)
+GAME_POINTS = (0, 2, 3)
+_WHOLE = re.compile(r"\d+")
+_SIGNED = re.compile(r"[+-]?\d+")
+
+
+def read_sheet(
+    lines: Iterable[str], file: str, *, on_error: OnError | None = None, on_record: OnRecord | None = None
+) -> Iterator[SourceGame]:
+    """A CSV sheet of either kind, told by its header: scorecards (with ``game_points`` and ``spread``) or
+    a tally sheet."""
+    rows = iter(lines)
+    head: list[str] = []
+    for text in rows:  # blank lines before the header are kept for the reader, which skips them
+        head.append(text)
+        if text.strip():
+            break
+    header = next(csv.reader([head[-1]]), []) if head else []
+    names = {cell.strip().lstrip("\ufeff").lower() for cell in header}
+    all_lines = itertools.chain(head, rows)
+    if {"game_points", "spread"} <= names:
+        yield from read_scorecards(all_lines, file, on_error=on_error, on_record=on_record)
+    else:
+        yield from read_tally(all_lines, file, on_error=on_error)
+
+
+@dataclass(frozen=True, slots=True)
+class Card:
+    """One player's card of one game."""
+
+    line: int
+    date: str
+    event: str
+    round: str
+    table: str
+    player: str
+    opponent: str
+    game_points: int
+    spread: int
+    variant: Variant
+    target: int
+
+    @property
+    def game(self) -> tuple[str, str, str, str, frozenset[str]]:
+        return self.date, self.event, self.round, self.table, frozenset((self.player, self.opponent))
+
+
+def game_points_of(spread: int, variant: Variant, target: int) -> int | None:
+    """The game points a spread gives: 3 for a skunk win, 2 for a win, 0 for a loss, None for a spread of 0.
+
+    >>> six = find_variant("six-card")
+    >>> game_points_of(30, six, 121), game_points_of(31, six, 121), game_points_of(-5, six, 121)
+    (2, 3, 0)
+    """
+    if spread == 0:
+        return None
+    if spread < 0:
+        return 0
+    return 3 if target - spread < variant.skunk_lines(target)[0] else 2
+
+
+def read_scorecards(
+    lines: Iterable[str], file: str, *, on_error: OnError | None = None, on_record: OnRecord | None = None
+) -> Iterator[SourceGame]:
+    """Games from the cards that agree (places ``lines 4, 9``); findings for those that do not."""
+    reader = csv.reader(lines)
+    header: list[str] | None = None
+    games: dict[tuple[str, str, str, str, frozenset[str]], list[Card]] = {}
+    for row in reader:
+        line = reader.line_num
+        if not any(cell.strip() for cell in row):
+            continue
+        if header is None:
+            if row and row[0].startswith("\ufeff"):
+                row[0] = row[0][1:]
+            header = [cell.strip().lower() for cell in row]
+            problem = _header_problem(header)
+            if problem:
+                report(LogError(file, line_place(line), problem), on_error)
+                return
+            continue
+        try:
+            card = _card(header, row, line)
+            cards = games.setdefault(card.game, [])
+            if any(c.player == card.player for c in cards):
+                first = next(c.line for c in cards if c.player == card.player)
+                raise RowError(f"{card.player!r} has a card for this game already (line {first})", "player")
+            cards.append(card)
+        except RowError as err:
+            report(LogError(file, line_place(line, err.column), str(err)), on_error)
+    if header is None:
+        report(empty_input(file), on_error)
+        return
+    for cards in games.values():
+        place = "lines " + ", ".join(str(c.line) for c in cards) if len(cards) > 1 else f"line {cards[0].line}"
+        findings = cross_check(cards)
+        if findings:
+            if on_record is not None:
+                card = cards[0]
+                for f in findings:
+                    on_record(SourceFinding(file, place, f, card.date or None, card.event or None,
+                                            card.round or None))
+            continue
+        try:
+            game = validate_game(_as_log(cards[0]))
+        except GameLogError as err:
+            report(LogError(file, f"{place}: {err.place}" if err.place else place, err.message), on_error)
+            continue
+        yield SourceGame(file, place, game)
+
+
+def cross_check(cards: list[Card]) -> list[Finding]:
+    """The ``scorecard`` findings of one game's cards (none when the two agree)."""
+    first = cards[0]
+    what = f"{first.player} against {first.opponent}" + (f" in round {first.round}" if first.round else "")
+    if len(cards) == 1:
+        return [_finding(first.opponent, None, None,
+                         f"only {first.player}'s card was handed in for {what}: {first.opponent}'s is missing")]
+    found = []
+    for card in cards:
+        given = game_points_of(card.spread, card.variant, card.target)
+        if given != card.game_points:
+            found.append(_finding(card.player, card.game_points, given,
+                                  f"{card.player}'s card for {what} gives {card.game_points} game points with a "
+                                  f"spread of {card.spread:+d}, which gives {_points_words(given)}"))
+    if found:
+        return found
+    one, two = cards
+    if (one.game_points > 0) == (two.game_points > 0):
+        both = "both cards claim the win" if one.game_points > 0 else "neither card claims the win"
+        return [_finding(None, None, None, f"the cards of {what} disagree: {both}")]
+    if one.spread != -two.spread:
+        return [_finding(None, None, None, f"the cards of {what} disagree: {one.player}'s spread is "
+                         f"{one.spread:+d} but {two.player}'s is {two.spread:+d}, not {-one.spread:+d}")]
+    return []
+
+
+def _points_words(points: int | None) -> str:
+    return "no game points (a spread of 0 is no result)" if points is None else f"{points}"
+
+
+def _finding(player: str | None, claimed: int | None, due: int | None, message: str) -> Finding:
+    return Finding(None, None, None, "scorecard", "result", player, claimed, due, message)
+
+
+def _as_log(card: Card) -> dict[str, Any]:
+    winner, loser = (card.player, card.opponent) if card.game_points > 0 else (card.opponent, card.player)
+    margin = abs(card.spread)
+    log: dict[str, Any] = {"format": FORMAT}
+    for name in ("date", "event", "round"):
+        if getattr(card, name):
+            log[name] = getattr(card, name)
+    if card.variant.name != "six-card":
+        log["variant"] = card.variant.name
+    if card.target != card.variant.target:
+        log["target"] = card.target
+    log["players"] = [card.player, card.opponent]
+    log["result"] = {"winner": winner, "scores": {winner: card.target, loser: card.target - margin}}
+    return log
+
+
+def _header_problem(header: list[str]) -> str | None:
+    for name in SCORECARD_COLUMNS:
+        if name not in header:
+            return f"missing column {name!r}: a scorecard sheet has the columns {SCORECARD_HEADER}"
+    for name in header:
+        if name not in SCORECARD_COLUMNS and name not in SCORECARD_OPTIONAL:
+            return (f"unknown column {name!r}: a scorecard sheet has the columns {SCORECARD_HEADER}, and may add "
+                    + ", ".join(SCORECARD_OPTIONAL))
+        if header.count(name) > 1:
+            return f"column {name!r} is named twice"
+    return None
+
+
+def _card(header: list[str], row: list[str], line: int) -> Card:
+    if len(row) != len(header):
+        raise RowError(f"expected {len(header)} values, as the header has, found {len(row)}")
+    cells = {name: cell.strip() for name, cell in zip(header, row, strict=True)}
+    for column in ("player", "opponent"):
+        if not cells[column]:
+            raise RowError("no name", column)
+    if cells["player"] == cells["opponent"]:
+        raise RowError(f"player and opponent are both {cells['player']!r}")
+    points_text = cells["game_points"]
+    if not _WHOLE.fullmatch(points_text) or int(points_text) not in GAME_POINTS:
+        raise RowError(f"{points_text!r} is not game points: a card gives 0, 2 or 3", "game_points")
+    spread_text = cells["spread"]
+    if not _SIGNED.fullmatch(spread_text):
+        raise RowError(f"{spread_text!r} is not a spread: write a whole number such as +17 or -17", "spread")
+    variant = find_variant(_variant(cells["variant"])) if cells.get("variant") else find_variant("six-card")
+    target = variant.target
+    if cells.get("target"):
+        if not _WHOLE.fullmatch(cells["target"]) or int(cells["target"]) == 0:
+            raise RowError(f"{cells['target']!r} is not a target: write a whole number such as 121", "target")
+        target = int(cells["target"])
+    spread = int(spread_text)
+    if abs(spread) > target:
+        raise RowError(f"a spread of {spread:+d} is more than the target, {target}", "spread")
+    return Card(line, cells["date"], cells["event"], cells["round"], cells.get("table", ""), cells["player"],
+                cells["opponent"], int(points_text), spread, variant, target)

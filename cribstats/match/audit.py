@@ -1,0 +1,149 @@
+"""The match audit of files: matches put together from the games read and the match records, and judged.
+
+:class:`MatchCollector` is told every game replayed (only those that carry a match id or an ``id`` a record may
+list are kept, as a few shared values each: about 0.2 KB a game) and every match record read;
+:meth:`MatchCollector.judged` then gives each match's :class:`~cribstats.match.judge.MatchOutcome`, and the input
+errors (a game with other sides or another variant, a game number used twice, a listed game that is not in the
+input) as ``file:place: message``.
+
+>>> from cribstats.gamelog import validate_game
+>>> from cribstats.replay import replay
+>>> collector = MatchCollector()
+>>> for n, (one, two) in enumerate([(121, 88), (121, 60)], 1):
+...     g = validate_game({"format": "cribstats/game/1", "id": f"g{n}", "match": "m", "players": ["Al", "Bo"],
+...                        "result": {"winner": "Al", "scores": {"Al": one, "Bo": two}}})
+...     collector.game(g, replay(g), f"night.jsonl:line {n}")
+>>> [(o.match, o.points, o.winner_side) for o, _where in collector.judged()]
+[('m', [2, 0], 0)]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+
+from cribstats.gamelog import GameLog
+from cribstats.match.judge import MatchGame, MatchOutcome, judge_match
+from cribstats.match.model import MatchRecord, MatchRules, Sides, game_sides, listed_games, same_sides
+from cribstats.replay import GameOutcome
+
+
+@dataclass(slots=True)
+class _Facts:
+    game: MatchGame
+    match: str | None
+    number: int | None
+    where: str
+
+
+@dataclass(slots=True)
+class _Match:
+    """A match being put together: its record (None while known only from games) and its games by number."""
+
+    id: str
+    record: MatchRecord | None = None
+    where: str | None = None
+    sides: Sides | None = None
+    variant: str | None = None
+    games: dict[int, _Facts] = field(default_factory=dict)
+
+
+class MatchCollector:
+    """Gathers the games and records of matches over an audit; :meth:`judged` at the end."""
+
+    def __init__(self) -> None:
+        # every game with an id, as a few shared values (about 0.2 KB a game), so that a record may list it
+        self._facts: dict[str, MatchGame] = {}
+        self._carried: list[_Facts] = []  # games that carry a match id, in input order, with where they are
+        self._shared: dict[tuple[str, ...], tuple[str, ...]] = {}
+        self._records: list[tuple[MatchRecord, str]] = []
+        self.errors: list[str] = []
+
+    def game(self, game: GameLog, outcome: GameOutcome, where: str) -> None:
+        """One game replayed, found at ``where`` (``file:place``)."""
+        if game.match is None and game.id is None:
+            return
+        first_dealer = game.deals[0].dealer if game.deals else None
+        players, winners = self._share(tuple(game.players)), self._share(tuple(outcome.winners))
+        level = outcome.skunk_level
+        facts = MatchGame(0, outcome.key, players, outcome.variant.name, winners, level, first_dealer)
+        self._facts.setdefault(outcome.key, facts)
+        if game.match is not None:
+            self._carried.append(_Facts(facts, game.match, game.match_game, where))
+
+    def _share(self, names: tuple[str, ...]) -> tuple[str, ...]:
+        return self._shared.setdefault(names, names)
+
+    def record(self, record: MatchRecord, where: str) -> None:
+        """A match record read, found at ``where`` (``file:place``)."""
+        self._records.append((record, where))
+
+    def judged(self) -> Iterator[tuple[MatchOutcome, str | None]]:
+        """Every match, judged, with where its record was found (None for a match known from its games)."""
+        matches: dict[str, _Match] = {}
+        for record, where in self._records:
+            if record.id in matches:
+                self.errors.append(f"{where}: id: match {record.id!r} is recorded twice")
+                continue
+            match = _Match(record.id, record, where, record.sides)
+            if self._take_listed(match, record, where):
+                matches[record.id] = match
+        for facts in self._carried:
+            assert facts.match is not None
+            match = matches.setdefault(facts.match, _Match(facts.match))
+            self._add(match, facts, facts.number)
+        for match in matches.values():
+            if match.sides is None:
+                continue
+            rules = match.record.rules if match.record is not None else MatchRules()
+            result = None if match.record is None else match.record.result
+            games = [match.games[n].game for n in sorted(match.games)]
+            yield judge_match(match.id, match.sides, rules, games, result), match.where
+
+    def _take_listed(self, match: _Match, record: MatchRecord, at: str) -> bool:
+        for number, key, place in listed_games(record):
+            game = self._facts.get(key)
+            where = f"{at}: {place}"
+            if game is None:
+                self.errors.append(f"{where}: no game {key!r} in the input")
+                return False
+            if not self._add(match, _Facts(game, match.id, number, where), number, where):
+                return False
+        return True
+
+    def _add(self, match: _Match, facts: _Facts, number: int | None, where: str | None = None) -> bool:
+        """Put a game in the match (at ``number``, else the next free one); False, with the error noted, when
+        it cannot be."""
+        where = where or facts.where
+        game = facts.game
+        if any(f.game.key == game.key for f in match.games.values()):
+            taken = next(n for n, f in match.games.items() if f.game.key == game.key)
+            if number is not None and number != taken:
+                self.errors.append(f"{where}: game {game.key!r} is game {taken} of match {match.id!r}, "
+                                   f"not {number}")
+                return False
+            return True
+        if match.sides is None:
+            match.sides = game_sides(game.players)
+            if match.sides is None:
+                self.errors.append(f"{where}: a {game.variant} game cannot be a game of match {match.id!r}: "
+                                   "a match is between two sides")
+                return False
+        if not same_sides(match.sides, game.players):
+            sides = " against ".join(" and ".join(side) for side in match.sides)
+            self.errors.append(f"{where}: this game is between {' and '.join(game.players)}, not {sides}: every "
+                               f"game of match {match.id!r} has the same sides")
+            return False
+        if match.variant is not None and game.variant != match.variant:
+            self.errors.append(f"{where}: this game is {game.variant}, but match {match.id!r} is played in "
+                               f"{match.variant}")
+            return False
+        n = number if number is not None else max(match.games, default=0) + 1
+        if n in match.games:
+            taken_by = match.games[n].game.key
+            self.errors.append(f"{where}: game {n} of match {match.id!r} is already game {taken_by!r}")
+            return False
+        match.variant = game.variant
+        match.games[n] = _Facts(MatchGame(n, game.key, game.players, game.variant, game.winners, game.skunk_level,
+                                          game.first_dealer), match.id, n, where)
+        return True

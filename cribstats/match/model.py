@@ -1,0 +1,302 @@
+"""The match record (spec match.md, ``cribstats/match/1``): two sides, the rules, the games and the result.
+
+A record read with :func:`validate_match` and written back with :func:`dump_match` is the same record; the
+rules are always written in object form (a shorthand such as ``"best-of-3"`` or ``"points-7"`` is read as the
+object it stands for).
+
+>>> record = validate_match({"format": "cribstats/match/1", "id": "final", "players": ["Alice", "Bob"],
+...                          "rules": "points-7"})
+>>> record.rules.first_to, record.rules.count, record.sides
+(7, 'points', (('Alice',), ('Bob',)))
+>>> dump_match(record)["rules"]
+{'first_to': 7, 'count': 'points', 'points': [1, 2, 3], 'triple_skunk_wins': False, 'first_dealer': 'loser'}
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections.abc import Sequence
+from typing import Annotated, Any, Literal
+
+import orjson
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationError
+
+from cribstats.gamelog import (
+    GameLog,
+    GameLogError,
+    IsoDate,
+    PlayerName,
+    Text,
+    _explain,
+    check_options,
+    check_players,
+    dump_game,
+    game_key,
+    join_place,
+)
+
+MATCH_FORMAT = "cribstats/match/1"
+COUNTS = ("games", "points")
+FIRST_DEALERS = ("loser", "alternate", "cut")
+_BEST_OF = re.compile(r"best-of-(3|5|7)")
+_POINTS_TO = re.compile(r"points-([1-9][0-9]*)")
+SIDES_MESSAGE = "a match has two sides: write two names, or two partnerships of two"
+RULES_SHORTHAND_PATTERN = r"^(?:best-of-[357]|points-[1-9][0-9]*)$"
+Sides = tuple[tuple[str, ...], tuple[str, ...]]
+
+
+def rules_from_shorthand(value: object) -> object:
+    """A shorthand for the rules as its object form; anything else as it is.
+
+    >>> rules_from_shorthand("best-of-5"), rules_from_shorthand("points-7")
+    ({'first_to': 3, 'count': 'games'}, {'first_to': 7, 'count': 'points'})
+    """
+    if not isinstance(value, str):
+        return value
+    best_of = _BEST_OF.fullmatch(value)
+    if best_of:
+        return {"first_to": int(best_of.group(1)) // 2 + 1, "count": "games"}
+    points_to = _POINTS_TO.fullmatch(value)
+    if points_to:
+        return {"first_to": int(points_to.group(1)), "count": "points"}
+    raise ValueError(f"{value!r} is not a match rule: write best-of-3, best-of-5, best-of-7 or points-N, "
+                     "or the rules as an object")
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(extra="forbid", populate_by_name=True)
+
+
+MatchPoints = Annotated[int, Field(ge=0, strict=True)]
+
+
+class MatchRules(_Model):
+    """How the match is won: the first side to ``first_to`` games won or match points."""
+
+    first_to: Annotated[int, Field(ge=1, strict=True)] = 2
+    count: Literal["games", "points"] = "games"
+    points: Annotated[list[MatchPoints], Field(min_length=3, max_length=3)] = [1, 2, 3]
+    triple_skunk_wins: Annotated[bool, Field(strict=True)] = False
+    first_dealer: Literal["loser", "alternate", "cut"] = "loser"
+
+    def points_for(self, skunk_level: int) -> int:
+        """Match points a game won at this skunk level (0..3) gives its winner: a triple skunk counts as a double.
+
+        >>> MatchRules(count="points").points_for(3), MatchRules().points_for(2)
+        (3, 1)
+        """
+        if self.count == "games":
+            return 1
+        return self.points[min(skunk_level, 2)]
+
+
+Side = Annotated[list[PlayerName], Field(min_length=2, max_length=2)]
+Players = Annotated[
+    Annotated[list[PlayerName], Field(min_length=2, max_length=2)]
+    | Annotated[list[Side], Field(min_length=2, max_length=2)],
+    Field(union_mode="left_to_right"),
+]
+
+
+class MatchResult(_Model):
+    """What the table recorded: the match winner and each side's match points (keyed by a player of the side)."""
+
+    winner: PlayerName | None = None
+    points: dict[PlayerName, Annotated[int, Field(ge=0, strict=True)]] | None = None
+
+
+class MatchRecord(_Model):
+    """One match, as a club or a tournament director recorded it."""
+
+    model_config = ConfigDict(title="cribstats match record, version 1")
+
+    format: Literal["cribstats/match/1"]
+    id: Text
+    event: str | None = None
+    date: IsoDate | None = None
+    site: str | None = None
+    round: str | None = None
+    players: Players
+    rules: Annotated[MatchRules, BeforeValidator(rules_from_shorthand)] = MatchRules()
+    games: list[GameLog | Text] | None = None
+    result: MatchResult | None = None
+
+    @property
+    def sides(self) -> tuple[tuple[str, ...], tuple[str, ...]]:
+        """The two sides as tuples of names (one name a side in two-player matches)."""
+        one, two = ((p,) if isinstance(p, str) else tuple(p) for p in self.players)
+        return one, two
+
+    def side_of(self, name: str) -> int | None:
+        """0 or 1: the side ``name`` plays on; None for someone else."""
+        return next((i for i, side in enumerate(self.sides) if name in side), None)
+
+
+def game_sides(players: Sequence[str]) -> Sides | None:
+    """A game's two sides from its players in seat order: two players face each other, four play in partnerships
+    (seats 1 and 3 against 2 and 4); None for a three-player game, which is no two-sided match game."""
+    if len(players) == 2:
+        return (players[0],), (players[1],)
+    if len(players) == 4:
+        return (players[0], players[2]), (players[1], players[3])
+    return None
+
+
+def same_sides(sides: Sides, players: Sequence[str]) -> bool:
+    """True when a game's players make up exactly the match's two sides (either way round)."""
+    theirs = game_sides(players)
+    if theirs is None:
+        return False
+    mine = {frozenset(s) for s in sides}
+    return {frozenset(s) for s in theirs} == mine
+
+
+class MatchError(GameLogError):
+    """A match record, or a game's part in a match, that breaks the contract; ``place`` as for a game log."""
+
+
+def is_match_record(data: object) -> bool:
+    """True for a decoded JSON object that says it is a match record."""
+    return isinstance(data, dict) and data.get("format") == MATCH_FORMAT
+
+
+def validate_match(data: object) -> MatchRecord:
+    """Check a decoded JSON value against the match contract and return the record.
+
+    :raises MatchError: naming the first place that breaks it (``games[1].deals[0].starter``, ``players``).
+    """
+    players = data.get("players") if isinstance(data, dict) else None
+    if isinstance(players, list) and not (_all_names(players) or all(
+            isinstance(side, list) and len(side) == 2 and _all_names(side) for side in players)):
+        raise MatchError("players", SIDES_MESSAGE)
+    games = data.get("games") if isinstance(data, dict) else None
+    for g, game in enumerate(games if isinstance(games, list) else ()):
+        if isinstance(game, dict):  # a whole game: checked as a game, so that its places read as a game's
+            try:
+                GameLog.model_validate(game)
+            except ValidationError as err:
+                explained = _explain(err, game)
+                raise MatchError(join_place(f"games[{g}]", explained.place), explained.message) from None
+        elif not isinstance(game, str) or not game:
+            raise MatchError(f"games[{g}]", "a game of a match is a game log (an object) or a game id (a string)")
+    try:
+        record = MatchRecord.model_validate(data)
+    except ValidationError as err:
+        explained = _explain(err, data)
+        raise MatchError(explained.place, _match_message(explained)) from None
+    _check_record(record)
+    return record
+
+
+def _match_message(err: GameLogError) -> str:
+    if err.place.startswith("rules") and "is not a match rule" not in err.message and err.place != "rules":
+        return err.message
+    if err.place == "players" and "2 to 4 players" in err.message:
+        return SIDES_MESSAGE
+    return err.message
+
+
+def _all_names(items: list[object]) -> bool:
+    return all(isinstance(item, str) for item in items)
+
+
+def _check_record(record: MatchRecord) -> None:
+    names = [name for side in record.sides for name in side]
+    twice = next((n for n in names if names.count(n) > 1), None)
+    if twice is not None:
+        raise MatchError("players", f"{twice!r} is named twice: the two sides are different players")
+    for g, game in enumerate(record.games or ()):
+        if isinstance(game, str):
+            continue
+        place = f"games[{g}]"
+        try:
+            check_players(game)
+            check_options(game if game.match is not None else game.model_copy(update={"match": record.id}))
+        except GameLogError as err:
+            raise MatchError(join_place(place, err.place), err.message) from None
+        if not same_sides(record.sides, game.players):
+            raise MatchError(f"{place}.players", f"this game is between {' and '.join(game.players)}, not the "
+                             "match's two sides: every game of a match has the same sides")
+        if game.match is not None and game.match != record.id:
+            raise MatchError(f"{place}.match", f"this game names match {game.match!r}, not {record.id!r}")
+        if game.match_game is not None and game.match_game != g + 1:
+            raise MatchError(f"{place}.match_game", f"this is game {g + 1} of the match, not {game.match_game}")
+    result = record.result
+    if result is not None:
+        if result.winner is not None and record.side_of(result.winner) is None:
+            raise MatchError("result.winner", f"{result.winner!r} is not a player of this match")
+        sides_named: set[int] = set()
+        for name in result.points or {}:
+            side = record.side_of(name)
+            if side is None:
+                raise MatchError("result.points", f"{name!r} is not a player of this match")
+            if side in sides_named:
+                raise MatchError("result.points", f"{name!r}'s side has its points given twice")
+            sides_named.add(side)
+
+
+def inline_games(record: MatchRecord) -> list[tuple[int, GameLog]]:
+    """The whole game logs in the record, each with its number in the match and carrying the match id."""
+    out = []
+    for number, game in enumerate(record.games or (), start=1):
+        if isinstance(game, str):
+            continue
+        if game.match is None or game.match_game is None:
+            game = game.model_copy(update={"match": record.id, "match_game": number})
+        out.append((number, game))
+    return out
+
+
+def listed_games(record: MatchRecord) -> list[tuple[int, str, str]]:
+    """Every game the record lists: (number, key, place in the record), inline games by :func:`game_key`."""
+    out = []
+    for (number, game) in enumerate(record.games or (), start=1):
+        key = game if isinstance(game, str) else game_key(_as_match_game(record, number, game))
+        out.append((number, key, f"games[{number - 1}]"))
+    return out
+
+
+def _as_match_game(record: MatchRecord, number: int, game: GameLog) -> GameLog:
+    if game.match is None or game.match_game is None:
+        return game.model_copy(update={"match": record.id, "match_game": number})
+    return game
+
+
+def inner_place(outer: str | None, inner: str) -> str:
+    """A place inside a record found at ``outer``: ``line 3`` and ``games[0]`` -> ``line 3: games[0]``;
+    ``[2]`` and ``games[0]`` -> ``[2].games[0]``; either may be empty.
+
+    >>> inner_place("line 3", "games[0]"), inner_place("[2]", "games[0]"), inner_place("", "id")
+    ('line 3: games[0]', '[2].games[0]', 'id')
+    """
+    if not outer or not inner:
+        return outer or inner
+    if outer.startswith("["):
+        return outer + inner if inner.startswith("[") else f"{outer}.{inner}"
+    return f"{outer}: {inner}"
+
+
+def dump_match(record: MatchRecord) -> dict[str, Any]:
+    """The record as JSON-ready data: the fields it was given, rules in object form, games as given."""
+    data = record.model_dump(mode="json", by_alias=True, exclude_unset=True, exclude={"rules", "games"})
+    out: dict[str, Any] = {}
+    for name in MatchRecord.model_fields:
+        if name == "rules":
+            out["rules"] = record.rules.model_dump(mode="json")
+        elif name == "games" and record.games is not None:
+            out["games"] = [g if isinstance(g, str) else dump_game(g) for g in record.games]
+        elif name in data:
+            out[name] = data[name]
+    return out
+
+
+def match_hash(record: MatchRecord) -> str:
+    """sha256 (hex) of the record's canonical JSON, inline games named by their keys (they are stored as games).
+
+    Two records that differ only in the spelling of the rules (shorthand or object) or key order hash alike.
+    """
+    data = dump_match(record)
+    if record.games is not None:
+        data["games"] = [key for _number, key, _place in listed_games(record)]
+    return hashlib.sha256(orjson.dumps(data, option=orjson.OPT_SORT_KEYS)).hexdigest()

@@ -1,0 +1,328 @@
+"""Storing matches: match records, the games that carry a match id, and scorecard findings.
+
+The importer hands over every match record and scorecard finding it reads, and every game it stores (or could
+not, a conflict); once the games of the input are written, :meth:`MatchWriter.finish` stores the matches in one
+transaction, a savepoint each, so a bad record is refused alone (with its file and place) and the rest is stored.
+
+* A match record is known by its ``id`` and :func:`~cribstats.match.model.match_hash`: read again it changes
+  nothing; the same id with other content is a conflict unless ``replace``.
+* A game that carries ``match`` joins that match as it is stored (the match is known from its games until its
+  record arrives); a game a record lists by id is joined when the record or the game arrives, in either order.
+* Every match a stored game or record touched is judged again from its stored games
+  (:mod:`cribstats.store.match_judge`): the result, each game's part and the findings are rewritten.
+* Games of one match with other sides or another variant, a game number used twice, or a listed game that is
+  neither in the input nor stored, are input errors: the record (or the game's place in the match) is refused.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from datetime import date as Date
+from functools import partial
+from typing import Any, TypeVar
+
+import orjson
+import sqlalchemy as sa
+from sqlalchemy.engine import Connection
+
+from cribstats.formats.sources import SourceFinding, SourceMatch
+from cribstats.match.model import (
+    MatchRecord,
+    MatchRules,
+    Sides,
+    game_sides,
+    inner_place,
+    listed_games,
+    match_hash,
+    same_sides,
+)
+from cribstats.store import tables as t
+from cribstats.store.db import atomic
+from cribstats.store.match_judge import StoredGame, event_id, insert_ignore, judge_stored, player_id, stored_games
+from cribstats.store.tables import name_key
+
+_T = TypeVar("_T")
+#: what the writer does with an input it refuses: ``(file, place, reason)``
+Refuse = Callable[[str, str | None, str], None]
+
+
+class MatchInputError(Exception):
+    """A match record or a game's part in a match that cannot be stored; ``place`` inside the record."""
+
+    def __init__(self, place: str, message: str) -> None:
+        super().__init__(message)
+        self.place = place
+        self.message = message
+
+
+@dataclass(slots=True)
+class MatchTally:
+    """What became of the match records and scorecard findings of an import."""
+
+    imported: int = 0
+    present: int = 0
+    conflicting: int = 0
+    refused: int = 0
+    scorecard_findings: int = 0
+
+
+@dataclass(slots=True)
+class _GameLink:
+    match: str
+    number: int | None
+    key: str
+    file: str
+    place: str | None
+
+
+@dataclass(slots=True)
+class MatchWriter:
+    """Collects what the importer meets and stores the matches at the end (:meth:`finish`)."""
+
+    replace: bool = False
+    records: list[SourceMatch] = field(default_factory=list)
+    scorecards: list[SourceFinding] = field(default_factory=list)
+    links: list[_GameLink] = field(default_factory=list)
+    tally: MatchTally = field(default_factory=MatchTally)
+    conflicting: set[str] = field(default_factory=set)  # keys of the games of this input not stored: conflicts
+
+    def add_record(self, item: SourceMatch | SourceFinding) -> None:
+        """A match record or a scorecard finding read from the input."""
+        if isinstance(item, SourceMatch):
+            self.records.append(item)
+        else:
+            self.scorecards.append(item)
+
+    def game_met(self, key: str, log: str, file: str, place: str | None, *, stored_now: bool) -> None:
+        """A game of the input stored now (``log`` its canonical JSON); with ``stored_now`` false, one that was
+        not (a conflict, reported with the game). Only games that carry a match id are kept, so memory does not
+        grow with the input."""
+        if not stored_now:
+            self.conflicting.add(key)
+            return
+        if '"match":' not in log:
+            return
+        data = orjson.loads(log)
+        if isinstance(data.get("match"), str):
+            self.links.append(_GameLink(data["match"], data.get("match_game"), key, file, place))
+
+    def finish(self, conn: Connection, refuse: Refuse) -> MatchTally:
+        """Store the records, join the games, judge every match touched, store the scorecard findings."""
+        touched: set[int] = set()
+        with atomic(conn):
+            for source in self.records:
+                try:
+                    match_id = _twice(conn, partial(self._store_record, conn, source))
+                except MatchInputError as err:
+                    self.tally.refused += 1
+                    refuse(source.file, inner_place(source.place, err.place) or None, err.message)
+                    continue
+                if match_id is not None:
+                    touched.add(match_id)
+            for link in self.links:
+                try:
+                    touched.add(_twice(conn, partial(_link_game, conn, link)))
+                except MatchInputError as err:
+                    refuse(link.file, link.place, err.message)
+            touched |= _join_arrived_games(conn)
+            for match_id in sorted(touched):
+                judge_stored(conn, match_id)
+            self._store_scorecards(conn)
+        return self.tally
+
+    def _store_record(self, conn: Connection, source: SourceMatch) -> int | None:
+        record = source.record
+        digest = match_hash(record)
+        m = t.match_table
+        existing = conn.execute(sa.select(m.c.id, m.c.content_hash).where(m.c.source_id == record.id)).first()
+        if existing is not None and existing.content_hash == digest:
+            self.tally.present += 1
+            return None
+        if existing is not None and existing.content_hash is not None and not self.replace:
+            self.tally.conflicting += 1
+            raise MatchInputError("id", f"match {record.id!r} is already stored with other content "
+                                  "(import with --replace to store this one instead)")
+        listed = listed_games(record)
+        stored = stored_games(conn, [key for _n, key, _p in listed])
+        sides = _key_sides(record.sides)
+        variants: set[str] = set()
+        for _number, key, place in listed:
+            game = stored.get(key)
+            if game is None:
+                if key in self.conflicting:
+                    continue  # read but not stored, a conflict: reported with the game
+                raise MatchInputError(place, f"no game {key!r} in the input or in the store")
+            _check_sides(sides, game.players, record.sides, place)
+            variants.add(game.variant)
+            if len(variants) > 1:
+                raise MatchInputError(place, f"this game is {game.variant}, but the match's games before it are "
+                                      f"{sorted(variants - {game.variant})[0]}: a match is played in one variant")
+        values = _record_values(conn, record, digest, source)
+        if existing is None:
+            match_id = int(conn.execute(sa.insert(m).returning(m.c.id), values).scalar_one())
+        else:
+            match_id = int(existing.id)
+            conn.execute(sa.update(m).where(m.c.id == match_id).values(**values))
+        _set_sides(conn, match_id, record.sides)
+        if record.games is not None:
+            _set_listed_games(conn, match_id, [(n, key, stored.get(key)) for n, key, _p in listed])
+        self.tally.imported += 1
+        return match_id
+
+    def _store_scorecards(self, conn: Connection) -> None:
+        rows = []
+        for source in self.scorecards:
+            f = source.finding
+            identity = [source.date, source.event, source.round, f.kind, f.player, f.claimed, f.due, f.message]
+            digest = hashlib.sha256(orjson.dumps(identity)).hexdigest()
+            rows.append({
+                "match_id": None, "seq": 0, "game_key": f.game, "kind": f.kind, "phase": f.phase,
+                "player_id": None if f.player is None else player_id(conn, f.player), "claimed": f.claimed,
+                "due": f.due, "message": f.message, "date": _date(source.date),
+                "event_id": None if source.event is None else event_id(conn, source.event),
+                "round": source.round, "finding_hash": digest,
+            })
+        if rows:
+            before = _count(conn, t.match_finding_table)
+            insert_ignore(conn, t.match_finding_table, rows, ["finding_hash"])
+            self.tally.scorecard_findings += _count(conn, t.match_finding_table) - before
+
+
+def _twice(conn: Connection, work: Callable[[], _T]) -> _T:
+    """``work`` in a savepoint; once more should a concurrent import have stored the same match or game number
+    first (the unique key refuses the row; read again, it is there)."""
+    try:
+        with atomic(conn):
+            return work()
+    except sa.exc.IntegrityError:
+        with atomic(conn):
+            return work()
+
+
+def _key_sides(sides: Sides) -> Sides:
+    one, two = (tuple(name_key(n) for n in side) for side in sides)
+    return one, two
+
+
+def _check_sides(key_sides: Sides, players: list[str], shown: Sides, place: str = "") -> None:
+    if not same_sides(key_sides, [name_key(p) for p in players]):
+        them = " and ".join(players)
+        match = " against ".join(" and ".join(side) for side in shown)
+        raise MatchInputError(place, f"this game is between {them}, not {match}: every game of a match has its "
+                              "sides")
+
+
+def _link_game(conn: Connection, link: _GameLink) -> int:
+    """Join a stored game that carries a match id to that match (made from the game when it has no record)."""
+    m, mg = t.match_table, t.match_game_table
+    game = stored_games(conn, [link.key])[link.key]
+    row = conn.execute(sa.select(m.c.id, m.c.side1, m.c.side2).where(m.c.source_id == link.match)).first()
+    if row is None:
+        sides = game_sides(game.players)
+        if sides is None:
+            raise MatchInputError("", f"a {game.variant} game cannot be a game of match {link.match!r}: "
+                                  "a match is between two sides")
+        values = {"source_id": link.match, "content_hash": None, "rules": _rules_json(MatchRules()),
+                  "first_to": 2, "count_by": "games", "side1": _names_json(sides[0]),
+                  "side2": _names_json(sides[1]), "imported_at": _now()}
+        match_id = int(conn.execute(sa.insert(m).returning(m.c.id), values).scalar_one())
+        _set_sides(conn, match_id, sides)
+    else:
+        match_id = int(row.id)
+        sides = (tuple(orjson.loads(row.side1)), tuple(orjson.loads(row.side2)))
+        _check_sides(_key_sides(sides), game.players, sides)
+    numbered = sa.select(mg.c.game_source_id, mg.c.number).where(mg.c.match_id == match_id)
+    numbers: dict[str, int] = {row.game_source_id: row.number for row in conn.execute(numbered)}
+    if link.key in numbers:
+        if link.number is not None and numbers[link.key] != link.number:
+            raise MatchInputError("", f"game {link.key!r} is game {numbers[link.key]} of match {link.match!r}, "
+                                  f"not {link.number}")
+        conn.execute(sa.update(mg).where(mg.c.match_id == match_id, mg.c.game_source_id == link.key)
+                     .values(game_id=game.id))
+        return match_id
+    number = link.number if link.number is not None else max(numbers.values(), default=0) + 1
+    taken = next((key for key, n in numbers.items() if n == number), None)
+    if taken is not None:
+        raise MatchInputError("match_game", f"game {number} of match {link.match!r} is already game {taken!r}")
+    conn.execute(sa.insert(mg), {"match_id": match_id, "game_id": game.id, "game_source_id": link.key,
+                                 "number": number, "counted": True, "match_points": 0})
+    return match_id
+
+
+def _join_arrived_games(conn: Connection) -> set[int]:
+    """Join every listed game that is stored now to its match; the matches so joined."""
+    mg, g = t.match_game_table, t.game_table
+    waiting = conn.execute(sa.select(mg.c.id, mg.c.match_id, g.c.id.label("game_id"))
+                           .join(g, g.c.game_key == mg.c.game_source_id).where(mg.c.game_id.is_(None))).all()
+    for row in waiting:
+        conn.execute(sa.update(mg).where(mg.c.id == row.id).values(game_id=row.game_id))
+    return {row.match_id for row in waiting}
+
+
+def _set_listed_games(conn: Connection, match_id: int, listed: list[tuple[int, str, StoredGame | None]]) -> None:
+    """The record's games as games 1..n; games joined before from their own match id, not listed, come after."""
+    mg = t.match_game_table
+    keys = {key for _n, key, _g in listed}
+    others = [row for row in conn.execute(sa.select(mg.c.game_source_id, mg.c.game_id)
+                                          .where(mg.c.match_id == match_id).order_by(mg.c.number))
+              if row.game_source_id not in keys]
+    conn.execute(sa.delete(mg).where(mg.c.match_id == match_id))
+    rows = [{"match_id": match_id, "game_id": None if game is None else game.id, "game_source_id": key,
+             "number": number, "counted": True, "match_points": 0} for number, key, game in listed]
+    rows += [{"match_id": match_id, "game_id": row.game_id, "game_source_id": row.game_source_id,
+              "number": len(listed) + i, "counted": True, "match_points": 0} for i, row in enumerate(others, 1)]
+    if rows:
+        conn.execute(sa.insert(mg), rows)
+
+
+# --- rows -------------------------------------------------------------------------------------------------------
+
+
+def _record_values(conn: Connection, record: MatchRecord, digest: str, source: SourceMatch) -> dict[str, Any]:
+    one, two = record.sides
+    result = record.result
+    points: list[int | None] = [None, None]
+    for name, value in (result.points or {}).items() if result else ():
+        side = record.side_of(name)
+        if side is not None:
+            points[side] = value
+    return {
+        "source_id": record.id, "content_hash": digest,
+        "event_id": None if record.event is None else event_id(conn, record.event),
+        "date": _date(record.date), "round": record.round, "site": record.site,
+        "rules": _rules_json(record.rules), "first_to": record.rules.first_to, "count_by": record.rules.count,
+        "side1": _names_json(one), "side2": _names_json(two),
+        "recorded_winner": None if result is None else result.winner,
+        "recorded_points1": points[0], "recorded_points2": points[1],
+        "source_file": source.file, "source_place": source.place or None, "imported_at": _now(),
+    }
+
+
+def _set_sides(conn: Connection, match_id: int, sides: Sides) -> None:
+    mp = t.match_player_table
+    conn.execute(sa.delete(mp).where(mp.c.match_id == match_id))
+    conn.execute(sa.insert(mp), [{"match_id": match_id, "player_id": player_id(conn, name), "side": i + 1}
+                                 for i, side in enumerate(sides) for name in side])
+
+
+def _count(conn: Connection, table: sa.Table) -> int:
+    return int(conn.execute(sa.select(sa.func.count()).select_from(table)).scalar_one())
+
+
+def _rules_json(rules: MatchRules) -> str:
+    return orjson.dumps(rules.model_dump(mode="json")).decode()
+
+
+def _names_json(names: tuple[str, ...]) -> str:
+    return orjson.dumps(list(names)).decode()
+
+
+def _date(text: str | None) -> Date | None:
+    return None if text is None else Date.fromisoformat(text)
+
+
+def _now() -> datetime:
+    return datetime.now(UTC).replace(tzinfo=None)

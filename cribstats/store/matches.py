@@ -1,0 +1,170 @@
+"""Reading stored matches: each match with its sides, rules, games, result recorded and replayed, and findings;
+and the scorecard findings of club nights.
+
+>>> from cribstats.store.db import make_engine, upgrade
+>>> engine = make_engine("sqlite://")
+>>> upgrade(engine)
+>>> with engine.connect() as conn:
+...     load_matches(conn), load_match(conn, "final"), scorecard_findings(conn)
+([], None, [])
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import date as Date
+from typing import Any
+
+import orjson
+import sqlalchemy as sa
+from sqlalchemy.engine import Connection
+
+from cribstats.findings import Finding
+from cribstats.match.model import MatchRules
+from cribstats.store import tables as t
+from cribstats.store.tables import name_key
+
+
+@dataclass(slots=True)
+class StoredMatchGame:
+    """Game ``number`` of a stored match: its key, the stored game's id (None until stored), the side that won
+    it (1, 2, or None), the match points it gave and whether it counted (false: begun after the match ended)."""
+
+    number: int
+    game_key: str
+    game_id: int | None
+    winner_side: int | None
+    match_points: int
+    counted: bool
+
+
+@dataclass(slots=True)
+class StoredMatch:
+    """A stored match. Sides are numbered 1 and 2 as in the store; ``points`` and ``winner_side`` are replayed
+    from the stored games, ``recorded_*`` come from the record (None where it says nothing, or there is none:
+    ``has_record`` false for a match known only from games carrying its id)."""
+
+    id: int
+    source_id: str
+    event: str | None
+    date: Date | None
+    round: str | None
+    site: str | None
+    rules: MatchRules
+    sides: tuple[tuple[str, ...], tuple[str, ...]]
+    points: tuple[int, int]
+    winner_side: int | None
+    ended_after_game: int | None
+    recorded_winner: str | None
+    recorded_points: tuple[int | None, int | None]
+    has_record: bool
+    games: list[StoredMatchGame] = field(default_factory=list)
+    findings: list[Finding] = field(default_factory=list)
+
+    @property
+    def winner(self) -> tuple[str, ...] | None:
+        """The winning side's players, or None while the match is unfinished."""
+        return None if self.winner_side is None else self.sides[self.winner_side - 1]
+
+    @property
+    def finished(self) -> bool:
+        return self.winner_side is not None
+
+
+def load_matches(
+    conn: Connection,
+    *,
+    event: str | None = None,
+    player: str | None = None,
+    since: Date | None = None,
+    until: Date | None = None,
+    source_ids: list[str] | None = None,
+) -> list[StoredMatch]:
+    """Stored matches in date order (undated last), then by id; filtered by event name, a player on either side
+    (any spelling of the name), a date range (inclusive) or match ids."""
+    m, e = t.match_table, t.event_table
+    query = sa.select(m, e.c.name.label("event_name")).select_from(m.outerjoin(e, m.c.event_id == e.c.id))
+    if event is not None:
+        query = query.where(e.c.name == event)
+    if since is not None:
+        query = query.where(m.c.date >= since)
+    if until is not None:
+        query = query.where(m.c.date <= until)
+    if source_ids is not None:
+        query = query.where(m.c.source_id.in_(source_ids))
+    if player is not None:
+        mp, pt = t.match_player_table, t.player_table
+        on_side = sa.select(mp.c.match_id).join(pt, pt.c.id == mp.c.player_id).where(
+            pt.c.name_key == name_key(player))
+        query = query.where(m.c.id.in_(on_side))
+    query = query.order_by(m.c.date.is_(None), m.c.date, m.c.id)
+    matches = [_match(row) for row in conn.execute(query)]
+    if not matches:
+        return []
+    by_id = {match.id: match for match in matches}
+    ids = list(by_id)
+    mg = t.match_game_table
+    for chunk in _chunks(ids):
+        games = sa.select(mg).where(mg.c.match_id.in_(chunk)).order_by(mg.c.match_id, mg.c.number)
+        for row in conn.execute(games):
+            by_id[row.match_id].games.append(StoredMatchGame(
+                row.number, row.game_source_id, row.game_id, row.winner_side, row.match_points, bool(row.counted)))
+        for match_id, finding in _findings(conn, t.match_finding_table.c.match_id.in_(chunk)):
+            by_id[match_id].findings.append(finding)  # type: ignore[index]
+    return matches
+
+
+def load_match(conn: Connection, source_id: str) -> StoredMatch | None:
+    """The stored match with this id, or None."""
+    found = load_matches(conn, source_ids=[source_id])
+    return found[0] if found else None
+
+
+def scorecard_findings(conn: Connection, *, event: str | None = None, date: Date | None = None) -> list[Finding]:
+    """The stored ``scorecard`` findings (cards of a club night that disagree), for one event or night if asked."""
+    f = t.match_finding_table
+    where = [f.c.kind == "scorecard"]
+    if event is not None:
+        where.append(f.c.event_id.in_(sa.select(t.event_table.c.id).where(t.event_table.c.name == event)))
+    if date is not None:
+        where.append(f.c.date == date)
+    return [finding for _match_id, finding in _findings(conn, sa.and_(*where))]
+
+
+def _findings(conn: Connection, where: sa.ColumnElement[bool]) -> list[tuple[int | None, Finding]]:
+    f, pt, m = t.match_finding_table, t.player_table, t.match_table
+    query = (
+        sa.select(f, pt.c.name.label("player_name"), m.c.source_id.label("match_source"))
+        .select_from(f.outerjoin(pt, pt.c.id == f.c.player_id).outerjoin(m, m.c.id == f.c.match_id))
+        .where(where)
+        .order_by(f.c.match_id, f.c.seq, f.c.id)
+    )
+    return [
+        (row.match_id, Finding(row.game_key, None, None, row.kind, row.phase, row.player_name, row.claimed,
+                               row.due, row.message, row.match_source))
+        for row in conn.execute(query)
+    ]
+
+
+def _match(row: sa.Row[Any]) -> StoredMatch:
+    sides = (tuple(orjson.loads(row.side1)), tuple(orjson.loads(row.side2)))
+    return StoredMatch(
+        id=row.id,
+        source_id=row.source_id,
+        event=row.event_name,
+        date=row.date,
+        round=row.round,
+        site=row.site,
+        rules=MatchRules.model_validate(orjson.loads(row.rules)),
+        sides=sides,
+        points=(row.points1, row.points2),
+        winner_side=row.winner_side,
+        ended_after_game=row.ended_after_game,
+        recorded_winner=row.recorded_winner,
+        recorded_points=(row.recorded_points1, row.recorded_points2),
+        has_record=row.content_hash is not None,
+    )
+
+
+def _chunks(ids: list[int], size: int = 300) -> list[list[int]]:
+    return [ids[i:i + size] for i in range(0, len(ids), size)]
