@@ -139,3 +139,23 @@ def test_simulate_folder(disk: Path) -> None:
     assert code == 1
     assert err.startswith(f"error: {folder}/") and err.endswith(f".json: cannot write: {FULL}\n")
     assert list(folder.iterdir()) == []  # not one half-written game
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["simulate-matches", "-n", "2", "--players", "Ann,Ben", "--rules", "best-of-3"],
+        ["simulate-nights", "-n", "1"],
+    ],
+    ids=["matches", "nights"],
+)
+def test_club_simulations(disk: Path, args: list[str]) -> None:
+    target = disk / "club.jsonl"
+    assert_refused([*args, "--seed", "1", "--out", str(target)], target, disk, old=True)
+
+
+def test_club_scorecards(disk: Path, tmp_path: Path) -> None:
+    target = disk / "cards.csv"
+    games = tmp_path / "night.jsonl"
+    assert_refused(["simulate-nights", "-n", "1", "--out", str(games), "--scorecards", str(target)], target, disk,
+                   old=True)  # fmt: skip
