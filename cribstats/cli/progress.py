@@ -1,9 +1,9 @@
 """The import's progress line: games done of the games the inputs hold, and the time left.
 
-The total is counted before the import starts, cheaply and by the file's kind (a line a game in JSON Lines, a row a
-game in a tally sheet, a record a game in a ``.pgn``, the array's length in a ``.json``); it is an estimate that
-the bar corrects if more games come. Standard input has no size known in advance: its progress is a count with the
-time spent.
+The total is counted before the import starts, cheaply and by the file's kind (a line a game in JSON Lines, or the
+games of a match record's line; a row a game in a tally sheet, two in a scorecard sheet; a record a game in a
+``.pgn``; the array's length in a ``.json``); it is an estimate that the bar corrects if more games come.
+Standard input has no size known in advance: its progress is a count with the time spent.
 """
 
 from __future__ import annotations
@@ -35,6 +35,28 @@ def _count_lines(path: str) -> int:
     return sum(1 for line in _lines(path) if line.strip())
 
 
+def _count_json_lines(path: str) -> int:
+    """A game a line; a match record's line counts the games it holds."""
+    count = 0
+    for line in _lines(path):
+        if not line.strip():
+            continue
+        if b'"cribstats/match/' in line:
+            record = orjson.loads(line)
+            count += len(record.get("games") or ()) if isinstance(record, dict) else 1
+        else:
+            count += 1
+    return count
+
+
+def _count_sheet(path: str) -> int:
+    """A row a game in a tally sheet; two rows a game (each player's card) in a scorecard sheet."""
+    rows = _count_lines(path) - 1
+    with open(path, "rb") as handle:
+        header = handle.readline().lower()
+    return max(0, (rows + 1) // 2 if b"opponent" in header else rows)
+
+
 def _count_records(path: str) -> int:
     """Records of a cribbage-zero file: each begins where tag lines follow something else."""
     records, in_tags = 0, False
@@ -62,9 +84,9 @@ def games_in(path: str) -> int:
     kind = kind_of(path)
     try:
         if kind == "jsonl":
-            return _count_lines(path)
+            return _count_json_lines(path)
         if kind == "tally":
-            return max(0, _count_lines(path) - 1)
+            return _count_sheet(path)
         if kind == "cribzero":
             return _count_records(path)
         if kind == "json":
