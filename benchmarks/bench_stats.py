@@ -13,6 +13,9 @@ its own CPU seconds, from ``getrusage``), each measured in the same run as its b
   batch of the importer), rolled back, against writing the same games' deal fact rows again (also rolled back).
 - ``stats --format json`` through the command line in a new process (start-up and imports included), and the
   same command over an empty store: the start-up alone (imports, the schema check).
+- the club tables: ``season``, ``head-to-head`` and ``rating`` (``--format json``) in a new process each, wall
+  and CPU seconds, against ``stats --format json`` in the same run (``bench_stats.py --club [GAMES]`` runs only
+  these).
 - ``report``: :func:`cribstats.report.build_report` for the sample season (``sample_logs/``, or a simulated one
   when the folder is empty), against the same season's ``stats`` (so the ratio is what charts and HTML cost).
 
@@ -268,6 +271,71 @@ def bench_report(folder: Path, logs: Path, seed_games: dict[str, int], repeats: 
     print(f"  build_report                 {report:7.3f} s   {report / stats:5.1f}x stats   (target < 10 s)")
 
 
+CLUB_COMMANDS: tuple[list[str], ...] = (
+    ["season", "--format", "json"],
+    ["head-to-head", "--format", "json"],
+    ["rating", "--format", "json"],
+)
+"""The club tables timed over the big store, each in a new process as a user runs it (target < 3 s each)."""
+
+
+def club_cli_time(url: str, args: list[str], repeats: int = REPEATS) -> tuple[float, float]:
+    """Median wall and CPU seconds (the child's user + system time) of ``cribstats ARGS`` in a new process."""
+    env = dict(os.environ, CRIBSTATS_DB=url)
+    command = [str(Path(sys.executable).parent / "cribstats"), *args]
+    walls, cpus = [], []
+    for _ in range(repeats):
+        before = os.times()
+        start = time.perf_counter()
+        subprocess.run(command, env=env, check=True, capture_output=True)
+        walls.append(time.perf_counter() - start)
+        after = os.times()
+        cpus.append(after.children_user - before.children_user + after.children_system - before.children_system)
+    return statistics.median(walls), statistics.median(cpus)
+
+
+def club_store(games: int) -> Path:
+    """A store of ``games`` games for the club tables, built as :func:`build_store` builds its own (the seed
+    games imported, then copied with shifted ids), kept apart in ``cribstats-bench/club-GAMES.db``. A table
+    without an ``id`` (the per game totals) is copied with its game ids shifted."""
+    folder = Path(tempfile.gettempdir()) / "cribstats-bench"
+    path = folder / f"club-{games}.db"
+    if path.exists():
+        bring_up_to_date(path)
+        return path
+    if not (folder / "seed").exists():
+        seed_logs(folder / "seed")
+    partial = path.with_suffix(".building")
+    for suffix in ("", "-wal", "-shm"):
+        Path(f"{partial}{suffix}").unlink(missing_ok=True)
+    engine = make_engine(f"sqlite:///{partial}")
+    seeded = import_paths([folder / "seed"], engine).imported
+    copies = max(0, games // seeded - 1)
+    tables = {name: t.metadata.tables[name] for name in COPIED}
+    with engine.begin() as conn:
+        spans = {name: conn.execute(sa.select(sa.func.max(table.c.id))).scalar() or 0
+                 for name, table in tables.items() if "id" in table.c}  # fmt: skip
+        for table in tables.values():
+            conn.execute(_copy_statement(table, copies, spans))
+    with engine.connect() as conn:
+        conn.exec_driver_sql("ANALYZE")
+    engine.dispose()
+    partial.rename(path)
+    return path
+
+
+def bench_club(games: int) -> None:
+    """``season``, ``head-to-head`` and ``rating`` over the big store, against ``stats`` in the same run."""
+    url = f"sqlite:///{club_store(games)}"
+    base_wall, base_cpu = club_cli_time(url, ["stats", "--format", "json"])
+    print(f"club tables over {games:,} games, each `cribstats ...` in a new process (wall / CPU seconds):")
+    print(f"  stats --format json (baseline)                     {base_wall:7.3f} s / {base_cpu:6.3f} s")
+    for args in CLUB_COMMANDS:
+        wall, cpu = club_cli_time(url, args)
+        print(f"  {' '.join(args):<50} {wall:7.3f} s / {cpu:6.3f} s   {cpu / base_cpu:5.2f}x stats CPU"
+              "   (target < 3 s)")
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("games", nargs="?", type=int, default=100_000, help="games in the store (default 100,000)")
@@ -279,10 +347,15 @@ def main(argv: list[str] | None = None) -> None:
                         help="the season the report is built from (default: sample_logs/; the seed games if "
                              "the folder holds no logs)")
     parser.add_argument("--repeat", type=int, default=REPEATS, help="runs of each timing; the median is shown")
+    parser.add_argument("--club", action="store_true", help="the club tables only")
     args = parser.parse_args(argv)
+    if args.club:
+        bench_club(args.games)
+        return
     seed_games = {variant: args.seed_games * share for variant, share in SEED_SHARES.items()}
     args.folder.mkdir(parents=True, exist_ok=True)
     bench_stats(args.games, args.folder, seed_games, args.repeat)
+    bench_club(args.games)
     bench_report(args.folder, args.report_logs, seed_games, args.repeat)
 
 

@@ -189,6 +189,28 @@ class PlayState:
         entry = _PEG_MEMO.get(series)
         return (entry if entry is not None else _peg_entry(series, count))[0]
 
+    def lay_if_legal(self, seat: int, card: Card) -> int | None:
+        """:meth:`lay` when it is legal (the play goes on, ``seat`` has not said go, holds ``card``, it fits and it
+        is ``seat``'s turn): the points it earns; None, with nothing changed, when it is not."""
+        if self.over or seat in self.gone:
+            return None
+        hand = self.held[seat]
+        count = self.count + VALUE[card]
+        if count > THIRTY_ONE or card not in hand:
+            return None
+        series = self.series
+        if series:  # the seat after the last card's is in turn at once; else ask who was
+            if seat != (self.last + 1) % self.n and self.turn_instead(seat) is not None:
+                return None
+        elif seat != self.leader:
+            return None
+        hand.remove(card)
+        self.count = count
+        self.series = series = (*series, card >> 2)
+        self.last = seat
+        entry = _PEG_MEMO.get(series)
+        return (entry if entry is not None else _peg_entry(series, count))[0]
+
     def lay_over(self, seat: int, card: Card) -> None:
         """``seat`` lays ``card`` past 31: it counts for nothing and ends the series (with no go point)."""
         hand = self.held[seat]

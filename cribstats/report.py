@@ -38,6 +38,7 @@ from cribstats.charts import (
     skunks_chart,
     skunks_trend_chart,
 )
+from cribstats.club_report import club_context
 from cribstats.errors import CribstatsError
 from cribstats.safetext import visible
 from cribstats.stats.frames import StatsFilter, StatsFrames, load_frames, load_worst_findings
@@ -143,11 +144,11 @@ def _rows(frame: pl.DataFrame, columns: tuple[str, ...]) -> list[list[str]]:
     return [[format_value(c, v) for c, v in zip(columns, row, strict=True)] for row in rows]
 
 
-def _template_text() -> str:
+def _template_text(name: str = TEMPLATE) -> str:
     try:
-        return (resources.files("cribstats") / "templates" / TEMPLATE).read_text(encoding="utf-8")
+        return (resources.files("cribstats") / "templates" / name).read_text(encoding="utf-8")
     except (NotADirectoryError, FileNotFoundError, TypeError):  # imported as a namespace (stale editable install)
-        return (Path(__file__).resolve().parent / "templates" / TEMPLATE).read_text(encoding="utf-8")
+        return (Path(__file__).resolve().parent / "templates" / name).read_text(encoding="utf-8")
 
 
 def _shown(value: Any) -> Any:
@@ -160,7 +161,8 @@ def _shown(value: Any) -> Any:
 
 def _environment() -> jinja2.Environment:
     return jinja2.Environment(autoescape=True, undefined=jinja2.StrictUndefined, trim_blocks=True,
-                              lstrip_blocks=True, finalize=_shown)  # fmt: skip
+                              lstrip_blocks=True, finalize=_shown,
+                              loader=jinja2.FunctionLoader(_template_text))  # fmt: skip
 
 
 def _png(fig: Any) -> str:
@@ -244,6 +246,7 @@ def report_context(engine: Engine, filters: StatsFilter | None = None, *, title:
         "accuracy": _rows(stats, stats_columns),
         "worst_head": ["Points", "Kind", "Player", "Game", "Date", "Deal", "What happened"],
         "worst": _rows(worst, worst_columns),
+        "club": club_context(engine, filters),
         "ready_script": READY_SCRIPT,
         "script_hash": base64.b64encode(hashlib.sha256(READY_SCRIPT.encode()).digest()).decode(),
     }  # fmt: skip

@@ -373,20 +373,19 @@ def peg_points_ranks(ranks: Sequence[int], count: int) -> PegScore:
     )
 
 
-_RANK_POINTS: dict[tuple[int, ...], int] = {}  # ranks -> their fifteens, pairs and runs (at most 13**5 entries)
-
-
 def rank_points(ranks: Sequence[int]) -> int:
-    """Fifteens, pairs and runs of some ranks (any order), remembered by their rank key.
+    """Fifteens, pairs and runs of some ranks, in any order.
 
     >>> rank_points([4, 4, 4, 10, 4])
     28
     """
-    key = tuple(ranks)
-    points = _RANK_POINTS.get(key)
-    if points is None:
-        points = _RANK_POINTS[key] = sum(item[2] for item in _rank_combinations(tuple(sorted(ranks))))
-    return points
+    return _sorted_rank_points(tuple(sorted(ranks)))
+
+
+@cache
+def _sorted_rank_points(ranks: tuple[int, ...]) -> int:
+    """:func:`rank_points` of ranks in ascending order, remembered (6,188 multisets of five ranks at most)."""
+    return sum(item[2] for item in _rank_combinations(ranks))
 
 
 def score_show_total(hand: Sequence[Card], starter: Card, *, crib: bool = False) -> int:
@@ -399,10 +398,7 @@ def score_show_total(hand: Sequence[Card], starter: Card, *, crib: bool = False)
     if len(hand) != 4:
         return score_show(hand, starter, crib=crib).total
     a, b, c, d = hand
-    ranks = (a >> 2, b >> 2, c >> 2, d >> 2, starter >> 2)
-    points = _RANK_POINTS.get(ranks)
-    if points is None:
-        points = rank_points(ranks)
+    points = _sorted_rank_points(tuple(sorted((a >> 2, b >> 2, c >> 2, d >> 2, starter >> 2))))
     s = a & 3
     if s == b & 3 == c & 3 == d & 3:  # one suit: a flush, by the rule
         points += flush_points_for(4, 1, 1 if s == starter & 3 else 0, crib=crib)

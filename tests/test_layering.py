@@ -19,7 +19,7 @@ LAYERS: dict[str, int] = {
     "formats": 1, "simulate": 1, "schemas": 1,
     "store": 2,
     "stats": 3,
-    "charts": 4, "report": 4, "exports": 4,
+    "charts": 4, "report": 4, "exports": 4, "club_charts": 4, "club_report": 4,
     "cli": 5,
     "names": 0,  # the name and text rule, which the readers apply
 }
@@ -90,3 +90,21 @@ def test_the_package_names_load_on_first_use() -> None:
     assert {"cribstats.replay", "cribstats.formats", "cribstats.scoring"} <= loaded
     with pytest.raises(AttributeError, match="no attribute 'nothing'"):
         cribstats.nothing  # noqa: B018
+
+
+def test_the_audit_command_loads_no_numpy_or_sql() -> None:
+    """Start-up: ``cribstats audit`` of a game loads neither numpy nor the SQL layer (the show's totals and the
+    play come from the pure Python rules core; numpy is for scoring hands in bulk)."""
+    sample = Path(__file__).resolve().parent.parent / "sample_logs" / "club-night.jsonl"
+    run = (
+        "import contextlib, os, sys\n"
+        f"sys.argv = ['cribstats', 'audit', '--json', {str(sample)!r}]\n"
+        "from cribstats.cli.app import main\n"
+        "sys.stdout = open(os.devnull, 'w')\n"
+        "with contextlib.suppress(SystemExit):\n"
+        "    main()\n"
+        "sys.stdout = sys.__stdout__"
+    )
+    loaded = modules_loaded_by(run)
+    assert "cribstats.replay" in loaded  # the audit ran
+    assert not loaded & {"numpy", "sqlalchemy", "polars", "cribstats.scoring_many", "cribstats.store"}

@@ -19,7 +19,8 @@ from cribstats.store.importer import import_paths
 
 SCRIPT_NAME = "<script>alert(1)</script>"
 PLAYERS = [SCRIPT_NAME, "Bob & Co", "Carol"]
-SECTIONS = ["summary", "standings", "players", "charts", "audit"]
+SECTIONS = ["summary", "standings", "night", "season", "matches", "head-to-head", "ratings", "players", "charts",
+            "audit"]  # fmt: skip
 
 
 def build_store(folder: Path) -> str:
@@ -75,8 +76,10 @@ def parse(html: str) -> Tags:
 def test_every_section_is_there(html: str) -> None:
     ids = [attrs.get("id") for tag, attrs in parse(html).tags if tag == "section"]
     assert ids == SECTIONS
-    assert html.count("<figure") == 5
-    for chart in ("chart-skunks", "chart-skunks-trend", "chart-averages", "chart-hands", "chart-accuracy"):
+    assert html.count("<figure") == 6
+    charts = ("chart-ratings", "chart-skunks", "chart-skunks-trend", "chart-averages", "chart-hands",
+              "chart-accuracy")  # fmt: skip
+    for chart in charts:
         assert f'id="{chart}"' in html
 
 
@@ -96,7 +99,7 @@ def test_players_get_a_table_each_and_names_are_text(html: str) -> None:
 def test_self_contained(html: str) -> None:
     tags = parse(html)
     images = [attrs["src"] for tag, attrs in tags.tags if tag == "img"]
-    assert len(images) == 5
+    assert len(images) == 6
     assert all(src and src.startswith("data:image/png;base64,iVBORw0KGgo") for src in images)
     assert not re.search(r"""(src|href)=["']?(https?:)?//""", html)
     assert not [attrs for tag, attrs in tags.tags if tag == "link"]

@@ -71,14 +71,16 @@ def test_report_loads_in_chromium(report_file: Path, tmp_path: Path) -> None:
     # the page's own script ran (the CSP allowed it by hash) and found every section laid out
     ready = re.search(r'<html[^>]*data-report-ready="([^"]*)"', dom)
     assert ready is not None, dom[:500]
-    assert ready.group(1).split() == ["summary", "standings", "players", "charts", "audit"]
+    sections = ["summary", "standings", "night", "season", "matches", "head-to-head", "ratings", "players",
+                "charts", "audit"]  # fmt: skip
+    assert ready.group(1).split() == sections
     # no console message: no script error, no blocked script, no failed load
     console = [line for line in done.stderr.splitlines() if ":CONSOLE" in line]
     assert console == []
     # the player named like a script tag is a text node in the live document, in the heading of her table
     assert "<h3>&lt;script&gt;alert(1)&lt;/script&gt;</h3>" in dom
     assert dom.count("<script") == 1  # only the page's own
-    assert dom.count('src="data:image/png;base64,') == 5
+    assert dom.count('src="data:image/png;base64,') == 6
 
 
 def test_report_renders_on_a_phone(report_file: Path, tmp_path: Path) -> None:

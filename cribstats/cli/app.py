@@ -6,7 +6,7 @@ from typing import Annotated
 
 import typer
 
-from cribstats.cli import audit, club, housekeeping, rules, simulate, stats, store
+from cribstats.cli import audit, club, club_tables, housekeeping, rules, simulate, stats, store
 
 START = (
     "A club night, start to finish: [bold]cribstats audit night.jsonl[/bold] (who counted wrong), "
@@ -45,7 +45,7 @@ def root(
     """Cribbage game logs in: a muggins audit of every deal, a store, player statistics, charts and reports."""
 
 
-for group in (rules, audit, simulate, store, stats, club, housekeeping):
+for group in (rules, audit, simulate, store, stats, club, club_tables, housekeeping):
     group.register(app)
 
 

@@ -214,7 +214,8 @@ def stats(
     format: FormatOption = OutputFormat.table,
     out: OutOption = None,
 ) -> None:
-    """Player statistics: results, skunks, pegging, hand and crib per deal (as dealer and as pone), accuracy.
+    """Player statistics: results, skunks, pegging, hand and crib per deal (as dealer and as pone), accuracy,
+    and the rating (see `cribstats rating`).
 
     One row per player. Results follow the claims the table played to; per-deal figures are points due over
     completed deals (the deal the game ended in is left out).
@@ -228,6 +229,7 @@ def stats(
         cribstats stats --event "Tuesday League" --format parquet --out stats.parquet
     """
     from cribstats.stats import compute_stats
+    from cribstats.stats.matches import PLAYER_MATCH_COLUMNS
     from cribstats.stats.measures import DEAL_COLUMNS, FINDING_COLUMNS
 
     try:
@@ -236,12 +238,14 @@ def stats(
         frame = compute_stats(_open_store(db), filters)
         what = filters.describe()
         results = ("player", "games", "wins", "losses", "win_rate", "game_points", "spread",
-                   "skunks_won_levels", "skunks_lost_levels")
+                   "skunks_won_levels", "skunks_lost_levels", "rating")
         tables = [
             rich_table(with_skunk_levels(frame), results, f"Results ({what})"),
             rich_table(frame, ("player", *DEAL_COLUMNS), "Deals: points due per completed deal"),
             rich_table(frame, ("player", *FINDING_COLUMNS), "Counting accuracy"),
         ]
+        if frame["matches"].sum():  # the players' finished matches, where any are stored
+            tables.append(rich_table(frame, ("player", *PLAYER_MATCH_COLUMNS), "Matches (finished)"))
         emit(frame, format, out, tables)
     except _handled() as error:
         raise _fail(error) from None

@@ -276,16 +276,20 @@ def show(
         str,
         typer.Argument(
             help="The game: its key (the log's id), its number in the store (the id column of `cribstats games`), "
-            "or the first six or more hex digits of its content hash."
+            "or the first six or more hex digits of its content hash; or a match id (see `cribstats matches`)."
         ),
     ],
     db: DbOption = DEFAULT_DB,
 ) -> None:
     """Replay one stored game deal by deal: the cards, the play with the count and points, the show, findings.
 
-    Example:
+    Given a match id, shows the match: its rules, sides, result replayed and recorded, each game, findings.
+
+    Examples:
 
         cribstats show tuesday-2026-11-03-r2-t4
+
+        cribstats show tuesday-2026-11-03-final
     """
     from cribstats.replay import replay
     from cribstats.store.queries import AmbiguousGameError, find_game
@@ -303,6 +307,10 @@ def show(
         finally:
             engine.dispose()
         if stored is None:
+            from cribstats.cli.club_tables import show_match
+
+            if show_match(db, game):  # not a game but a match: the match, game by game
+                return
             raise fail(f"no stored game {game!r}: `cribstats games` lists them", 2)
         view = TextView()
         replay(stored.game(), view, key=stored.key)

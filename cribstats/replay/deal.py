@@ -41,9 +41,9 @@ class DealReplay(Claims):
         self.rules = g.rules
         self.players = players = g.players
         self.n = len(players)
-        # the dealer's part (the crib, his heels, showing last; the other leads): the bid winner's, when a bid
-        self.crib_holder = deal.bid.player if deal.bid is not None else deal.dealer
-        self.dealer_seat = dealer_seat = g.seat_of[self.crib_holder]
+        #: the seat with the dealer's part this deal: the crib, his heels, the last to play and to count
+        self.dealer_seat = dealer_seat = self.dealer_part(deal)
+        self.crib_holder = players[dealer_seat]
         self.order_from_pone = g.order_from[dealer_seat]
         self.starter = CARD_BY_TEXT[deal.starter]
         hands, discards = deal.hands, deal.discards
@@ -65,6 +65,12 @@ class DealReplay(Claims):
         self.shows: list[ShowFact] = []
         self.calls = list(deal.muggins or [])
         self.missed_left: dict[tuple[str, str, int | None], int] = {}
+
+    def dealer_part(self, deal: Deal) -> int:
+        """The seat that takes the dealer's part this deal (the crib, his heels, showing last; the other leads):
+        the bid winner's when the deal has a bid, else the dealer's. Everything that follows reads ``dealer_seat``
+        and ``crib_holder``."""
+        return self.g.seat_of[deal.bid.player if deal.bid is not None else deal.dealer]
 
     def run(self) -> DealFacts:
         g = self.g

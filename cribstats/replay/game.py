@@ -101,7 +101,12 @@ class GameReplay:
             self.findings.append(finding)
 
     def credit(self, side: int, claimed: int, due: int) -> None:
-        """Move a side's pegs (as claimed) and its score due, and see whether the game has ended."""
+        """Move a side's pegs (as claimed) and its score due, and see whether the game has ended.
+
+        The game's end rule lives here: the first side whose pegs reach ``target`` wins, the moment they do. (The
+        short ways in :mod:`~cribstats.replay.play` peg in place only while ``< target`` holds, and call this
+        otherwise; another end rule changes this method and ``target``.)
+        """
         board_due = self.board_due
         board_due[side] += due
         if self.winner_due_side is None and board_due[side] >= self.target:

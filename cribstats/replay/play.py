@@ -41,6 +41,11 @@ class PlayReplay:
     Claims come card by card (any event carries points), as totals (``pegged``), or not at all (taken as due).
     """
 
+    __slots__ = (
+        "card_claims", "claimed_by_seat", "d", "deferred", "due_by_seat", "ended_at", "events", "facts", "g",
+        "kept_back", "n", "names", "pending", "pending_series", "single_series", "state", "totals",
+    )
+
     def __init__(self, d: DealReplay) -> None:
         self.d = d
         self.g = d.g
@@ -61,13 +66,14 @@ class PlayReplay:
         # what each seat's cards earned and claimed, go and last card included (after the end: nothing)
         self.due_by_seat = [0] * self.n
         self.claimed_by_seat = [0] * self.n
+        self.ended_at: int | None = None  # the event on whose own points the game ended
 
     # -- the walk ---------------------------------------------------------------------------------------------
 
     def run(self) -> None:
         g, state = self.g, self.state
         seat_of, held, facts, card_claims = g.seat_of, state.held, self.facts, self.card_claims
-        n, fast, totals, target = self.n, not self.d.calls, self.totals, g.target
+        fast, totals, target = not self.d.calls, self.totals, g.target
         board, board_due, side_of_seat = g.board, g.board_due, g.side_of_seat
         due_by_seat, claimed_by_seat = self.due_by_seat, self.claimed_by_seat
         for index, event in enumerate(self.events):
@@ -78,29 +84,23 @@ class PlayReplay:
             card = CARD_BY_TEXT[text]
             claimed = event[2] if len(event) == 3 else (0 if card_claims else None)
             seat = seat_of[player]
-            hand, gone = held[seat], state.gone
-            fits = VALUES[card] <= THIRTY_ONE - state.count
-            goes_on = fits and seat not in gone and card in hand
-            if state.series and not g.over and not goes_on and state.series_over:
-                # the card cannot go on with the series, and nobody can: it closes, its last card taking the go
+            if state.series and not g.over and not (
+                state.fits(card) and seat not in state.gone and card in held[seat]
+            ) and state.series_over:  # the card cannot go on with the series, nor can anyone: the series closes
                 self.close_series(go_point=True)
-                fits, gone = True, state.gone
             if self.deferred is not None:
                 self.credit_deferred()  # a card follows: the claim held back is on the board by now
             if g.over:
                 facts.append(PlayFact(index, player, card, state.count, 0, claimed, after_end=True))
                 g.after_end("play", player, f"{player} laid {text}", event=index)
                 continue
-            # the short way, for the common case: the play goes on, the card is held, fits and is in turn, nothing
-            # is called, and the card before it earned what it claimed (else lay() judges it all)
+            # the short way, for the common case: the card is legal (the state says), nothing is called, and the
+            # card before it earned what it claimed; else lay() judges it all
             pending = self.pending
             if (
-                fast and fits and not state.over and seat not in gone and card in hand
-                and (seat == state.leader if not state.series else (
-                    seat == (state.last + 1) % n or state.turn_instead(seat) is None))
-                and (pending is None or pending.claimed is None or pending.claimed == pending.due)
+                fast and (pending is None or pending.claimed is None or pending.claimed == pending.due)
+                and (base := state.lay_if_legal(seat, card)) is not None
             ):
-                base = state.lay(seat, card)
                 self.pending_series = state.series
                 self.pending = fact = PlayFact(index, player, card, state.count, base, claimed)
                 facts.append(fact)
@@ -164,7 +164,6 @@ class PlayReplay:
         elif not self.totals:
             self.ended_at = index
 
-    ended_at: int | None = None  # the event on whose own points the game ended
 
     def credit_deferred(self) -> None:
         """Peg the go part of a claim held back until its series closed (see ``deferred``)."""

@@ -38,7 +38,10 @@ def read_frames(
 
 def compute_stats(engine: Engine, filters: StatsFilter | None = None) -> pl.DataFrame:
     """``cribstats stats``: one row per player with the columns of ``STATS_COLUMNS``."""
-    return load_stats(read_frames(engine, filters, detail=False))
+    from cribstats.stats.club import with_club_columns
+
+    frames = read_frames(engine, filters, detail=False)
+    return with_club_columns(engine, frames, load_stats(frames))
 
 
 def compute_standings(engine: Engine, filters: StatsFilter | None = None) -> pl.DataFrame:

@@ -56,7 +56,13 @@ DEAL_COLUMNS = (
     "hand_per_deal_dealer", "hand_per_deal_pone", "crib_per_deal", "heels",
 )  # fmt: skip
 FINDING_COLUMNS = ("points_missed", "points_overclaimed", "missed_per_deal", "illegal_plays")
-STATS_COLUMNS: tuple[str, ...] = ("player", *RESULT_COLUMNS, *DEAL_COLUMNS, *FINDING_COLUMNS)
+PLAYER_COLUMNS: tuple[str, ...] = ("player", *RESULT_COLUMNS, *DEAL_COLUMNS, *FINDING_COLUMNS)
+CLUB_COLUMNS: tuple[str, ...] = (
+    "matches", "matches_won", "matches_lost", "match_win_rate", "match_points", "rating",
+)  # fmt: skip
+"""Added to ``stats`` by :func:`cribstats.stats.club.with_club_columns`: finished matches, won, lost, the match win
+rate and match points (:mod:`cribstats.stats.matches`), and the rating after the covered games."""
+STATS_COLUMNS: tuple[str, ...] = (*PLAYER_COLUMNS, *CLUB_COLUMNS)
 RATE_COLUMNS = frozenset(
     {"win_rate", "pegging_per_deal_dealer", "pegging_per_deal_pone", "hand_per_deal_dealer", "hand_per_deal_pone",
      "crib_per_deal", "missed_per_deal"}
@@ -100,8 +106,8 @@ def player_totals(frames: StatsFrames) -> pl.LazyFrame:
 
 
 def player_stats(frames: StatsFrames) -> pl.LazyFrame:
-    """One row per player with every column of :data:`STATS_COLUMNS`, sorted by name."""
-    return player_totals(frames).with_columns(**RATES).select(STATS_COLUMNS)
+    """One row per player with every column of :data:`PLAYER_COLUMNS`, sorted by name."""
+    return player_totals(frames).with_columns(**RATES).select(PLAYER_COLUMNS)
 
 
 # --- standings -------------------------------------------------------------------------------------------------

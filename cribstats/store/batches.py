@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-import hashlib
-import os
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
@@ -19,6 +17,14 @@ from cribstats.store import tables as t
 from cribstats.store.bulk import bulk_insert, chunks, insert_ignore, next_id, refusable, retryable
 from cribstats.store.db import atomic, describe_db_error, ensure_schema, is_postgresql, writer
 from cribstats.store.history import record_run
+from cribstats.store.identity import (
+    IN_CHUNK,
+    BatchOutcome,
+    existing_games,
+    file_hash,
+    id_conflict,
+    key_conflict,
+)
 from cribstats.store.match_import import MatchWriter
 from cribstats.store.players import alias_ids
 from cribstats.store.rows import (
@@ -39,7 +45,6 @@ from cribstats.store.summary import ImportSummary, ProgressHook, Refusal, Source
 from cribstats.store.totals import add_game_totals
 
 DEFAULT_BATCH_SIZE = 1000
-IN_CHUNK = 300  # games per identity query (three IN lists of this many values: under SQLite's oldest limit)
 RETRIES = 5  # attempts at a batch that meets a deadlock or serialisation failure (PostgreSQL)
 
 
@@ -51,17 +56,6 @@ def _as_bound(kind: sa.types.TypeEngine[Any], dialect: sa.Dialect) -> Callable[[
 
 def _now() -> datetime:
     return datetime.now(UTC).replace(tzinfo=None)
-
-
-def file_hash(path: str) -> str | None:
-    """sha256 of a file's bytes, or None for standard input and anything that is not a regular file."""
-    if path in ("-", "<stdin>") or not os.path.isfile(path):
-        return None
-    digest = hashlib.sha256()
-    with open(path, "rb") as handle:
-        while chunk := handle.read(1 << 16):
-            digest.update(chunk)
-    return digest.hexdigest()
 
 
 @dataclass(slots=True)
@@ -264,9 +258,9 @@ class Importer:
         if self.on_progress is not None and self._file is not None:
             self.on_progress(self.summary, self._file)
 
-    def _write_one_by_one(self, batch: list[PreparedGame]) -> _BatchOutcome:
+    def _write_one_by_one(self, batch: list[PreparedGame]) -> BatchOutcome:
         """The slow path: a savepoint per game, so one game the database refuses is refused alone."""
-        total = _BatchOutcome()
+        total = BatchOutcome()
         with atomic(self.conn):
             for g in batch:
                 for attempt in range(RETRIES):
@@ -284,7 +278,7 @@ class Importer:
                         raise
         return total
 
-    def _apply(self, outcome: _BatchOutcome) -> None:
+    def _apply(self, outcome: BatchOutcome) -> None:
         """Count a committed batch and remember the ids it made."""
         self._players.update(outcome.players)
         self._events.update(outcome.events)
@@ -297,11 +291,11 @@ class Importer:
         for g, reason in outcome.refused:
             self._refused(g.file, g.place, reason, g.key)
 
-    def _write(self, batch: list[PreparedGame]) -> _BatchOutcome:
+    def _write(self, batch: list[PreparedGame]) -> BatchOutcome:
         """Write a batch inside the caller's transaction or savepoint; returns what became of each game."""
         conn = self.conn
-        out = _BatchOutcome()
-        existing = _existing_games(conn, batch)
+        out = BatchOutcome()
+        existing = existing_games(conn, batch)
         by_hash = {row.content_hash: row for row in existing}
         by_source = {row.source_id: row for row in existing if row.source_id is not None}
         by_key = {row.game_key: row for row in existing}
@@ -315,14 +309,14 @@ class Importer:
             same_key = by_key.get(g.key)
             if same_id is not None and self.replace:
                 if same_key is not None and same_key.id != same_id.id:
-                    out.conflicts.append((g, _key_conflict(g)))
+                    out.conflicts.append((g, key_conflict(g)))
                 else:
                     to_delete.append(same_id.id)
                     to_store.append((g, True))
             elif same_id is not None:
-                out.conflicts.append((g, _id_conflict(g)))
+                out.conflicts.append((g, id_conflict(g)))
             elif same_key is not None:
-                out.conflicts.append((g, _key_conflict(g)))
+                out.conflicts.append((g, key_conflict(g)))
             else:
                 to_store.append((g, False))
         if not to_store:
@@ -344,12 +338,12 @@ class Importer:
             else:
                 raced.append(g)
         if raced:  # written meanwhile by a concurrent import (PostgreSQL)
-            now_there = {row.content_hash for row in _existing_games(conn, raced)}
+            now_there = {row.content_hash for row in existing_games(conn, raced)}
             for g in raced:
                 if g.content_hash in now_there:
                     out.present.append(g)
                 else:
-                    out.conflicts.append((g, _id_conflict(g) if g.source_id else _key_conflict(g)))
+                    out.conflicts.append((g, id_conflict(g) if g.source_id else key_conflict(g)))
         if not stored:
             return out
         self._insert_children(conn, stored, game_ids, players)
@@ -443,7 +437,7 @@ class Importer:
         bulk_insert(conn, t.play_event_table, PLAY_COLUMNS, plays)
         add_game_totals(conn, [game_ids[g.content_hash] for g, _ in stored])
 
-    def _resolve_players(self, conn: Connection, games: list[PreparedGame], out: _BatchOutcome) -> dict[str, int]:
+    def _resolve_players(self, conn: Connection, games: list[PreparedGame], out: BatchOutcome) -> dict[str, int]:
         wanted: dict[str, str] = {}
         for g in games:
             for k, name in g.names.items():
@@ -464,7 +458,7 @@ class Importer:
                     out.players[row.name_key] = row.id
         return known
 
-    def _resolve_events(self, conn: Connection, games: list[PreparedGame], out: _BatchOutcome) -> dict[str, int]:
+    def _resolve_events(self, conn: Connection, games: list[PreparedGame], out: BatchOutcome) -> dict[str, int]:
         wanted = {g.event for g in games if g.event is not None}
         known = {e: self._events[e] for e in wanted if e in self._events}
         missing = sorted(e for e in wanted if e not in known)
@@ -476,46 +470,3 @@ class Importer:
                     known[row.name] = row.id
                     out.events[row.name] = row.id
         return known
-
-
-@dataclass(slots=True)
-class _BatchOutcome:
-    imported: list[tuple[PreparedGame, bool]] = field(default_factory=list)
-    present: list[PreparedGame] = field(default_factory=list)
-    conflicts: list[tuple[PreparedGame, str]] = field(default_factory=list)
-    refused: list[tuple[PreparedGame, str]] = field(default_factory=list)
-    players: dict[str, int] = field(default_factory=dict)
-    events: dict[str, int] = field(default_factory=dict)
-
-    def merge(self, other: _BatchOutcome) -> None:
-        self.imported += other.imported
-        self.present += other.present
-        self.conflicts += other.conflicts
-        self.refused += other.refused
-        self.players |= other.players
-        self.events |= other.events
-
-
-def _id_conflict(g: PreparedGame) -> str:
-    return f"game {g.source_id!r} is already stored with different content (import with --replace to replace it)"
-
-
-def _key_conflict(g: PreparedGame) -> str:
-    return f"another stored game is already known as {g.key!r}"
-
-
-def _existing_games(conn: Connection, games: Sequence[PreparedGame]) -> list[Any]:
-    """The stored games that share a content hash, a source id or a game key with any of ``games``."""
-    gt = t.game_table
-    cols = (gt.c.id, gt.c.content_hash, gt.c.source_id, gt.c.game_key)
-    found: dict[int, Any] = {}
-    for chunk in chunks(games, IN_CHUNK):
-        sources = [g.source_id for g in chunk if g.source_id]
-        wanted = sa.or_(
-            gt.c.content_hash.in_([g.content_hash for g in chunk]),
-            gt.c.game_key.in_([g.key for g in chunk]),
-            *([gt.c.source_id.in_(sources)] if sources else []),
-        )
-        for row in conn.execute(sa.select(*cols).where(wanted)):
-            found[row.id] = row
-    return list(found.values())

@@ -11,9 +11,8 @@ import orjson
 
 from cribstats.cards import CARD_TEXT
 from cribstats.errors import CribstatsError
-from cribstats.findings import Finding
 from cribstats.gamelog import Deal, GameLog, content_hash, dump_game, game_key
-from cribstats.replay import DealFacts, GameOutcome, PlayFact, ReplayVisitor, replay
+from cribstats.replay import DealFacts, GameOutcome, ReplayVisitor, replay
 from cribstats.store.tables import name_key
 
 LOGGER = logging.getLogger(__name__)
@@ -155,7 +154,8 @@ def canonical_log(game: GameLog) -> tuple[str, str]:
 
 class RowBuilder(ReplayVisitor):
     """Builds a game's rows as the replay tells it the game, so that the store's rows come from the one walk the
-    audit makes too: each play as it is told, each deal's facts at its end, the players' results at the end."""
+    audit makes too: each deal's rows (the deal, its players' facts, its play) as the deal ends, the players'
+    results and the findings as the game ends. (Told a deal whole, it need not be told each event.)"""
 
     def __init__(self, seat_of: dict[str, int]) -> None:
         self.seat_of = seat_of
@@ -171,19 +171,15 @@ class RowBuilder(ReplayVisitor):
         self.deal_index += 1
         self.crib_card = deal.crib_card
 
-    def visit_play(self, fact: PlayFact) -> None:
-        card = None if fact.card is None else CARD_TEXT[fact.card]
-        row = PlayRow(fact.index, card, fact.count, fact.due, fact.claimed, 1 if fact.after_end else 0)
-        self.plays.append((self.deal_index, self.seat_of[fact.player], row))
-
-    def visit_finding(self, f: Finding) -> None:
-        seat = None if f.player is None else self.seat_of.get(f.player)
-        row = FindingRow(len(self.findings), f.deal, f.event, f.kind, f.phase, f.claimed, f.due, f.message)
-        self.findings.append((seat, row))
-
     def end_deal(self, facts: DealFacts) -> None:
-        index, completed, card = self.deal_index, int(facts.completed), CARD_TEXT
-        dealer = self.seat_of[facts.dealer]
+        index, completed, card, seat_of = self.deal_index, int(facts.completed), CARD_TEXT, self.seat_of
+        self.plays += [
+            (index, seat_of[e.player], PlayRow(
+                e.index, None if e.card is None else card[e.card], e.count, e.due, e.claimed, int(e.after_end)
+            ))
+            for e in facts.plays
+        ]  # fmt: skip
+        dealer = seat_of[facts.dealer]
         self.deals.append(
             DealRow(dealer, facts.number, card[facts.starter], self.crib_card, completed, int(facts.after_end))
         )
@@ -196,6 +192,12 @@ class RowBuilder(ReplayVisitor):
             self.deal_players.append((index, self.seat_of[p.player], row))
 
     def end_game(self, outcome: GameOutcome) -> None:
+        seat_of = self.seat_of
+        self.findings = [
+            (None if f.player is None else seat_of.get(f.player),
+             FindingRow(i, f.deal, f.event, f.kind, f.phase, f.claimed, f.due, f.message))
+            for i, f in enumerate(outcome.findings)
+        ]  # fmt: skip
         winners, winners_due = set(outcome.winners), set(outcome.winners_due)
         recorded = outcome.recorded
         recorded_scores = (recorded.scores if recorded is not None else None) or {}

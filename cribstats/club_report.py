@@ -1,0 +1,104 @@
+"""The club sections of the report: the latest night, the season standings, the latest matches, the head-to-head
+matrix and the ratings with their chart (``templates/report_club.html.j2``, included by the report's page).
+
+The club tables are those of the whole club in the report's games: a player filter picks whose cards the
+report shows, not who is in the club's tables (so every rank stays the true one).
+
+>>> from cribstats.store.db import make_engine, upgrade
+>>> engine = make_engine("sqlite://")
+>>> upgrade(engine)
+>>> club_context(engine)["night"] is None
+True
+"""
+
+from __future__ import annotations
+
+import base64
+from dataclasses import replace
+from typing import Any
+
+import polars as pl
+from sqlalchemy.engine import Engine
+
+from cribstats.charts import figure_bytes
+from cribstats.club_charts import rating_chart
+from cribstats.stats.club import stored_matches
+from cribstats.stats.frames import StatsFilter
+from cribstats.stats.head_to_head import head_to_head, matrix
+from cribstats.stats.matches import matches_frame
+from cribstats.stats.night import latest_night, load_night
+from cribstats.stats.ratings import rate_games, rating_history, rating_table
+from cribstats.stats.results import load_game_order, load_night_totals, load_pair_totals, load_player_names
+from cribstats.stats.season import season_standings
+
+HEADINGS: dict[str, str] = {
+    "place": "Place", "rank": "Rank", "player": "Player", "games": "Games", "wins": "Won", "losses": "Lost",
+    "game_points": "Game points", "spread": "Spread", "card": "Card", "skunks_given": "Skunks given",
+    "skunks_taken": "Skunks taken", "grand_slam": "Grand Slam", "nights": "Nights", "average": "Average",
+    "nights_12_plus": "Nights of 12+", "win_rate": "Win rate", "rating_points": "Rating points",
+    "dropped": "Nights dropped", "rating": "Rating", "mu": "mu", "sigma": "sigma", "last_game": "Last game",
+    "game_key": "Game", "round": "Round", "deal": "Deal", "what": "Hand or crib", "cards": "Cards",
+    "starter": "Starter", "points": "Points", "special": "Side pot", "four_of_a_kind": "Four of a kind",
+    "date": "Date", "event": "Event", "side1": "Side 1", "score": "Score", "side2": "Side 2", "winner": "Winner",
+    "rules": "Rules", "finding_kinds": "Findings",
+}  # fmt: skip
+NIGHT_COLUMNS = ("place", "player", "card", "games", "wins", "game_points", "spread", "grand_slam")
+HAND_COLUMNS = ("player", "round", "deal", "what", "cards", "starter", "points", "special", "four_of_a_kind")
+SEASON_COLUMNS = ("rank", "player", "nights", "game_points", "average", "nights_12_plus", "win_rate", "spread",
+                  "skunks_given", "skunks_taken", "rating_points")  # fmt: skip
+RATING_COLUMNS = ("rank", "player", "rating", "mu", "sigma", "games", "last_game")
+MATCH_COLUMNS = ("date", "event", "round", "side1", "score", "side2", "winner", "rules", "finding_kinds")
+LATEST_MATCHES = 30
+
+
+def cell(name: str, value: object) -> str:
+    """A value as the report shows it.
+
+    >>> cell("win_rate", 0.5), cell("average", 13.0), cell("grand_slam", True), cell("spread", None)
+    ('50.0%', '13.00', 'yes', '–')
+    """
+    if value is None:
+        return "–"
+    if isinstance(value, bool):
+        return "yes" if value else ""
+    if name == "win_rate" and isinstance(value, float):
+        return f"{value:.1%}"
+    if isinstance(value, float):
+        return f"{value:.2f}"
+    return str(value)
+
+
+def table(frame: pl.DataFrame, columns: tuple[str, ...]) -> dict[str, Any]:
+    """Headings and rows of cells, for the template."""
+    rows = frame.select(columns).rows()
+    return {"head": [HEADINGS[c] for c in columns],
+            "rows": [[cell(c, v) for c, v in zip(columns, row, strict=True)] for row in rows]}  # fmt: skip
+
+
+def club_context(engine: Engine, filters: StatsFilter | None = None) -> dict[str, Any]:
+    """What the club sections show, as plain values."""
+    club = replace(filters or StatsFilter(), player=None)
+    with engine.connect() as conn:
+        latest = latest_night(conn, club)
+        night = load_night(conn, *latest) if latest else None
+        nights = load_night_totals(conn, club)
+        pairs = load_pair_totals(conn, club)
+        seats = load_game_order(conn, club)
+        names = load_player_names(conn)
+    ratings = rate_games(seats, history=True)
+    matches = matches_frame(stored_matches(engine, club)[-LATEST_MATCHES:][::-1])
+    players, grid = matrix(head_to_head(pairs))
+    chart = figure_bytes(rating_chart(rating_history(ratings, names)), "png")
+    return {
+        "night": None if night is None else {
+            "event": night.event or "", "date": night.date.isoformat(),
+            "placings": table(night.placings, NIGHT_COLUMNS),
+            "hands": table(night.special_hands, HAND_COLUMNS),
+            "grand_slams": night.grand_slams,
+        },
+        "season": table(season_standings(nights), SEASON_COLUMNS),
+        "matches": table(matches, MATCH_COLUMNS),
+        "head_to_head": {"players": players, "rows": list(zip(players, grid, strict=True))},
+        "ratings": table(rating_table(ratings, names), RATING_COLUMNS),
+        "rating_chart": base64.b64encode(chart).decode(),
+    }  # fmt: skip

@@ -1,0 +1,109 @@
+"""The club tables read from a store: head-to-head, the bracket of an event and the ratings, each in one call.
+
+>>> from cribstats.store.db import make_engine, upgrade
+>>> engine = make_engine("sqlite://")
+>>> upgrade(engine)
+>>> head_to_head_table(engine, StatsFilter()).height, event_bracket(engine, "Open").qualifiers
+(0, [])
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from datetime import date as Date
+
+import polars as pl
+from sqlalchemy.engine import Engine
+
+from cribstats.stats.bracket import Bracket, draw
+from cribstats.stats.frames import StatsFilter, StatsFrames
+from cribstats.stats.head_to_head import head_to_head
+from cribstats.stats.matches import (
+    PLAYER_MATCH_COLUMNS,
+    load_pair_match_totals,
+    load_player_match_totals,
+    match_ids_query,
+    match_winners,
+)
+from cribstats.stats.measures import STATS_COLUMNS, player_totals
+from cribstats.stats.ratings import ordinal, rate_games, rating_history, rating_table
+from cribstats.stats.results import load_game_order, load_pair_totals, load_player_names, load_qualifying
+from cribstats.store.matches import StoredMatch, load_matches
+from cribstats.store.tables import name_key
+
+CHUNK = 500  # match ids per query
+
+
+def head_to_head_table(engine: Engine, filters: StatsFilter, player: str | None = None) -> pl.DataFrame:
+    """:func:`cribstats.stats.head_to_head.head_to_head` over the covered games and matches."""
+    with engine.connect() as conn:
+        pairs = load_pair_totals(conn, filters)
+        matches = load_pair_match_totals(conn, filters)
+        names = load_player_names(conn)
+    opponents = names.rename({"player_id": "opponent_id", "player": "opponent", "name_key": "opponent_key"})
+    return head_to_head(pairs, player, matches.join(names, on="player_id").join(opponents, on="opponent_id"))
+
+
+def stored_matches(engine: Engine, filters: StatsFilter) -> list[StoredMatch]:
+    """The covered stored matches (event case ignored; a player on either side), in date order."""
+    with engine.connect() as conn:
+        ids = [row[0] for row in conn.execute(match_ids_query(filters))]
+        found = [m for at in range(0, len(ids), CHUNK)
+                 for m in load_matches(conn, source_ids=ids[at : at + CHUNK])]  # fmt: skip
+    return sorted(found, key=lambda m: (m.date is None, m.date or Date.min, m.id))
+
+
+def event_bracket(engine: Engine, event: str, entrants: int | None = None) -> Bracket:
+    """The bracket of ``event``: its qualifying standings (its finished games that belong to no match; every
+    player with one is an entrant, unless ``entrants`` says how many there were), filled in with the winners of
+    its stored matches."""
+    with engine.connect() as conn:
+        names = load_qualifying(conn, event)["player"].to_list()
+    winners = match_winners(stored_matches(engine, StatsFilter(event=event)))
+
+    def winner(one: str, two: str) -> str | None:
+        won = winners.get(frozenset((name_key(one), name_key(two))))
+        return None if won is None else (one if name_key(won) == name_key(one) else two)
+
+    return draw(entrants if entrants is not None else len(names), names, winner)
+
+
+def with_club_columns(engine: Engine, frames: StatsFrames, stats: pl.DataFrame) -> pl.DataFrame:
+    """``stats`` (rows in the order of :func:`cribstats.stats.measures.player_totals`) with the columns of
+    :data:`cribstats.stats.measures.CLUB_COLUMNS`: each player's finished matches among the covered ones (won,
+    lost, win rate, match points: :mod:`cribstats.stats.matches`) and ``rating``, the rating after the covered
+    games of the whole club (with a player filter too: a rating is earned against everyone), null for a player
+    with no finished game."""
+    ids = player_totals(frames).select("player_id").collect()["player_id"]
+    with engine.connect() as conn:
+        ratings = rate_games(load_game_order(conn, replace(frames.filters, player=None)))
+        matches = load_player_match_totals(conn, replace(frames.filters, player=None))
+    final = ratings.final
+    values = [ordinal(*final[p]) if p in final else None for p in ids.to_list()]
+    counts = [c for c in PLAYER_MATCH_COLUMNS if c != "match_win_rate"]
+    with_matches = (
+        pl.DataFrame({"player_id": ids})
+        .join(matches, on="player_id", how="left", maintain_order="left")
+        .with_columns(pl.col(counts).fill_null(0))
+    )
+    return stats.with_columns(
+        *[with_matches[c] for c in PLAYER_MATCH_COLUMNS], pl.Series("rating", values, dtype=pl.Float64)
+    ).select(STATS_COLUMNS)
+
+
+def ratings_tables(engine: Engine, filters: StatsFilter, player: str | None = None, *,
+                   history: bool = False) -> tuple[pl.DataFrame, pl.DataFrame | None]:  # fmt: skip
+    """The ratings after the covered games (best first) and, with ``history``, after every game; only
+    ``player``'s rows when one is named."""
+    with engine.connect() as conn:
+        seats = load_game_order(conn, filters)
+        names = load_player_names(conn)
+    ratings = rate_games(seats, history=history)
+    table = rating_table(ratings, names)
+    steps = rating_history(ratings, names) if history else None
+    if player is not None:
+        key = name_key(player)
+        mine = names.filter(pl.col("name_key") == key)["player"].to_list()
+        table = table.filter(pl.col("player").is_in(mine))
+        steps = steps.filter(pl.col("player").is_in(mine)) if steps is not None else None
+    return table, steps

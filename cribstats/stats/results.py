@@ -1,0 +1,232 @@
+"""Game results by player, night and opponent: the stored per game totals as the club tables read them.
+
+Every figure here follows the definitions of :mod:`cribstats.stats.measures` (decided games only: a game no side
+finished counts for no one; game points 2 a win, 3 a skunk win, 0 a loss; the spread as the winner's margin).
+Three grouped queries, filtered in the database like ``stats``:
+
+==================== ===========================================================================================
+query                one row per
+==================== ===========================================================================================
+``night_totals``     player and night (event and date): games, wins, game points, spread, skunks given and
+                     taken (any level)
+``pair_totals``      player and opponent (each player of another side): games between them that one of them
+                     won, wins, spread and skunks between the two
+``game_order``       seat of a game, games in date order: what the ratings are updated from
+==================== ===========================================================================================
+
+>>> from cribstats.store.db import make_engine, upgrade
+>>> engine = make_engine("sqlite://")
+>>> upgrade(engine)
+>>> with engine.connect() as conn:
+...     load_night_totals(conn, StatsFilter()).height
+0
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import polars as pl
+import sqlalchemy as sa
+from sqlalchemy.engine import Connection
+
+from cribstats.stats.frames import StatsFilter, game_conditions, read_frame
+from cribstats.store import tables as t
+
+NIGHT_SCHEMA: dict[str, Any] = {
+    "player_id": pl.Int64,
+    "player": pl.String,
+    "name_key": pl.String,
+    "event": pl.String,
+    "date": pl.Date,
+    "games": pl.Int64,
+    "wins": pl.Int64,
+    "game_points": pl.Int64,
+    "spread": pl.Int64,
+    "skunks_given": pl.Int64,
+    "skunks_taken": pl.Int64,
+}
+PAIR_SCHEMA: dict[str, Any] = {
+    "player_id": pl.Int64,
+    "opponent_id": pl.Int64,
+    "games": pl.Int64,
+    "wins": pl.Int64,
+    "spread": pl.Int64,
+    "skunks_given": pl.Int64,
+    "skunks_taken": pl.Int64,
+}
+def _times(when: sa.ColumnElement[bool]) -> sa.ColumnElement[Any]:
+    return sa.func.coalesce(sa.func.sum(sa.case((when, 1), else_=0)), 0)
+
+
+def _covered(filters: StatsFilter) -> list[sa.ColumnElement[bool]]:
+    """Conditions on ``game`` (joined to ``event``) for the filter's event and dates (the player is kept apart:
+    the club tables list every player of the covered games and pick rows afterwards)."""
+    return game_conditions(filters)
+
+
+def night_totals_query(filters: StatsFilter) -> sa.Select[Any]:
+    """Per player and night (dated decided games of an event, or of no event), the night's results."""
+    gt, g, e, p = t.game_player_totals_table, t.game_table, t.event_table, t.player_table
+    won = gt.c.won
+    return (
+        sa.select(
+            gt.c.player_id,
+            sa.func.min(p.c.name).label("player"),
+            sa.func.min(p.c.name_key).label("name_key"),
+            e.c.name.label("event"),
+            g.c.date,
+            sa.func.count().label("games"),
+            _times(won).label("wins"),
+            sa.func.sum(gt.c.game_points).label("game_points"),
+            sa.func.sum(gt.c.spread).label("spread"),
+            _times(sa.and_(won, gt.c.skunk_level >= 1)).label("skunks_given"),
+            _times(sa.and_(sa.not_(won), gt.c.skunk_level >= 1)).label("skunks_taken"),
+        )
+        .select_from(
+            gt.join(g, g.c.id == gt.c.game_id)
+            .outerjoin(e, e.c.id == g.c.event_id)
+            .join(p, p.c.id == gt.c.player_id)
+        )
+        .where(gt.c.won.is_not(None), g.c.date.is_not(None), *_covered(filters))
+        .group_by(gt.c.player_id, e.c.name, g.c.date)
+    )
+
+
+def pair_totals_query(filters: StatsFilter) -> sa.Select[Any]:
+    """Per player and opponent (a player of another side of the same game), over the covered decided games in
+    which one of the two won: games, the player's wins, the spread between them, skunks given and taken."""
+    gt, gp, g, e = t.game_player_totals_table, t.game_player_table, t.game_table, t.event_table
+    me, them = gt.alias("me"), gt.alias("them")
+    my_seat, their_seat = gp.alias("my_seat"), gp.alias("their_seat")
+    i_won, they_won = me.c.won, them.c.won
+    spread = sa.case((i_won, -them.c.spread), (they_won, me.c.spread), else_=0)
+    source = (
+        me.join(them, sa.and_(them.c.game_id == me.c.game_id, them.c.player_id != me.c.player_id))
+        .join(my_seat, sa.and_(my_seat.c.game_id == me.c.game_id, my_seat.c.player_id == me.c.player_id))
+        .join(their_seat, sa.and_(their_seat.c.game_id == them.c.game_id,
+                                  their_seat.c.player_id == them.c.player_id))
+    )  # fmt: skip
+    conditions = [my_seat.c.team != their_seat.c.team, sa.or_(i_won, they_won)]
+    covered = _covered(filters)
+    if covered:
+        games = sa.select(g.c.id).select_from(g.outerjoin(e, e.c.id == g.c.event_id)).where(*covered)
+        conditions.append(me.c.game_id.in_(games))
+    return (
+        sa.select(
+            me.c.player_id,
+            them.c.player_id.label("opponent_id"),
+            sa.func.count().label("games"),
+            _times(i_won).label("wins"),
+            sa.func.sum(spread).label("spread"),
+            _times(sa.and_(i_won, them.c.skunk_level >= 1)).label("skunks_given"),
+            _times(sa.and_(they_won, me.c.skunk_level >= 1)).label("skunks_taken"),
+        )
+        .select_from(source)
+        .where(*conditions)
+        .group_by(me.c.player_id, them.c.player_id)
+    )
+
+
+def game_order_query(filters: StatsFilter) -> sa.Select[Any]:
+    """Every seat of the covered games (game id, date as ISO text, player id, team, won as 0/1, final score
+    claimed) in the order ratings are updated: dated games by date, undated ones after them; a day's games by
+    round (a round written as a number in number order: by length, then digits), then by game key; a game's
+    seats in seat order."""
+    gp, g, e = t.game_player_table, t.game_table, t.event_table
+    source = gp.join(g, g.c.id == gp.c.game_id)
+    if filters.event is not None:
+        source = source.outerjoin(e, e.c.id == g.c.event_id)
+    round_text = sa.func.coalesce(g.c.round, "")
+    return (
+        sa.select(gp.c.game_id, sa.cast(g.c.date, sa.String).label("date"), gp.c.player_id, gp.c.team,
+                  sa.cast(gp.c.won, sa.Integer).label("won"), gp.c.final_score_claimed)
+        .select_from(source)
+        .where(*_covered(filters))
+        .order_by(g.c.date.is_(None), g.c.date, sa.func.length(round_text), round_text, g.c.game_key, gp.c.seat)
+    )
+
+
+def qualifying_query(event: str) -> sa.Select[Any]:
+    """Per player, the finished games of ``event`` (case ignored) that belong to no match: the qualifying
+    rounds of a tournament whose playoffs are matches. Games, wins, game points, spread, with the name."""
+    gt, g, e, p, mg = t.game_player_totals_table, t.game_table, t.event_table, t.player_table, t.match_game_table
+    in_matches = sa.select(mg.c.game_id).where(mg.c.game_id.is_not(None))
+    return (
+        sa.select(
+            gt.c.player_id,
+            sa.func.min(p.c.name).label("player"),
+            sa.func.min(p.c.name_key).label("name_key"),
+            sa.func.count().label("games"),
+            _times(gt.c.won).label("wins"),
+            sa.func.sum(gt.c.game_points).label("game_points"),
+            sa.func.sum(gt.c.spread).label("spread"),
+        )
+        .select_from(
+            gt.join(g, g.c.id == gt.c.game_id).join(e, e.c.id == g.c.event_id).join(p, p.c.id == gt.c.player_id)
+        )
+        .where(
+            gt.c.won.is_not(None),
+            sa.func.lower(e.c.name) == event.strip().lower(),
+            gt.c.game_id.not_in(in_matches),
+        )
+        .group_by(gt.c.player_id)
+    )
+
+
+QUALIFYING_SCHEMA: dict[str, Any] = {
+    "player_id": pl.Int64, "player": pl.String, "name_key": pl.String, "games": pl.Int64, "wins": pl.Int64,
+    "game_points": pl.Int64, "spread": pl.Int64,
+}  # fmt: skip
+
+
+def load_qualifying(conn: Connection, event: str) -> pl.DataFrame:
+    """:func:`qualifying_query` in the ACC order: game points, then wins, then spread (then name)."""
+    frame = read_frame(conn, qualifying_query(event), QUALIFYING_SCHEMA)
+    return frame.sort(["game_points", "wins", "spread", "name_key"], descending=[True, True, True, False])
+
+
+def player_names_query() -> sa.Select[Any]:
+    p = t.player_table
+    return sa.select(p.c.id.label("player_id"), p.c.name.label("player"), p.c.name_key)
+
+
+NAMES_SCHEMA: dict[str, Any] = {"player_id": pl.Int64, "player": pl.String, "name_key": pl.String}
+
+
+def load_night_totals(conn: Connection, filters: StatsFilter) -> pl.DataFrame:
+    """:func:`night_totals_query` read into a frame, in date, event and name order."""
+    frame = read_frame(conn, night_totals_query(filters), NIGHT_SCHEMA)
+    return frame.sort("date", pl.col("event").fill_null(""), "name_key", "player_id")
+
+
+def load_pair_totals(conn: Connection, filters: StatsFilter) -> pl.DataFrame:
+    """:func:`pair_totals_query` with both players' names (``player``, ``opponent``)."""
+    pairs = read_frame(conn, pair_totals_query(filters), PAIR_SCHEMA)
+    names = read_frame(conn, player_names_query(), NAMES_SCHEMA)
+    opponents = names.rename({"player_id": "opponent_id", "player": "opponent", "name_key": "opponent_key"})
+    return pairs.join(names, on="player_id").join(opponents, on="opponent_id")
+
+
+Seat = tuple[int, int, int, int, int | None]
+"""A seat of a game: game id, player id, team, won (0/1), final score claimed."""
+
+
+def load_game_order(conn: Connection, filters: StatsFilter) -> list[tuple[str | None, list[Seat]]]:
+    """The covered games in the order of :func:`game_order_query`, each as its date (ISO text) and its seats in
+    seat order. A game no side won has ``won`` 0 in every seat (:func:`cribstats.stats.ratings.rate_games`
+    skips it)."""
+    games: list[tuple[str | None, list[Seat]]] = []
+    current = None
+    for game_id, day, player_id, team, won, score in conn.execute(game_order_query(filters)):
+        if game_id != current:
+            current = game_id
+            seats: list[Seat] = []
+            games.append((day, seats))
+        seats.append((game_id, player_id, team, won, score))
+    return games
+
+
+def load_player_names(conn: Connection) -> pl.DataFrame:
+    """Every stored player: id, name and name key."""
+    return read_frame(conn, player_names_query(), NAMES_SCHEMA)
