@@ -7,11 +7,10 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from cribstats.cli.options import DbOption, FormatOption, OutputFormat, err_console
+from cribstats.cli.options import DbOption, FormatOption, OutOption, OutputFormat, err_console
 from cribstats.cli.output import emit as _emit
 from cribstats.cli.stats import (
     EventOption,
-    OutOption,
     PlayerOption,
     SinceOption,
     UntilOption,
