@@ -2,7 +2,12 @@
 
 Every chart reads in greyscale: series differ by lightness (a sequential palette) and by hatching or marker, not by
 hue alone. :func:`draw_chart` draws one of :data:`CHART_KINDS` from :class:`~cribstats.stats.frames.StatsFrames`;
-:func:`save_figure` writes ``.png`` or ``.svg``.
+:func:`save_figure` writes ``.png`` or ``.svg``, whole or not at all.
+
+Any name a player may have is drawn: the text falls back, glyph by glyph, to fonts found at run time (matplotlib's
+own, then CJK fonts of the platform such as Debian's ``fonts-noto-cjk``, then matplotlib's Last Resort font, which
+draws a visible box for a character no font has). Long names are shortened with an ellipsis under the bars. The
+library's font and layout warnings are silenced where the figures are drawn and saved.
 
 >>> import polars as pl
 >>> fig = hands_chart(pl.DataFrame({"points": [0, 2, 4], "hands": [1, 2, 1], "share": [0.25, 0.5, 0.25]}))
@@ -12,19 +17,27 @@ hue alone. :func:`draw_chart` draws one of :data:`CHART_KINDS` from :class:`~cri
 
 from __future__ import annotations
 
+import functools
 import io
 import json
+import logging
 import os
-from collections.abc import Callable
+import warnings
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from importlib import resources
 from pathlib import Path
+from typing import ParamSpec
 
+import matplotlib
 import polars as pl
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 from matplotlib.ticker import PercentFormatter
 
+from cribstats.atomicfile import WriteError, write_atomic
 from cribstats.errors import CribstatsError
+from cribstats.safetext import CHART_NAME_WIDTH, safe_name
 from cribstats.stats.frames import StatsFrames
 from cribstats.stats.measures import CLAIM_PHASES, hand_points, load_stats, missed_by_phase, skunk_trend
 
@@ -37,8 +50,76 @@ LEVEL_NAMES: tuple[str, ...] = ("single", "double", "triple")
 PHASE_NAMES: dict[str, str] = {"play": "pegging", "heels": "his heels", "hand": "hand", "crib": "crib"}
 
 
+# Fonts tried for a character DejaVu Sans lacks, best first: CJK families of the common platforms' packages.
+FALLBACK_FAMILIES: tuple[str, ...] = (
+    "Noto Sans CJK JP", "Noto Sans CJK SC", "Noto Sans CJK TC", "Noto Sans CJK KR", "Noto Sans CJK HK",
+    "Source Han Sans", "Droid Sans Fallback", "WenQuanYi Zen Hei", "WenQuanYi Micro Hei", "IPAexGothic",
+    "IPAGothic", "Unifont",
+)  # fmt: skip
+P = ParamSpec("P")
+LAST_RESORT = "Last Resort High-Efficiency"  # shipped with matplotlib 3.10 and later
+FALLBACK_FILE_HINTS: tuple[str, ...] = ("cjk", "droidsansfallback", "wqy", "ipag", "ipaex", "sourcehan", "unifont")
+
+
 class ChartError(CribstatsError):
     """A chart that cannot be drawn or saved (an unknown kind, a file that cannot be written)."""
+
+
+@functools.cache
+def font_families() -> tuple[str, ...]:
+    """The font list charts use: DejaVu Sans, then every fallback family installed, then the Last Resort font.
+
+    Fonts matplotlib has not listed yet (installed after its font cache was made) are found among the platform's
+    font files by name and added.
+    """
+    from matplotlib import font_manager
+
+    known = {f.name for f in font_manager.fontManager.ttflist}
+    if not known.intersection(FALLBACK_FAMILIES):
+        listed = {f.fname for f in font_manager.fontManager.ttflist}
+        for path in font_manager.findSystemFonts():
+            name = os.path.basename(path).lower().replace("-", "").replace("_", "")
+            if path not in listed and any(hint in name for hint in FALLBACK_FILE_HINTS):
+                try:
+                    font_manager.fontManager.addfont(path)
+                except (OSError, RuntimeError, ValueError):  # a font file FreeType cannot read
+                    continue
+        known = {f.name for f in font_manager.fontManager.ttflist}
+    found = [family for family in FALLBACK_FAMILIES if family in known]
+    return ("DejaVu Sans", *found, *([LAST_RESORT] if LAST_RESORT in known else []))
+
+
+@contextmanager
+def quiet_drawing() -> Iterator[None]:
+    """Draw with the fallback fonts, every text literal (no mathtext), and without matplotlib's warnings (missing
+    glyphs, font look-ups, layout) reaching standard error."""
+    font_logger = logging.getLogger("matplotlib.font_manager")
+    level = font_logger.level
+    font_logger.setLevel(logging.ERROR)
+    try:
+        with warnings.catch_warnings(), matplotlib.rc_context(
+            {"font.family": list(font_families()), "text.parse_math": False}  # "$x$" in a name is text, not TeX
+        ):
+            warnings.simplefilter("ignore")
+            yield
+    finally:
+        font_logger.setLevel(level)
+
+
+def _quietly(draw: Callable[P, Figure]) -> Callable[P, Figure]:
+    """A chart function run inside :func:`quiet_drawing`: its text is made with the fallback font list."""
+
+    @functools.wraps(draw)
+    def drawn(*args: P.args, **kwargs: P.kwargs) -> Figure:
+        with quiet_drawing():
+            return draw(*args, **kwargs)
+
+    return drawn
+
+
+def chart_label(name: str) -> str:
+    """A player's name as a tick label: hidden characters made visible, long names shortened."""
+    return safe_name(name, CHART_NAME_WIDTH)
 
 
 def _figure(players: int = 0, *, rows: int = 1, height: float = 4.2) -> tuple[Figure, list[Axes]]:
@@ -69,8 +150,9 @@ def _empty(fig: Figure, ax: Axes, title: str) -> Figure:
 
 
 def _player_axis(ax: Axes, names: list[str]) -> None:
-    crowded = len(names) > 6
-    ax.set_xticks(range(len(names)), names, rotation=30 if crowded else 0, ha="right" if crowded else "center")
+    crowded = len(names) > 6 or any(len(n) > 10 for n in names)
+    labels = [chart_label(n) for n in names]
+    ax.set_xticks(range(len(names)), labels, rotation=30 if crowded else 0, ha="right" if crowded else "center")
     ax.set_xlabel("Player")
 
 
@@ -78,6 +160,7 @@ def _percent(ax: Axes) -> None:
     ax.yaxis.set_major_formatter(PercentFormatter(xmax=1.0, decimals=None))
 
 
+@_quietly
 def skunks_chart(stats: pl.DataFrame, subtitle: str = "") -> Figure:
     """Per player: skunks won (top) and lost (bottom) by level, stacked, as a share of the player's games."""
     title = "Skunks won and lost, as a share of games played"
@@ -106,6 +189,7 @@ def skunks_chart(stats: pl.DataFrame, subtitle: str = "") -> Figure:
     return fig
 
 
+@_quietly
 def skunks_trend_chart(trend: pl.DataFrame, subtitle: str = "") -> Figure:
     """Skunk rate (any level, and double or worse) of the finished, dated games of each month."""
     title = "Skunk rate per month"
@@ -125,13 +209,15 @@ def skunks_trend_chart(trend: pl.DataFrame, subtitle: str = "") -> Figure:
     ax.set_xlim(x[0] - 0.5, x[-1] + 0.5)  # room for the first and last month's labels
     ax.set_xlabel("Month")
     ax.set_ylabel("Share of finished games")
-    ax.set_ylim(0, max(0.1, float(trend["skunk_rate"].cast(pl.Float64).max() or 0) * 1.3))  # type: ignore[arg-type]
+    highest = trend["skunk_rate"].max()
+    ax.set_ylim(0, max(0.1, (float(highest) if isinstance(highest, int | float) else 0.0) * 1.3))
     _percent(ax)
     _style(ax)
     ax.legend(loc="upper left", frameon=False)
     return fig
 
 
+@_quietly
 def averages_chart(stats: pl.DataFrame, subtitle: str = "") -> Figure:
     """Per player: pegging, hand and crib points due per completed deal, as dealer and as pone side by side."""
     title = "Points per deal, as dealer and as pone"
@@ -179,6 +265,7 @@ def random_hand_distribution() -> dict[int, float]:
     return {int(points): count / total for points, count in data["hand"].items()}
 
 
+@_quietly
 def hands_chart(hands: pl.DataFrame, subtitle: str = "") -> Figure:
     """The share of each hand total in the stored games (four-card hands), against random hands."""
     title = "Hand totals: hands kept in play against random hands"
@@ -206,6 +293,7 @@ def hands_chart(hands: pl.DataFrame, subtitle: str = "") -> Figure:
     return fig
 
 
+@_quietly
 def accuracy_chart(missed: pl.DataFrame, subtitle: str = "") -> Figure:
     """Per player: points missed per completed deal, stacked by phase (pegging, his heels, hand, crib)."""
     title = "Points missed per deal, by phase"
@@ -251,25 +339,28 @@ def draw_chart(kind: str, frames: StatsFrames) -> Figure:
         drawer = DRAWERS[kind]
     except KeyError:
         raise ChartError(f"unknown chart {kind!r}: use one of {', '.join(CHART_KINDS)}") from None
-    return drawer(frames)
+    with quiet_drawing():
+        return drawer(frames)
 
 
 def save_figure(fig: Figure, out: str | os.PathLike[str]) -> None:
-    """Write the figure as PNG or SVG, by the file's suffix.
+    """Write the figure as PNG or SVG, by the file's suffix, whole or not at all.
 
-    :raises ChartError: for another suffix or a file that cannot be written.
+    :raises ChartError: for another suffix or a file that cannot be written (an old file stays as it was).
     """
     suffix = os.fspath(out).lower().rsplit(".", 1)[-1]
     if suffix not in ("png", "svg"):
         raise ChartError(f"{os.fspath(out)}: write a .png or .svg file")
+    data = figure_bytes(fig, suffix)
     try:
-        fig.savefig(out, format=suffix, dpi=110)
-    except OSError as err:
-        raise ChartError(f"{os.fspath(out)}: cannot write: {err.strerror or err}") from None
+        write_atomic(out, data)
+    except WriteError as err:
+        raise ChartError(str(err)) from None
 
 
 def figure_bytes(fig: Figure, fmt: str = "png") -> bytes:
     """The figure as PNG or SVG bytes, e.g. to embed in a page."""
     buffer = io.BytesIO()
-    fig.savefig(buffer, format=fmt, dpi=110)
+    with quiet_drawing():
+        fig.savefig(buffer, format=fmt, dpi=110)
     return buffer.getvalue()

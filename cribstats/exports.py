@@ -7,20 +7,35 @@ player,games,win_rate
 Ann,3,0.6666666666666666
 >>> format_frame(frame, "json")
 '[{"player":"Ann","games":3,"win_rate":0.6666666666666666}]'
+
+A text cell that a spreadsheet would take for a formula is written with a leading apostrophe in CSV (JSON and
+Parquet keep every value exactly):
+
+>>> hostile = pl.DataFrame({"player": ["=HYPERLINK(1)", "-Ann", "Ann"], "spread": [-3, 4, 0]})
+>>> print(format_frame(hostile, "csv"), end="")
+player,spread
+'=HYPERLINK(1),-3
+'-Ann,4
+Ann,0
 """
 
 from __future__ import annotations
 
+import io
 import os
 from typing import Literal
 
 import orjson
 import polars as pl
 
+from cribstats.atomicfile import WriteError, write_atomic
 from cribstats.errors import CribstatsError
+from cribstats.safetext import json_visible, visible
 
 ExportFormat = Literal["csv", "json", "parquet"]
 EXPORT_FORMATS: tuple[str, ...] = ("csv", "json", "parquet")
+# A cell beginning with one of these is a formula (or becomes one) in Excel, LibreOffice and Google Sheets.
+FORMULA_STARTS: tuple[str, ...] = ("=", "+", "-", "@", "\t", "\r")
 
 
 class ExportError(CribstatsError):
@@ -32,32 +47,63 @@ def frame_rows(frame: pl.DataFrame) -> list[dict[str, object]]:
     return frame.to_dicts()
 
 
+def csv_safe(text: str) -> str:
+    """A CSV cell a spreadsheet shows as text: one that would start a formula gets a leading apostrophe.
+
+    >>> csv_safe("@SUM(A1:A9)"), csv_safe("Ann"), csv_safe("")
+    ("'@SUM(A1:A9)", 'Ann', '')
+    """
+    return "'" + text if text.startswith(FORMULA_STARTS) else text
+
+
+def csv_safe_frame(frame: pl.DataFrame) -> pl.DataFrame:
+    """Every text column through :func:`csv_safe` (numbers stay numbers: a spread of -3 is not a formula), and a
+    hidden or controlling character (only a store older than the name rule holds one) shown as an escape."""
+    text = [name for name, dtype in frame.schema.items() if dtype == pl.String]
+    if not text:
+        return frame
+    hidden = [c for c in text if not all(v.isprintable() for v in frame[c].drop_nulls().to_list())]
+    if hidden:
+        frame = frame.with_columns(pl.col(c).map_elements(visible, return_dtype=pl.String) for c in hidden)
+    pattern = "^[=+\\-@\t\r]"
+    return frame.with_columns(
+        pl.when(pl.col(c).str.contains(pattern)).then(pl.lit("'") + pl.col(c)).otherwise(pl.col(c)).alias(c)
+        for c in text
+    )
+
+
 def format_frame(frame: pl.DataFrame, fmt: str) -> str:
     """The frame as CSV or JSON text.
 
     :raises ExportError: for Parquet (binary: write it to a file with :func:`write_frame`) or an unknown format.
     """
     if fmt == "csv":
-        return frame.write_csv()
-    if fmt == "json":
-        return orjson.dumps(frame_rows(frame), option=orjson.OPT_SERIALIZE_NUMPY).decode()
+        return csv_safe_frame(frame).write_csv()
+    if fmt == "json":  # the values exactly; a hidden character as a \u escape
+        return json_visible(orjson.dumps(frame_rows(frame), option=orjson.OPT_SERIALIZE_NUMPY).decode())
     if fmt == "parquet":
         raise ExportError("parquet is a binary format: give a file to write it to (--out FILE)")
     raise ExportError(f"unknown format {fmt!r}: use one of {', '.join(EXPORT_FORMATS)}")
 
 
-def write_frame(frame: pl.DataFrame, fmt: str, out: str | os.PathLike[str]) -> None:
-    """Write the frame to a file as CSV, JSON or Parquet.
+def frame_bytes(frame: pl.DataFrame, fmt: str) -> bytes:
+    """The whole file's bytes: CSV, JSON (with a final newline) or Parquet."""
+    if fmt == "parquet":
+        buffer = io.BytesIO()
+        frame.write_parquet(buffer)
+        return buffer.getvalue()
+    text = format_frame(frame, fmt)
+    return (text if fmt == "csv" else text + "\n").encode("utf-8")
 
-    :raises ExportError: for an unknown format or a file that cannot be written.
+
+def write_frame(frame: pl.DataFrame, fmt: str, out: str | os.PathLike[str]) -> None:
+    """Write the frame to a file as CSV, JSON or Parquet, whole or not at all.
+
+    :raises ExportError: for an unknown format or a file that cannot be written (the old file stays as it was).
     """
+    data = frame_bytes(frame, fmt)
     try:
-        if fmt == "parquet":
-            frame.write_parquet(os.fspath(out))
-            return
-        text = format_frame(frame, fmt)
-        with open(out, "w", encoding="utf-8", newline="") as handle:
-            handle.write(text if fmt == "csv" else text + "\n")
-    except OSError as err:
-        raise ExportError(f"{os.fspath(out)}: cannot write: {err.strerror or err}") from None
+        write_atomic(out, data)
+    except WriteError as err:
+        raise ExportError(str(err)) from None
 

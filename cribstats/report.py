@@ -20,7 +20,7 @@ from __future__ import annotations
 import base64
 import hashlib
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from importlib import resources
 from pathlib import Path
@@ -30,6 +30,7 @@ import jinja2
 import polars as pl
 from sqlalchemy.engine import Engine
 
+from cribstats.atomicfile import WriteError, write_atomic
 from cribstats.charts import (
     accuracy_chart,
     averages_chart,
@@ -41,6 +42,7 @@ from cribstats.charts import (
 from cribstats.club_report import club_context
 from cribstats.discard_report import discard_section
 from cribstats.errors import CribstatsError
+from cribstats.safetext import visible
 from cribstats.stats.frames import StatsFilter, StatsFrames, load_frames, load_worst_findings
 from cribstats.stats.measures import (
     DEAL_COLUMNS,
@@ -57,12 +59,20 @@ from cribstats.stats.measures import (
 )
 
 TEMPLATE = "report.html.j2"
-# The page's one script: once loaded, it marks the root element with the sections that were laid out.
+# The page's one script: once loaded, it marks the root element with the sections that were laid out, and with
+# how far right the standings' game points reach against the width of the screen (a phone must show them).
 READY_SCRIPT = (
     "(function () { var shown = []; document.querySelectorAll('main > section').forEach(function (s) {"
     " if (s.getBoundingClientRect().height > 0) { shown.push(s.id); } });"
-    " document.documentElement.setAttribute('data-report-ready', shown.join(' ')); })();"
+    " var root = document.documentElement; root.setAttribute('data-report-ready', shown.join(' '));"
+    " var points = document.querySelector('#standings th.points');"
+    " if (points) { root.setAttribute('data-points-right', Math.ceil(points.getBoundingClientRect().right));"
+    " root.setAttribute('data-screen-width', window.innerWidth); } })();"
 )
+# The report's standings lead with what they are ranked by, so that a phone's width shows it beside the name.
+REPORT_STANDINGS_COLUMNS: tuple[str, ...] = (
+    "rank", "player", "game_points", "games", "wins", "losses", "spread", "skunk_wins", "skunk_losses",
+)  # fmt: skip
 WORST_FINDINGS = 15
 DEFAULT_TITLE = "Cribbage club report"
 
@@ -143,9 +153,18 @@ def _template_text(name: str = TEMPLATE) -> str:
         return (Path(__file__).resolve().parent / "templates" / name).read_text(encoding="utf-8")
 
 
+def _shown(value: Any) -> Any:
+    """Every value the page shows: text with a hidden or controlling character gets it as a visible escape
+    (the page's own marked-safe script is left as it is)."""
+    if isinstance(value, str) and not hasattr(value, "__html__"):  # not jinja's Markup
+        return visible(value)
+    return value
+
+
 def _environment() -> jinja2.Environment:
     return jinja2.Environment(autoescape=True, undefined=jinja2.StrictUndefined, trim_blocks=True,
-                              lstrip_blocks=True, loader=jinja2.FunctionLoader(_template_text))  # fmt: skip
+                              lstrip_blocks=True, finalize=_shown,
+                              loader=jinja2.FunctionLoader(_template_text))  # fmt: skip
 
 
 def _png(fig: Any) -> str:
@@ -172,14 +191,28 @@ def _charts(frames: StatsFrames, stats: pl.DataFrame) -> list[Chart]:
     ]  # fmt: skip
 
 
+def standings_rows(table: pl.DataFrame, chosen: set[str]) -> list[dict[str, Any]]:
+    """The standings as the template shows them: each row's cells, and whether it is the player asked for."""
+    columns = REPORT_STANDINGS_COLUMNS
+    return [
+        {"cells": cells, "chosen": name in chosen}
+        for cells, name in zip(_rows(table, columns), table["player"].to_list(), strict=True)
+    ]
+
+
 def report_context(engine: Engine, filters: StatsFilter | None = None, *, title: str) -> dict[str, Any]:
-    """Everything the template shows, as plain values (strings and lists)."""
+    """Everything the template shows, as plain values (strings and lists).
+
+    With a player filter the standings are still those of everyone in the other filters' games, so the player's
+    row keeps its true rank; the row is marked.
+    """
     filters = filters or StatsFilter()
     with engine.connect() as conn:
         frames = load_frames(conn, filters)
         worst = load_worst_findings(conn, filters, WORST_FINDINGS)
+        everyone = load_frames(conn, replace(filters, player=None), detail=False) if filters.player else frames
     stats = load_stats(frames)
-    table = standings(frames)
+    table = standings(everyone)
     games = detail(frames.game_totals, "game_totals").collect().row(0, named=True)
     finished = detail(frames.game_results, "game_results").select(pl.col("games").sum()).collect().item()
     by_kind = findings_by_kind(frames)
@@ -202,8 +235,12 @@ def report_context(engine: Engine, filters: StatsFilter | None = None, *, title:
             ("First game", games["first"].isoformat() if games["first"] else "–"),
             ("Last game", games["last"].isoformat() if games["last"] else "–"),
         ],
-        "standings_head": [LABELS[c] for c in table.columns],
-        "standings": _rows(table, tuple(table.columns)),
+        "standings_head": [LABELS[c] for c in REPORT_STANDINGS_COLUMNS],
+        "standings_classes": [{"player": "name", "game_points": "points"}.get(c, "") for c in
+                              REPORT_STANDINGS_COLUMNS],
+        # the player filter keeps the player's own row in ``stats`` (found by any spelling or alias)
+        "standings": standings_rows(table, set(stats["player"].to_list()) if filters.player else set()),
+        "standings_player": filters.player,
         "players": players,
         "charts": _charts(frames, stats),
         "findings_by_kind": [(kind, str(n)) for kind, n in by_kind.rows()],
@@ -232,6 +269,6 @@ def write_report(engine: Engine, out: str | os.PathLike[str], filters: StatsFilt
     """
     html = build_report(engine, filters, title=title)
     try:
-        Path(out).write_text(html, encoding="utf-8")
-    except OSError as err:
-        raise ReportError(f"{os.fspath(out)}: cannot write: {err.strerror or err}") from None
+        write_atomic(out, html)  # a full disk leaves the previous report as it was
+    except WriteError as err:
+        raise ReportError(str(err)) from None

@@ -32,6 +32,7 @@ from cribstats.discards.analysis import discard_line
 from cribstats.findings import Finding
 from cribstats.gamelog import GameLog
 from cribstats.replay import DealFacts, GameOutcome, PlayFact, ReplayVisitor, ShowFact
+from cribstats.safetext import visible
 from cribstats.variants import Variant
 
 INDENT = "    "
@@ -64,7 +65,8 @@ def render_game(game: GameLog, outcome: GameOutcome) -> str:
         lines.extend(_deal_lines(facts, by_place, outcome.variant, _bonus_line(game, facts), sides(game)))
     lines.append("")
     lines.extend(_end_lines(outcome, by_place.get((None, None), []), sides(game)))
-    return "\n".join(lines)
+    # names, events, sites and ids are user text: a control or hidden character in one shows as an escape
+    return "\n".join(visible(line) for line in lines)
 
 
 def sides(game: GameLog) -> list[list[str]]:

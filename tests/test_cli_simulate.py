@@ -53,7 +53,8 @@ def test_an_unwritable_expected_file_is_one_line(tmp_path: Path) -> None:
     missing = tmp_path / "no-such-folder" / "e.txt"
     result = run("-n", "1", "--out", str(tmp_path / "g.jsonl"), "--expected", str(missing))
     assert result.exit_code == 1
-    assert result.stderr.strip() == f"error: cannot write {missing}: No such file or directory"
+    assert result.stderr.strip() == f"error: {missing}: cannot write: No such file or directory"
+    assert list(tmp_path.iterdir()) == []  # the games' file is not left half made either
 
 
 def test_expected_and_out_cannot_be_one_file(tmp_path: Path) -> None:

@@ -17,7 +17,7 @@ from test_store_import import ONE_DEAL, write_jsonl
 from typer.testing import CliRunner
 
 from cribstats.cli.app import app
-from cribstats.cli.store import games_table
+from cribstats.cli.games import games_table
 from cribstats.simulate import simulate_games
 from cribstats.store.db import head_revision, make_engine
 
@@ -238,9 +238,13 @@ def test_games_as_parquet(sqlite_url: str, night: Path, tmp_path: Path) -> None:
 
     run("import", "--db", sqlite_url, "-q", str(night))
     result = CliRunner().invoke(app, ["games", "--db", sqlite_url, "-f", "parquet", "--player", "alice"])
-    assert result.exit_code == 0
-    (tmp_path / "g.parquet").write_bytes(result.stdout_bytes)
-    frame = pl.read_parquet(tmp_path / "g.parquet")
+    assert (result.exit_code, result.stdout) == (2, "")  # binary: never to standard output, as for stats
+    assert result.stderr == "error: --format parquet needs --out FILE (Parquet is binary)\n"
+    out = tmp_path / "g.parquet"
+    args = ["games", "--db", sqlite_url, "-f", "parquet", "--player", "alice", "--out", str(out)]
+    result = CliRunner().invoke(app, args)
+    assert (result.exit_code, result.stdout, result.stderr) == (0, "", f"wrote {out}\n")
+    frame = pl.read_parquet(out)
     assert frame.select("game", "players", "scores").rows() == [("tuesday-r2-t4", "Alice, Bob", "22-12")]
 
 

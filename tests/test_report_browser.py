@@ -90,3 +90,36 @@ def test_report_renders_on_a_phone(report_file: Path, tmp_path: Path) -> None:
                 report_file.as_uri())  # fmt: skip
     assert done.returncode == 0, done.stderr[-2000:]
     assert shot.read_bytes().startswith(b"\x89PNG") and shot.stat().st_size > 20_000
+
+
+def test_a_phone_shows_the_game_points_beside_a_long_name(tmp_path: Path) -> None:
+    """At 390 px wide, the standings' game points (what they are ranked by) are on the screen without scrolling,
+    however long the names (the page's script measures where the column's heading ends)."""
+    chromium = _chromium()
+    logs = tmp_path / "night.jsonl"
+    long = "Bartholomew Fitzwilliam-Smythe of Lower Wallop"  # a valid name of 46 characters
+    with open(logs, "wb") as handle:
+        for game in simulate_games(2, players=[long, "Bob"], seed=3, start_date="2026-03-03"):
+            handle.write(orjson.dumps(game.log) + b"\n")
+    engine = make_engine(f"sqlite:///{tmp_path / 'club.db'}")
+    assert import_paths([logs], engine).imported == 2
+    out = tmp_path / "report.html"
+    write_report(engine, out)
+    # Headless chromium will not make a window narrower than 500 px: the report is shown in a frame 390 px wide
+    # (a phone's screen), and the frame's page copies the report's measurements up when it has loaded.
+    phone = tmp_path / "phone.html"
+    phone.write_text(
+        '<!DOCTYPE html><html><body style="margin:0"><iframe id="p" src="report.html" '
+        'style="width:390px;height:1600px;border:0"></iframe><script>'
+        "document.getElementById('p').addEventListener('load', function () {"
+        " var root = this.contentDocument.documentElement; ['data-points-right', 'data-screen-width']"
+        ".forEach(function (a) { document.body.setAttribute(a, root.getAttribute(a)); }); });"
+        "</script></body></html>"
+    )
+    done = _run(chromium, tmp_path, "--allow-file-access-from-files", "--dump-dom", phone.as_uri())
+    assert done.returncode == 0, done.stderr[-2000:]
+    right = re.search(r'data-points-right="(\d+)"', done.stdout)
+    screen = re.search(r'data-screen-width="(\d+)"', done.stdout)
+    assert right is not None and screen is not None, done.stdout[:500]
+    assert int(screen.group(1)) == 390
+    assert int(right.group(1)) <= 390

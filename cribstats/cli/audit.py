@@ -11,9 +11,9 @@ import typer
 from rich.console import Console
 from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 from rich.table import Table
-from rich.text import Text
 
 from cribstats.cli.options import err_console, folders_without_logs, no_logs_message
+from cribstats.cli.terminal import cell, message, name_cell, out_console
 from cribstats.errors import CribstatsError
 
 if TYPE_CHECKING:
@@ -53,8 +53,8 @@ def audit(
     out = sys.stdout.buffer if json else None
     console = None if json else _table_console()
 
-    def say(message: str) -> None:
-        errors.print(message, markup=False, highlight=False, soft_wrap=True)
+    def say(text: str) -> None:
+        errors.print(message(text), soft_wrap=True)
 
     def on_read_error(error: CribstatsError) -> None:
         collector.refuse(error)
@@ -102,20 +102,21 @@ def _progress_console(tables: Console | None) -> Console | None:
 
 def _table_console() -> Console:
     """The terminal's width for people; when the tables go to a file or a pipe, wide enough for the messages."""
-    console = Console()
-    return console if console.is_terminal else Console(width=160)
+    console = out_console(wide_when_redirected=False)
+    return console if console.is_terminal else Console(width=160, markup=False, emoji=False, highlight=False)
 
 
 def game_table(game: GameAudit) -> Table:
     """The findings of one game as a table."""
     title = game.key if not game.source else f"{game.key}  ({game.source})"
-    table = Table(title=Text(title), title_justify="left", expand=False)
+    table = Table(title=message(title), title_justify="left", expand=False)
     for name, justify in (("deal", "right"), ("event", "right"), ("kind", "left"), ("phase", "left"),
                           ("player", "left"), ("claimed", "right"), ("due", "right"), ("message", "left")):
         table.add_column(name, justify=justify)  # type: ignore[arg-type]
     for f in game.findings:
         cells = (f.deal, f.event, f.kind, f.phase, f.player, f.claimed, f.due, f.message)
-        table.add_row(*(Text("" if v is None else str(v)) for v in cells))
+        table.add_row(*(cell("" if v is None else v) for v in cells[:4]), name_cell(f.player or ""),
+                      *(cell("" if v is None else v) for v in cells[5:]))
     return table
 
 
@@ -131,7 +132,7 @@ def summary_table(summary: AuditSummary) -> Table:
     table.add_row("games with findings", str(summary.games_with_findings))
     table.add_row("findings", str(summary.findings))
     for kind, n in summary.findings_by_kind.items():
-        table.add_row(f"  {kind}", str(n))
+        table.add_row(cell(f"  {kind}"), str(n))
     table.add_row("inputs refused", str(summary.refused))
     return table
 
@@ -146,7 +147,8 @@ def points_table(summary: AuditSummary) -> Table | None:
     table.add_column("missed", justify="right")
     table.add_column("over-claimed", justify="right")
     for player in players:
-        table.add_row(Text(player), str(summary.missed.get(player, 0)), str(summary.overclaimed.get(player, 0)))
+        missed, over = summary.missed.get(player, 0), summary.overclaimed.get(player, 0)
+        table.add_row(name_cell(player), str(missed), str(over))
     return table
 
 

@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import os
-import tempfile
 from datetime import date as Date
 from pathlib import Path
 from typing import Annotated
 
 import typer
 
+from cribstats.atomicfile import WriteError
 from cribstats.cli.options import err_console, fail
 
 PANEL_OUT = "Output"
@@ -27,20 +26,15 @@ def _date(text: str | None, option: str) -> Date | None:
 
 
 def _write_whole(path: Path, data: bytes) -> None:
-    """Write ``data`` to ``path`` whole or not at all: a temporary file beside it, then a rename."""
+    """Write ``data`` to ``path`` whole or not at all (:mod:`cribstats.atomicfile`), making its folder first.
+
+    :raises WriteError: naming ``path`` when it cannot be written.
+    """
+    from cribstats.atomicfile import write_atomic
+
     folder = path.parent if str(path.parent) else Path()
     folder.mkdir(parents=True, exist_ok=True)
-    handle, temporary = tempfile.mkstemp(dir=folder, prefix=f".{path.name}.", suffix=".part")
-    try:
-        with os.fdopen(handle, "wb") as out:
-            out.write(data)
-        mask = os.umask(0)
-        os.umask(mask)
-        os.chmod(temporary, 0o666 & ~mask)  # as an ordinary new file would be, not the temporary file's 0600
-        os.replace(temporary, path)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
+    write_atomic(path, data)
 
 
 def simulate_matches(
@@ -85,6 +79,8 @@ def simulate_matches(
         raise fail(f"{err}", 2) from None
     try:
         _write_whole(out, b"".join(orjson.dumps(r) + b"\n" for r in records))
+    except WriteError as err:
+        raise fail(str(err), 1) from None
     except OSError as err:
         raise fail(f"cannot write {out}: {err.strerror or err}", 1) from None
     games = sum(len(r["games"]) for r in records)
@@ -143,6 +139,8 @@ def simulate_nights(
             text = io.StringIO()
             csv.writer(text, lineterminator="\n").writerows(scorecard_rows(logs, disagree=wrong))
             _write_whole(scorecards, text.getvalue().encode("utf-8"))
+    except WriteError as err:
+        raise fail(str(err), 1) from None
     except OSError as err:
         raise fail(f"cannot write {err.filename or out}: {err.strerror or err}", 1) from None
     err_console().print(f"{nights} nights ({len(logs)} games) written to {out}", markup=False, highlight=False)

@@ -7,22 +7,22 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from cribstats.cli.options import DbOption, FormatOption, OutputFormat, err_console
+from cribstats.cli.options import DbOption, FormatOption, OutOption, OutputFormat, err_console
+from cribstats.cli.output import emit as _emit
 from cribstats.cli.stats import (
     EventOption,
-    OutOption,
     PlayerOption,
     SinceOption,
     UntilOption,
     UsageError,
     _date,
-    _emit,
     _fail,
     _filters,
     _handled,
     _open_store,
     rich_table,
 )
+from cribstats.cli.terminal import message
 
 if TYPE_CHECKING:
     import polars as pl
@@ -31,8 +31,8 @@ if TYPE_CHECKING:
 DEFAULT_DB = "sqlite:///cribstats.db"
 
 
-def _say(message: str) -> None:
-    err_console().print(message, markup=False, highlight=False, soft_wrap=True)
+def _say(text: str) -> None:
+    err_console().print(message(text), soft_wrap=True)
 
 
 def _table(frame: pl.DataFrame, title: str) -> Table:
@@ -300,9 +300,13 @@ def show_match(db: str, source_id: str) -> bool:
         raise _fail(error) from None
     if found is None:
         return False
-    from rich.console import Console
+    from rich.text import Text
 
-    Console(highlight=False, markup=False, soft_wrap=True).print(match_text(found))
+    from cribstats.cli.terminal import out_console
+    from cribstats.safetext import visible
+
+    shown = "\n".join(visible(line) for line in match_text(found).split("\n"))  # names are user text
+    out_console(wide_when_redirected=False).print(Text(shown), soft_wrap=True)
     return True
 
 

@@ -10,16 +10,15 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 from rich.table import Table
 
-from cribstats.cli.options import DbOption, FormatOption, OutputFormat, err_console, fail
+from cribstats.cli.options import DbOption, FormatOption, OutOption, OutputFormat, err_console, fail
+from cribstats.cli.output import emit as _emit
 from cribstats.cli.stats import (
     EventOption,
-    OutOption,
     PlayerOption,
     SinceOption,
     UntilOption,
     UsageError,
     VariantOption,
-    _emit,
     _fail,
     _filters,
     _handled,

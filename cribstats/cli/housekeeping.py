@@ -9,8 +9,10 @@ from rich import box
 from rich.table import Table
 from rich.text import Text
 
-from cribstats.cli.options import DEFAULT_DB, DbOption, FormatOption, OutputFormat, err_console, fail
+from cribstats.cli.options import DEFAULT_DB, DbOption, FormatOption, OutOption, OutputFormat, err_console, fail
+from cribstats.cli.terminal import cell
 from cribstats.errors import CribstatsError
+from cribstats.safetext import visible
 
 if TYPE_CHECKING:
     from sqlalchemy.engine import Engine
@@ -20,9 +22,6 @@ HOUSEKEEPING_HELP = (
     "1 when the database cannot be used or the change was not confirmed."
 )
 YesOption = Annotated[bool, typer.Option("--yes", "-y", help="Do it without asking for confirmation.")]
-OutOption = Annotated[
-    str | None, typer.Option("--out", "-o", help="Write to this file instead of standard output.")
-]
 
 
 class UsageError(CribstatsError):
@@ -31,6 +30,7 @@ class UsageError(CribstatsError):
 
 def _run(db: str, action: Any) -> Any:
     """Run ``action``; bad input exits 2, an unusable database 1, each with one line on standard error."""
+    from cribstats.cli.output import OutputUsageError
     from cribstats.cli.stats import UsageError as OptionsError
     from cribstats.cli.store import _database_errors
     from cribstats.store.players import PlayerError
@@ -38,7 +38,7 @@ def _run(db: str, action: Any) -> Any:
     with _database_errors(db):
         try:
             return action()
-        except (UsageError, OptionsError, PlayerError) as err:
+        except (UsageError, OptionsError, PlayerError, OutputUsageError) as err:
             raise fail(str(err), 2) from None
 
 
@@ -53,7 +53,7 @@ def _confirm(question: str, yes: bool) -> None:
     if yes:
         return
     try:
-        agreed = typer.confirm(question, default=False, err=True)
+        agreed = typer.confirm(visible(question), default=False, err=True)  # game keys are user text
     except typer.Abort:
         agreed = False
     if not agreed:
@@ -69,7 +69,7 @@ def _emit(rows: list[dict[str, Any]], columns: tuple[str, ...], fmt: OutputForma
     """Rows out as ``cribstats stats`` writes its tables (``--format``, ``--out``)."""
     import polars as pl
 
-    from cribstats.cli.stats import _emit as emit_frame
+    from cribstats.cli.output import emit as emit_frame
 
     flat = [{c: ", ".join(r[c]) if isinstance(r[c], list) else r[c] for c in columns} for r in rows]
     frame = pl.DataFrame(flat, schema=_schema(flat, columns), orient="row")
@@ -96,7 +96,7 @@ def _table(title: str, rows: list[dict[str, Any]], columns: tuple[str, ...], num
         for column in columns:
             value = row[column]
             text = ", ".join(value) if isinstance(value, list) else ("-" if value is None else str(value))
-            cells.append(Text(text))  # user text is data: never markup
+            cells.append(cell(text))  # user text is data: never markup, hidden characters escaped
         table.add_row(*cells)
     return table
 

@@ -9,7 +9,8 @@ from typing import Annotated
 
 import typer
 from rich.console import Console
-from rich.text import Text
+
+from cribstats.cli import terminal
 
 DEFAULT_DB = "sqlite:///cribstats.db"
 
@@ -31,16 +32,20 @@ DbOption = Annotated[
     ),
 ]
 FormatOption = Annotated[OutputFormat, typer.Option("--format", "-f", help="Output format.", case_sensitive=False)]
+OutOption = Annotated[
+    str | None,
+    typer.Option("--out", "-o", help="Write to this file (whole or not at all) instead of standard output."),
+]
 
 
 def err_console() -> Console:
-    """Messages and errors go to standard error; data goes to standard output."""
-    return Console(stderr=True)
+    """Messages and errors go to standard error; data goes to standard output (no markup, no emoji codes)."""
+    return terminal.err_console()
 
 
 def fail(message: str, code: int) -> typer.Exit:
     """Say ``error: message`` on standard error, on one line, and give the exit to raise."""
-    err_console().print(Text(f"error: {message}"), soft_wrap=True)
+    err_console().print(terminal.message(f"error: {message}"), soft_wrap=True)
     return typer.Exit(code)
 
 

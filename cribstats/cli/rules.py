@@ -13,6 +13,7 @@ from rich.text import Text
 
 from cribstats.cards import format_card, parse_cards
 from cribstats.cli.options import err_console
+from cribstats.cli.terminal import message
 from cribstats.errors import CribstatsError
 
 if TYPE_CHECKING:
@@ -28,7 +29,7 @@ def _cards(texts: Sequence[str]) -> list[Card]:
 
 
 def _fail(error: CribstatsError) -> typer.Exit:
-    err_console().print(str(error), markup=False, highlight=False, soft_wrap=True)
+    err_console().print(message(str(error)), soft_wrap=True)
     return typer.Exit(USAGE_ERROR)
 
 
@@ -84,7 +85,7 @@ def score(
     for item in result.items:
         table.add_row(item.kind, _spell(item.cards), str(item.points))
     totals = "  ".join(f"{KIND_TOTALS[kind]} {result.points_of(kind)}" for kind in KINDS)
-    console = Console(highlight=False)
+    console = Console(highlight=False, markup=False, emoji=False)
     if result.items:
         console.print(table)
     else:
@@ -135,7 +136,7 @@ def peg(
         )
         if points
     ]
-    console = Console(highlight=False)
+    console = Console(highlight=False, markup=False, emoji=False)
     console.print(Text(f"{_spell(series)}  count {result.count}"))
     because = f": {', '.join(parts)}" if parts else ""
     console.print(Text(f"{format_card(series[-1])} scores {result.points}{because}"))

@@ -13,7 +13,9 @@ from typing import IO, TYPE_CHECKING, Annotated
 
 import typer
 
+from cribstats.atomicfile import AtomicOutput, WriteError, atomic_output, sync_all, write_atomic
 from cribstats.cli.options import err_console, fail
+from cribstats.cli.terminal import message
 from cribstats.errors import CribstatsError
 from cribstats.variants import VARIANT_NAMES
 
@@ -146,6 +148,8 @@ def simulate(
         )
         started = time.perf_counter()
         written, deals, found = _write(stream, games, out, expected, show_progress=console.is_terminal)
+    except WriteError as err:  # names the file; what was there before is left as it was
+        raise fail(str(err), 1) from None
     except (CribstatsError, ValueError) as err:
         raise fail(str(err), 2) from None
     except BrokenPipeError:  # the reader of --out - went away (e.g. `| head`): stop quietly
@@ -158,7 +162,7 @@ def simulate(
     summary = f"{written} {variant.value} games ({deals} deals) written to {where} in {elapsed:.1f} s"
     if expected is not None:
         summary += f"; {found} expected findings written to {expected}"
-    console.print(summary, markup=False, highlight=False, soft_wrap=True)
+    console.print(message(summary), soft_wrap=True)
 
 
 def _out_problem(out: Path) -> str | None:
@@ -198,7 +202,7 @@ def _write(
     suffix = ".jsonl" if to_stdout else out.suffix.lower()
     folder = suffix not in (*LOG_SUFFIXES, ".json")
     with ExitStack() as stack:
-        log_file: IO[bytes] | None = None
+        log_file: IO[bytes] | AtomicOutput | None = None
         if to_stdout:
             log_file = sys.stdout.buffer
         elif folder:
@@ -206,15 +210,17 @@ def _write(
         else:
             if out.parent != Path():
                 out.parent.mkdir(parents=True, exist_ok=True)
-            log_file = stack.enter_context(open(out, "wb"))
+            log_file = stack.enter_context(atomic_output(out))  # whole or not at all
             if suffix == ".json":
                 log_file.write(b"[\n")
-        expected_file = stack.enter_context(open(expected, "wb")) if expected is not None else None
+        expected_file = stack.enter_context(atomic_output(expected)) if expected is not None else None
         advance = _progress(stack, total) if show_progress and total >= PROGRESS_FROM else None
         for game in stream:
             data = orjson.dumps(game.log)
             if log_file is None:
-                (out / f"{game.log['id']}.json").write_bytes(orjson.dumps(game.log, option=orjson.OPT_INDENT_2))
+                # each game whole; one sync for the folder at the end rather than one a file
+                write_atomic(out / f"{game.log['id']}.json", orjson.dumps(game.log, option=orjson.OPT_INDENT_2),
+                             durable=False)
             elif suffix == ".json":
                 log_file.write((b",\n" if written else b"") + data)
             else:
@@ -229,6 +235,8 @@ def _write(
                 advance()
         if log_file is not None and suffix == ".json":
             log_file.write(b"\n]\n")
+        if log_file is None:
+            sync_all()
         if to_stdout:
             sys.stdout.buffer.flush()
     return written, deals, found

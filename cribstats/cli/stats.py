@@ -3,18 +3,19 @@
 from __future__ import annotations
 
 import os
-import sys
 from datetime import date as Date
 from enum import StrEnum
 from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich import box
-from rich.console import Console
 from rich.table import Table
 
-from cribstats.cli.options import DbOption, FormatOption, OutputFormat, err_console, fail
+from cribstats.cli.options import DbOption, FormatOption, OutOption, OutputFormat, err_console, fail
+from cribstats.cli.output import OutputUsageError, check_output, emit
+from cribstats.cli.terminal import cell, message, name_cell
 from cribstats.errors import CribstatsError, VariantError
+from cribstats.safetext import display_width
 
 if TYPE_CHECKING:
     import polars as pl
@@ -42,9 +43,6 @@ VariantOption = Annotated[
     str | None,
     typer.Option("--variant", help="Only games of this variant (six-card, five-card, ...).",
                  rich_help_panel=PANEL),
-]
-OutOption = Annotated[
-    str | None, typer.Option("--out", "-o", help="Write to this file instead of standard output.")
 ]
 
 
@@ -125,8 +123,7 @@ def _games_matching(engine: Engine, filters: StatsFilter) -> int:
 def _warn_if_none(count: int, filters: StatsFilter, what: str) -> None:
     if count == 0:
         err_console().print(
-            f"warning: no stored games match {filters.describe()}: the {what} is empty",
-            markup=False, highlight=False, soft_wrap=True,
+            message(f"warning: no stored games match {filters.describe()}: the {what} is empty"), soft_wrap=True
         )
 
 
@@ -151,7 +148,8 @@ def _fail(error: BaseException) -> typer.Exit:
         from cribstats.store.db import describe_db_error
 
         error = CribstatsError(f"the database failed: {describe_db_error(error)}")
-    return fail(str(error), 2 if isinstance(error, UsageError | VariantError) else 1)  # as the other commands do
+    usage = isinstance(error, UsageError | VariantError | OutputUsageError)
+    return fail(str(error), 2 if usage else 1)  # as the other commands do
 
 
 def _cell(value: object) -> str:
@@ -190,46 +188,21 @@ def rich_table(frame: pl.DataFrame, columns: tuple[str, ...] | list[str], title:
     """Some columns of a frame as a rich table for people (numbers right-aligned, short headings)."""
     # Light rules and one space between columns, and no column narrower than its longest word, so that a table
     # of ten columns fits an 80-column terminal without breaking a heading or a name inside a word.
-    table = Table(title=title, title_justify="left", box=box.SIMPLE_HEAD, padding=(0, 0))
-    rows = [tuple(_cell(v) for v in row) for row in frame.select(columns).iter_rows()]
+    # User text (the player's name) is a literal cell: hidden characters escaped, a long name shortened.
+    table = Table(title=message(title), title_justify="left", box=box.SIMPLE_HEAD, padding=(0, 0))
+    rows = [
+        tuple(name_cell(str(v)) if c == "player" else cell(_cell(v)) for c, v in zip(columns, row, strict=True))
+        for row in frame.select(columns).iter_rows()
+    ]
     for i, name in enumerate(columns):
         numeric = frame.schema[name].is_numeric()
         heading = HEADINGS.get(name, name.replace("_", " "))
-        words = [w for text in (heading, *(row[i] for row in rows)) for w in text.split()]
+        words = [w for text in (heading, *(row[i].plain for row in rows)) for w in text.split()]
         table.add_column(heading, justify="right" if numeric else "left", overflow="fold",
-                         min_width=max(len(w) for w in words))
+                         min_width=max(display_width(w) for w in words))
     for row in rows:
         table.add_row(*row)
     return table
-
-
-def _print_tables(console: Console, tables: list[Table]) -> None:
-    for table in tables:
-        console.print(table)
-
-
-def _emit(frame: pl.DataFrame, fmt: OutputFormat, out: str | None, tables: list[Table]) -> None:
-    from cribstats.exports import format_frame, write_frame
-
-    if fmt is OutputFormat.table:
-        if out is None:
-            console = Console()
-            _print_tables(console if console.is_terminal else Console(width=200), tables)
-        else:
-            try:
-                with open(out, "w", encoding="utf-8") as handle:
-                    _print_tables(Console(file=handle, width=200), tables)
-            except OSError as err:
-                raise UsageError(f"{out}: cannot write: {err.strerror or err}") from None
-            err_console().print(f"wrote {out}", markup=False, highlight=False)
-        return
-    if fmt is OutputFormat.parquet and not out:
-        raise UsageError("--format parquet needs --out FILE (Parquet is binary)")
-    if out:
-        write_frame(frame, fmt.value, out)
-        err_console().print(f"wrote {out}", markup=False, highlight=False)
-    else:
-        sys.stdout.write(format_frame(frame, fmt.value) + ("\n" if fmt is OutputFormat.json else ""))
 
 
 def stats(
@@ -261,6 +234,7 @@ def stats(
     from cribstats.stats.measures import DEAL_COLUMNS, DISCARD_COLUMNS, FINDING_COLUMNS
 
     try:
+        check_output(format, out)
         filters = _filters(player, event, since, until, variant)
         frame = compute_stats(_open_store(db), filters)
         what = filters.describe()
@@ -273,11 +247,11 @@ def stats(
         ]
         if frame["matches"].sum():  # the players' finished matches, where any are stored
             tables.append(rich_table(frame, ("player", *PLAYER_MATCH_COLUMNS), "Matches (finished)"))
-        _emit(frame, format, out, tables)
+        emit(frame, format, out, tables)
     except _handled() as error:
         raise _fail(error) from None
     if frame.height == 0:
-        err_console().print(_none_stored("games", filters), markup=False, highlight=False)
+        err_console().print(message(_none_stored("games", filters)), soft_wrap=True)
 
 
 def standings(
@@ -306,16 +280,18 @@ def standings(
     from cribstats.stats import STANDINGS_COLUMNS, compute_standings
 
     try:
+        check_output(format, out)
         if date is not None and (since is not None or until is not None):
             raise UsageError("use --date for one day, or --since/--until for a range, not both")
+        _date(date, "--date")  # named as the user wrote it
         filters = _filters(None, event, date or since, date or until, variant)
         frame = compute_standings(_open_store(db), filters)
         tables = [rich_table(frame, STANDINGS_COLUMNS, f"Standings ({filters.describe()})")]
-        _emit(frame, format, out, tables)
+        emit(frame, format, out, tables)
     except _handled() as error:
         raise _fail(error) from None
     if frame.height == 0:
-        err_console().print(_none_stored("finished games", filters), markup=False, highlight=False)
+        err_console().print(message(_none_stored("finished games", filters)), soft_wrap=True)
 
 
 def chart(
@@ -353,7 +329,7 @@ def chart(
     except _handled() as error:
         raise _fail(error) from None
     _warn_if_none(count, filters, "chart")
-    err_console().print(f"wrote {out}", markup=False, highlight=False)
+    err_console().print(message(f"wrote {out}"), soft_wrap=True)
 
 
 def report(
@@ -386,7 +362,7 @@ def report(
     except _handled() as error:
         raise _fail(error) from None
     _warn_if_none(count, filters, "report")
-    err_console().print(f"wrote {out}", markup=False, highlight=False)
+    err_console().print(message(f"wrote {out}"), soft_wrap=True)
 
 
 def register(app: typer.Typer) -> None:

@@ -2,33 +2,28 @@
 
 from __future__ import annotations
 
-import csv
 import gc
 import os
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
-from datetime import datetime
 from typing import Annotated
 
-import orjson
 import typer
-from rich import box
-from rich.console import Console
-from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 from rich.table import Table
 from rich.text import Text
 
 from cribstats.cli.options import (
     DEFAULT_DB,
     DbOption,
-    OutputFormat,
     err_console,
     fail,
     folders_without_logs,
     no_logs_message,
 )
+from cribstats.cli.terminal import message, out_console
 from cribstats.errors import CribstatsError
+from cribstats.safetext import visible
 
 IMPORT_HELP = (
     "Exit status: 0 when every game was imported or was already stored; 2 when some input was refused "
@@ -36,7 +31,11 @@ IMPORT_HELP = (
     "was imported; "
     "1 when the database cannot be used."
 )
-READ_HELP = "Exit status: 0 on success; 1 when the database cannot be used or the game is not stored."
+SHOW_HELP = (
+    "Exit status: 0 on success; 2 when no stored game is named so, or a hash prefix names several; "
+    "1 when the database cannot be used."
+)
+UPGRADE_HELP = "Exit status: 0 on success; 1 when the database cannot be used."
 
 db_app = typer.Typer(
     name="db",
@@ -143,34 +142,32 @@ def import_logs(
 
         cat game.json | cribstats import -
     """
+    from cribstats.cli.progress import games_to_import, import_progress
     from cribstats.store.importer import ImportSummary, import_paths
 
     errors = err_console()
     empty = folders_without_logs(paths)
+    no_progress = quiet or not errors.is_terminal
+    total = None if no_progress else games_to_import(paths)
     with _database_errors(db):
         engine = _engine(db)
-        with Progress(
-            SpinnerColumn(),
-            TextColumn("{task.description}"),
-            TimeElapsedColumn(),
-            console=errors,
-            transient=True,
-            disable=quiet or not errors.is_terminal,
-        ) as progress:
-            task = progress.add_task("importing", total=None)
+        with import_progress(errors, total, disable=no_progress) as progress:
+            task = progress.add_task("importing" if total is None else "", total=total)
 
             seen: list[ImportSummary] = []  # the importer's summary: what is committed so far
 
             def on_progress(summary: ImportSummary, file: str) -> None:
                 seen[:] = [summary]
                 # counts first: a narrow terminal cuts the end of the line, and a long path would hide them
-                progress.update(
-                    task,
-                    description=(
-                        f"{summary.imported} imported, {summary.present} already stored, "
-                        f"{summary.refused_count + summary.conflict_count} refused  ({os.path.basename(file)})"
-                    ),
-                )
+                refused = summary.refused_count + summary.conflict_count
+                where = visible(os.path.basename(file))
+                if total is None:
+                    described = f"{summary.imported} imported, {summary.present} already stored, {refused} refused"
+                else:
+                    described = f"({refused} refused)  {where}" if refused else where
+                done = summary.games
+                progress.update(task, completed=done, total=None if total is None else max(total, done),
+                                description=described if total is not None else f"{described}  ({where})")
 
             # What is alive now (modules, schemas, the engine) lives as long as the command: frozen, the cyclic
             # garbage collector stops walking it again and again while games are replayed (some 6% of the time).
@@ -193,13 +190,13 @@ def import_logs(
                 gc.unfreeze()
         engine.dispose()
     for folder in empty:
-        errors.print(Text(no_logs_message(folder)), soft_wrap=True)
+        errors.print(message(no_logs_message(folder)), soft_wrap=True)
     for refusal in summary.conflicts + summary.refused:
-        errors.print(Text(str(refusal)), soft_wrap=True)
+        errors.print(message(str(refusal)), soft_wrap=True)
     hidden = summary.refused_count - len(summary.refused) + summary.conflict_count - len(summary.conflicts)
     if hidden > 0:
         errors.print(Text(f"... and {hidden} more refused"))
-    Console().print(import_summary_table(summary))
+    out_console(wide_when_redirected=False).print(import_summary_table(summary))
     raise typer.Exit(0 if summary.complete and not empty else 2)
 
 
@@ -252,7 +249,7 @@ def import_summary_table(summary) -> Table:  # type: ignore[no-untyped-def]
 # --- db upgrade -----------------------------------------------------------------------------------
 
 
-@db_app.command("upgrade", epilog=READ_HELP)
+@db_app.command("upgrade", epilog=UPGRADE_HELP)
 def db_upgrade(db: DbOption = DEFAULT_DB) -> None:
     """Create the tables, or bring them up to this version of cribstats (safe to run again).
 
@@ -269,141 +266,6 @@ def db_upgrade(db: DbOption = DEFAULT_DB) -> None:
             revision = current_revision(conn)
         engine.dispose()
     err_console().print(Text(f"database schema at revision {revision}"))
-
-
-# --- games ----------------------------------------------------------------------------------------
-
-GAME_COLUMNS = (
-    "id",
-    "game",
-    "date",
-    "event",
-    "round",
-    "variant",
-    "players",
-    "scores",
-    "winners",
-    "deals",
-    "findings",
-)
-
-
-def games(
-    db: DbOption = DEFAULT_DB,
-    player: Annotated[
-        str | None, typer.Option("--player", help="Only games of this player (case and spacing ignored).")
-    ] = None,
-    event: Annotated[str | None, typer.Option("--event", help="Only games of this event (case ignored).")] = None,
-    since: Annotated[
-        datetime | None, typer.Option("--since", formats=["%Y-%m-%d"], help="Only games on or after this date.")
-    ] = None,
-    until: Annotated[
-        datetime | None, typer.Option("--until", formats=["%Y-%m-%d"], help="Only games on or before this date.")
-    ] = None,
-    limit: Annotated[int | None, typer.Option("--limit", min=1, help="At most this many games.")] = None,
-    output: Annotated[
-        OutputFormat, typer.Option("--format", "-f", help="Output format.", case_sensitive=False)
-    ] = OutputFormat.table,
-) -> None:
-    """List the stored games in the order they were played: by date, then round, then table (file order).
-
-    Examples:
-
-        cribstats games --player alice --since 2026-01-01
-
-        cribstats games --event "Tuesday League" --format csv > games.csv
-    """
-    from cribstats.store.queries import list_games
-
-    if since is not None and until is not None and since > until:
-        raise fail(f"--since {since.date()} is after --until {until.date()}: no game can match", 2)
-    with _database_errors(db):
-        engine = _engine(db, must_exist=True)
-        listed = []
-        if _has_games_tables(engine):
-            with engine.connect() as conn:
-                listed = list_games(
-                    conn,
-                    player=player,
-                    event=event,
-                    since=since.date() if since else None,
-                    until=until.date() if until else None,
-                    limit=limit,
-                )
-        engine.dispose()
-    rows = [g.to_dict() for g in listed]
-    if output is OutputFormat.json:
-        sys.stdout.buffer.write(orjson.dumps(rows, option=orjson.OPT_INDENT_2) + b"\n")
-        sys.stdout.flush()
-    elif output is OutputFormat.csv:
-        writer = csv.writer(sys.stdout, lineterminator="\n")
-        writer.writerow(GAME_COLUMNS)
-        for row in rows:
-            writer.writerow(_flat(row[c]) for c in GAME_COLUMNS)
-    elif output is OutputFormat.parquet:
-        import polars as pl
-
-        if sys.stdout.isatty():
-            raise fail("parquet is binary: redirect it to a file (--format parquet > games.parquet)", 1)
-
-        frame = pl.DataFrame(
-            {c: [_flat(r[c]) for r in rows] for c in GAME_COLUMNS},
-            schema={c: (pl.Int64 if c in ("id", "deals", "findings") else pl.String) for c in GAME_COLUMNS},
-        )
-        frame.write_parquet(sys.stdout.buffer)
-        sys.stdout.flush()
-    else:
-        console = Console()
-        (console if console.is_terminal else Console(width=200)).print(games_table(rows))
-    if not rows:
-        err_console().print(Text("no stored games match"), soft_wrap=True)
-
-
-def _flat(value: object) -> object:
-    """Lists for a table cell or CSV field: names joined by commas, scores by dashes (``121-88``)."""
-    if isinstance(value, list):
-        if all(isinstance(v, str) for v in value):
-            return ", ".join(value)
-        return "-".join("?" if v is None else str(v) for v in value)
-    return "" if value is None else value
-
-
-TABLE_COLUMNS = ("id", "game", "date", "event", "players", "scores", "winners", "deals", "findings")
-
-
-def _longest_word(rows: list[dict[str, object]], column: str) -> int:
-    """The widest single word of a column (a name with its comma), so that a narrow table wraps between words."""
-    words = [w for row in rows for w in str(_flat(row[column])).split()]
-    return max((len(w) for w in words), default=len(column))
-
-
-def games_table(rows: list[dict[str, object]]) -> Table:
-    """The games for a person to read (csv and json carry every column)."""
-    table = Table(
-        title=f"{len(rows)} game{'s' if len(rows) != 1 else ''}",
-        title_justify="left",
-        expand=False,
-        box=box.SIMPLE_HEAD,  # no column rules, one space between columns: nine columns fit 80 characters
-        padding=(0, 0),
-    )
-    widths = {
-        "event": _longest_word(rows, "event"),
-        "players": max(len("players"), _longest_word(rows, "players")),
-        "winners": max(len("winners"), _longest_word(rows, "winners")),
-    }
-    for name in TABLE_COLUMNS:
-        table.add_column(
-            name,
-            justify="right" if name in ("id", "deals", "findings") else "left",
-            # the id is what `show` takes, so it is never cut; a long game key folds rather than being cut off;
-            # in a narrow terminal names wrap between words, never inside one
-            no_wrap=name in ("id", "date", "scores", "deals", "findings"),
-            overflow="fold",
-            min_width=widths.get(name),
-        )
-    for row in rows:
-        table.add_row(*(Text(str(_flat(row[c]))) for c in TABLE_COLUMNS))
-    return table
 
 
 # --- show -----------------------------------------------------------------------------------------
@@ -458,7 +320,9 @@ def show(
 
 def register(app: typer.Typer) -> None:
     """Add this group's commands to the root app."""
+    from cribstats.cli.games import GAMES_HELP, games
+
     app.command("import", epilog=IMPORT_HELP)(import_logs)
     app.add_typer(db_app, name="db")
-    app.command("games", epilog=READ_HELP)(games)
-    app.command("show", epilog=READ_HELP)(show)
+    app.command("games", epilog=GAMES_HELP)(games)  # cribstats/cli/games.py
+    app.command("show", epilog=SHOW_HELP)(show)

@@ -1,0 +1,107 @@
+"""User text (names, events, sites, ids, messages) made safe to show: every character that could steer a terminal
+or hide itself is shown as an escape, and long names are shortened for tables and charts.
+
+This is the one place that decides how user text looks on a screen. The store always keeps the text whole.
+
+>>> visible("Ann\\x1b[31m")
+'Ann\\\\x1b[31m'
+>>> visible("Zoe\\u200bX")
+'Zoe\\\\u200bX'
+>>> shorten("Bartholomew Fitzwilliam-Smythe", 12)
+'Bartholomew…'
+>>> display_width("麻雀"), display_width("Ann")
+(4, 3)
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+from cribstats.names import FORBIDDEN_CATEGORIES
+
+# Control, format (zero-width, bidi), surrogate, private use, unassigned, line and paragraph separators: the
+# categories the name rule refuses (cribstats.names), and that a store written before the rule may still hold.
+HIDDEN_CATEGORIES = frozenset(FORBIDDEN_CATEGORIES)
+ELLIPSIS = "…"
+TABLE_NAME_WIDTH = 24  # terminal columns a name takes at most in a table
+CHART_NAME_WIDTH = 20  # a tick label under a bar
+
+
+def _escape(char: str) -> str:
+    code = ord(char)
+    if code < 0x100:
+        return f"\\x{code:02x}"
+    if code < 0x10000:
+        return f"\\u{code:04x}"
+    return f"\\U{code:08x}"
+
+
+# Characters worth a look: anything but printable ASCII (JSON text may also hold its own line breaks).
+_SUSPECT = re.compile(r"[^\x20-\x7e]")
+_JSON_SUSPECT = re.compile(r"[^\x20-\x7e\n]")
+
+
+def _shown(match: re.Match[str]) -> str:
+    char = match.group()
+    return _escape(char) if unicodedata.category(char) in HIDDEN_CATEGORIES else char
+
+
+def visible(text: str) -> str:
+    """``text`` with every hidden or controlling character written as a Python-style escape (``\\x1b``,
+    ``\\u200b``), so that what reaches a terminal is exactly the characters a person can see."""
+    return _SUSPECT.sub(_shown, text)
+
+
+def _json_escape(match: re.Match[str]) -> str:
+    char = match.group()
+    if unicodedata.category(char) not in HIDDEN_CATEGORIES:
+        return char
+    code = ord(char)
+    if code >= 0x10000:  # a surrogate pair, as JSON writes a character beyond the BMP
+        code -= 0x10000
+        return f"\\u{0xD800 + (code >> 10):04x}\\u{0xDC00 + (code & 0x3FF):04x}"
+    return f"\\u{code:04x}"
+
+
+def json_visible(text: str) -> str:
+    """JSON text with every hidden or controlling character inside its strings written as a ``\\u`` escape: the
+    values decode exactly as they were, and nothing reaches a terminal that could steer it.
+
+    >>> json_visible('["Ann\u200b"]')
+    '["Ann\\\\u200b"]'
+    """
+    return _JSON_SUSPECT.sub(_json_escape, text)
+
+
+def _char_width(char: str) -> int:
+    if unicodedata.combining(char) or unicodedata.category(char) in ("Mn", "Me", "Cf"):
+        return 0
+    return 2 if unicodedata.east_asian_width(char) in ("W", "F") else 1
+
+
+def display_width(text: str) -> int:
+    """Terminal columns ``text`` takes: wide (CJK) characters two, combining marks none."""
+    if text.isascii():
+        return len(text)
+    return sum(_char_width(c) for c in text)
+
+
+def shorten(text: str, width: int = TABLE_NAME_WIDTH) -> str:
+    """``text`` cut to at most ``width`` columns, ending in an ellipsis when cut; shorter text as it is."""
+    if display_width(text) <= width:
+        return text
+    kept: list[str] = []
+    used = 0
+    for char in text:
+        w = _char_width(char)
+        if used + w > width - 1:
+            break
+        kept.append(char)
+        used += w
+    return "".join(kept).rstrip() + ELLIPSIS
+
+
+def safe_name(text: str, width: int = TABLE_NAME_WIDTH) -> str:
+    """A name for a table cell or a chart label: made visible, then shortened."""
+    return shorten(visible(text), width)
