@@ -159,3 +159,29 @@ def test_club_scorecards(disk: Path, tmp_path: Path) -> None:
     games = tmp_path / "night.jsonl"
     assert_refused(["simulate-nights", "-n", "1", "--out", str(games), "--scorecards", str(target)], target, disk,
                    old=True)  # fmt: skip
+
+
+CLUB_TABLES = {
+    "season": [], "head-to-head": [], "rating": [], "matches": [], "discards": [],
+    "night": ["--event", "Club", "--date", "2026-03-03"], "bracket": ["--event", "Club"],
+}
+
+
+@pytest.mark.parametrize("fmt", ["table", "csv", "json", "parquet"])
+@pytest.mark.parametrize("command", sorted(CLUB_TABLES))
+def test_club_and_discard_tables(db: str, disk: Path, command: str, fmt: str) -> None:
+    target = disk / f"{command}.{fmt}"
+    assert_refused([command, *CLUB_TABLES[command], "--db", db, "--format", fmt, "--out", str(target)], target,
+                   disk, old=True)  # fmt: skip
+
+
+def test_rating_chart(db: str, disk: Path) -> None:
+    target = disk / "ratings.png"
+    assert_refused(["rating", "--db", db, "--chart", str(target)], target, disk, old=True)
+
+
+@pytest.mark.parametrize("args", [["analyse", "5H", "5C", "5S", "JD", "4D", "6C", "--format", "json"],
+                                  ["discard-table", "--format", "json"]], ids=["analyse", "discard-table"])
+def test_discard_analysis_files(disk: Path, args: list[str]) -> None:
+    target = disk / "discards.json"
+    assert_refused([*args, "--out", str(target)], target, disk, old=True)

@@ -62,12 +62,12 @@ def _write_text(text: str, out: str | None) -> None:
     if out is None:
         sys.stdout.write(text)
         return
-    from cribstats.discards.table import write_text_file
+    from cribstats.atomicfile import WriteError, write_atomic
 
     try:
-        write_text_file(text, out)
-    except OSError as err:
-        raise UsageError(f"{out}: cannot write: {err.strerror or err}") from None
+        write_atomic(out, text)
+    except WriteError as err:  # names the file; what was there before is left as it was
+        raise fail(str(err), 1) from None
     err_console().print(f"wrote {out}", markup=False, highlight=False)
 
 
@@ -280,10 +280,12 @@ def _build(out: str | None, shown: str) -> CribTable:
             console.print(f"warning: the {name} discards had not settled", markup=False, highlight=False)
     document = table_document(builds, version("cribstats"))
     if out is not None:
+        from cribstats.atomicfile import WriteError
+
         try:
             write_table_file(document, out)
-        except OSError as err:
-            raise UsageError(f"{out}: cannot write: {err.strerror or err}") from None
+        except WriteError as err:
+            raise fail(str(err), 1) from None
         console.print(f"wrote {out}", markup=False, highlight=False)
     six: list[dict[str, object]] = document["rows"]  # type: ignore[assignment]
     variants: dict[str, dict[str, object]] = document["variants"]  # type: ignore[assignment]

@@ -14,8 +14,6 @@ True
 from __future__ import annotations
 
 import json
-import os
-import tempfile
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -128,18 +126,10 @@ def differences(table: CribTable, published: dict[str, dict[str, float]]) -> lis
 
 
 def write_table_file(document: dict[str, Any], path: str | Path) -> None:
-    """Write the table's JSON whole or not at all."""
-    write_text_file(json.dumps(document, indent=1) + "\n", path)
+    """Write the table's JSON whole or not at all.
 
+    :raises WriteError: naming ``path`` when it cannot be written (the old file is left as it was).
+    """
+    from cribstats.atomicfile import write_atomic
 
-def write_text_file(text: str, path: str | Path) -> None:
-    """Write a text file whole or not at all (a temporary file beside, then a rename)."""
-    target = Path(path)
-    fd, temp = tempfile.mkstemp(dir=target.parent or ".", prefix=f".{target.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(text)
-        os.replace(temp, target)
-    except BaseException:
-        Path(temp).unlink(missing_ok=True)
-        raise
+    write_atomic(path, json.dumps(document, indent=1) + "\n")
