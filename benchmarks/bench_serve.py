@@ -1,8 +1,9 @@
 """How fast ``cribstats serve`` answers: 16 clients at once on the standings page, a player page and the stats
 API, over SQLite holding the sample season and 100,000 simulated games; and a 40-game night uploaded.
 
-Run: ``.venv/bin/python benchmarks/bench_serve.py [GAMES] [--requests N]`` (default 100,000 games, 40 requests
-per client and page). Goals: p99 under 100 ms at 16 clients, no errors, the night stored in under 2 s.
+Run: ``.venv/bin/python benchmarks/bench_serve.py [GAMES] [--requests N] [--rounds N] [--seed-games N]
+[--folder DIR]`` (default 100,000 games, 40 requests per client and page, 3 rounds, 500 seed games, the temp
+folder). Goals: p99 under 100 ms at 16 clients, no errors, the night stored in under 2 s.
 
 The store is built once and kept in the temp folder (``cribstats-bench-serve/``), the way ``bench_stats.py``
 builds its own: 500 simulated games of every variant, their rows copied up to GAMES, with the sample season
@@ -20,6 +21,7 @@ into another copy of the store.
 
 from __future__ import annotations
 
+import argparse
 import os
 import shutil
 import socket
@@ -51,15 +53,17 @@ REQUESTS = 40
 ROUNDS = 3
 PLAYER = "Alice"
 HOST = "127.0.0.1"
-SEED_GAMES = {"six-card": 300, "five-card": 50, "seven-card": 50, "three-player": 50, "four-player": 50}
+# the share of each variant among the seed games
+SEED_SHARES = {"six-card": 6, "five-card": 1, "seven-card": 1, "three-player": 1, "four-player": 1}
 NAMES = ["Alice", "Bob", "Carol", "Dave", "Erin", "Frank", "Grace", "Hank", "Irene", "Jack", "Kate", "Leo"]
 COPIED = ("game", "game_player", "deal", "deal_player", "finding", "game_player_totals")
 
 
-def seed_logs(folder: Path) -> None:
-    """Simulated games of every variant, with mistakes, one file per variant."""
+def seed_logs(folder: Path, seed_games: int) -> None:
+    """Simulated games of every variant, with mistakes, one file per variant (``seed_games`` in all)."""
     folder.mkdir(parents=True, exist_ok=True)
-    for i, (variant, n) in enumerate(SEED_GAMES.items()):
+    for i, (variant, share) in enumerate(SEED_SHARES.items()):
+        n = max(1, seed_games * share // sum(SEED_SHARES.values()))
         with open(folder / f"{variant}.jsonl", "wb") as handle:
             games = simulate_games(n, variant=variant, players=NAMES, seed=200 + i, mistake_rate=0.03,
                                    events=["League"], start_date="2025-01-07", games_per_night=24)  # fmt: skip
@@ -84,10 +88,10 @@ def _copy(table: sa.Table, copies: int, spans: dict[str, int]) -> sa.Insert:
     return table.insert().from_select([c.name for c in table.c], rows)
 
 
-def build_store(path: Path, games: int) -> None:
+def build_store(path: Path, seed: Path, games: int) -> None:
     """Import the seed games, then copy their rows up to ``games`` games (play events are not copied)."""
     engine = make_engine(f"sqlite:///{path}")
-    seeded = import_paths([path.parent / "seed"], engine).imported
+    seeded = import_paths([seed], engine).imported
     tables = {name: t.metadata.tables[name] for name in COPIED}
     with engine.begin() as conn:
         spans = {name: conn.execute(sa.select(sa.func.max(tables[name].c.id))).scalar() or 0
@@ -97,16 +101,15 @@ def build_store(path: Path, games: int) -> None:
     engine.dispose()
 
 
-def store(games: int) -> Path:
-    folder = Path(tempfile.gettempdir()) / "cribstats-bench-serve"
-    path = folder / f"serve-{games}.db"
+def store(games: int, seed_games: int, folder: Path) -> Path:
+    path = folder / f"serve-{games}-{seed_games}.db"
     if not path.exists():
-        seed_logs(folder / "seed")
+        seed_logs(folder / f"seed-{seed_games}", seed_games)
         partial = folder / f"serve-{games}.building"
         for suffix in ("", "-wal", "-shm"):
             Path(f"{partial}{suffix}").unlink(missing_ok=True)
         start = time.perf_counter()
-        build_store(partial, games)
+        build_store(partial, folder / f"seed-{seed_games}", games)
         engine = make_engine(f"sqlite:///{partial}")
         import_paths([SEASON], engine)
         with engine.connect() as conn:
@@ -179,18 +182,23 @@ def in_process(fn: Callable[[], object], repeats: int = 3) -> float:
 
 
 def main() -> None:
-    args = [a for a in sys.argv[1:] if not a.startswith("--")]
-    games = int(args[0]) if args else 100_000
-    requests = int(sys.argv[sys.argv.index("--requests") + 1]) if "--requests" in sys.argv else REQUESTS
-    base = store(games)
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("games", nargs="?", type=int, default=100_000, help="simulated games in the store")
+    parser.add_argument("--requests", type=int, default=REQUESTS, help="requests per client, page and round")
+    parser.add_argument("--rounds", type=int, default=ROUNDS, help="rounds per page (the median is printed)")
+    parser.add_argument("--seed-games", type=int, default=500, help="simulated games copied up to GAMES")
+    parser.add_argument("--folder", type=Path, default=Path(tempfile.gettempdir()) / "cribstats-bench-serve",
+                        help="where the store is built once and kept")
+    args = parser.parse_args()
+    base = store(args.games, args.seed_games, args.folder)
     folder = Path(tempfile.mkdtemp(prefix="bench-serve-"))
     try:
-        run(base, folder, requests)
+        run(base, folder, args.requests, args.rounds)
     finally:
         shutil.rmtree(folder, ignore_errors=True)
 
 
-def run(base: Path, folder: Path, requests: int) -> None:
+def run(base: Path, folder: Path, requests: int, rounds: int = ROUNDS) -> None:
     from cribstats.service import views
 
     db = fresh_copy(base, folder, "served.db")
@@ -200,7 +208,7 @@ def run(base: Path, folder: Path, requests: int) -> None:
     with engine.connect() as conn:
         stored = conn.exec_driver_sql("SELECT count(*) FROM game").scalar_one()
     print(f"store: {stored:,} games (SQLite); {CLIENTS} clients, {requests} requests each per page and round, "
-          f"median of {ROUNDS} rounds; load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
+          f"median of {rounds} rounds; load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
     pages = {
         "standings page /standings": ("/standings", lambda: compute_standings(engine, StatsFilter()),
                                       lambda: views.standings_rows(engine, StatsFilter())),
@@ -228,9 +236,9 @@ def run(base: Path, folder: Path, requests: int) -> None:
                   f"{'in-process ms (library)':>24} {'(cached)':>9}")  # fmt: skip
         print(header)
         for label, (path, library, cached) in pages.items():
-            rounds = [load(url, path, requests, server.pid) for _ in range(ROUNDS)]
-            figures = {k: statistics.median(r[k] for r in rounds) for k in rounds[0]}
-            figures["errors"] = sum(r["errors"] for r in rounds)
+            results = [load(url, path, requests, server.pid) for _ in range(rounds)]
+            figures = {k: statistics.median(r[k] for r in results) for k in results[0]}
+            figures["errors"] = sum(r["errors"] for r in results)
             plain, warm = in_process(library), in_process(cached)
             print(f"{label:34} {figures['rps']:7.0f} {figures['p50']:8.1f} {figures['p99']:8.1f} "
                   f"{figures['errors']:6.0f} {figures['cpu_ms']:18.2f} {plain:24.1f} {warm:9.2f}")  # fmt: skip

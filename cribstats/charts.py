@@ -106,7 +106,7 @@ def quiet_drawing() -> Iterator[None]:
         font_logger.setLevel(level)
 
 
-def _quietly(draw: Callable[P, Figure]) -> Callable[P, Figure]:
+def drawn_quietly(draw: Callable[P, Figure]) -> Callable[P, Figure]:
     """A chart function run inside :func:`quiet_drawing`: its text is made with the fallback font list."""
 
     @functools.wraps(draw)
@@ -160,7 +160,7 @@ def _percent(ax: Axes) -> None:
     ax.yaxis.set_major_formatter(PercentFormatter(xmax=1.0, decimals=None))
 
 
-@_quietly
+@drawn_quietly
 def skunks_chart(stats: pl.DataFrame, subtitle: str = "") -> Figure:
     """Per player: skunks won (top) and lost (bottom) by level, stacked, as a share of the player's games."""
     title = "Skunks won and lost, as a share of games played"
@@ -189,7 +189,7 @@ def skunks_chart(stats: pl.DataFrame, subtitle: str = "") -> Figure:
     return fig
 
 
-@_quietly
+@drawn_quietly
 def skunks_trend_chart(trend: pl.DataFrame, subtitle: str = "") -> Figure:
     """Skunk rate (any level, and double or worse) of the finished, dated games of each month."""
     title = "Skunk rate per month"
@@ -217,7 +217,7 @@ def skunks_trend_chart(trend: pl.DataFrame, subtitle: str = "") -> Figure:
     return fig
 
 
-@_quietly
+@drawn_quietly
 def averages_chart(stats: pl.DataFrame, subtitle: str = "") -> Figure:
     """Per player: pegging, hand and crib points due per completed deal, as dealer and as pone side by side."""
     title = "Points per deal, as dealer and as pone"
@@ -265,7 +265,7 @@ def random_hand_distribution() -> dict[int, float]:
     return {int(points): count / total for points, count in data["hand"].items()}
 
 
-@_quietly
+@drawn_quietly
 def hands_chart(hands: pl.DataFrame, subtitle: str = "") -> Figure:
     """The share of each hand total in the stored games (four-card hands), against random hands."""
     title = "Hand totals: hands kept in play against random hands"
@@ -293,7 +293,7 @@ def hands_chart(hands: pl.DataFrame, subtitle: str = "") -> Figure:
     return fig
 
 
-@_quietly
+@drawn_quietly
 def accuracy_chart(missed: pl.DataFrame, subtitle: str = "") -> Figure:
     """Per player: points missed per completed deal, stacked by phase (pegging, his heels, hand, crib)."""
     title = "Points missed per deal, by phase"

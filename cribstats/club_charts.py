@@ -13,6 +13,8 @@ from __future__ import annotations
 import polars as pl
 from matplotlib.figure import Figure
 
+from cribstats.charts import chart_label, drawn_quietly
+
 SHADES: tuple[str, ...] = ("#08306b", "#2171b5", "#6baed6", "#525252", "#969696", "#000000")
 LINES: tuple[str, ...] = ("-", "--", ":", "-.")
 MARKERS: tuple[str, ...] = ("o", "s", "^", "D", "v", "x")
@@ -20,15 +22,7 @@ MOST_PLAYERS = 8  # more lines than this cannot be told apart: the best rated ar
 MARKS = 15  # markers a line at most: enough to tell the lines apart in greyscale
 
 
-def plain_label(name: str) -> str:
-    r"""A player's name as a legend label that matplotlib draws as it is written.
-
-    >>> print(plain_label("$5 Bill"))
-    \$5 Bill
-    """
-    return name.replace("$", r"\$")
-
-
+@drawn_quietly
 def rating_chart(steps: pl.DataFrame, *, players: int = MOST_PLAYERS) -> Figure:
     """Each player's rating after their last game of each day (by date when every game is dated, else by game
     number), for the ``players`` best rated at the end (rows of
@@ -57,9 +51,9 @@ def rating_chart(steps: pl.DataFrame, *, players: int = MOST_PLAYERS) -> Figure:
     ax.grid(axis="y", color="#bbbbbb", linewidth=0.6)
     for side in ("top", "right"):
         ax.spines[side].set_visible(False)
-    # names are text, never markup: a dollar sign would start matplotlib's mathtext, and a label given to plot()
-    # that begins with "_" would be left out of the legend
-    ax.legend(lines, [plain_label(n) for n in best], loc="upper left", fontsize=8, ncols=2, frameon=False)
+    # names are text, never markup (drawn_quietly turns mathtext off), and given to legend() rather than plot(),
+    # where a label that begins with "_" would be left out
+    ax.legend(lines, [chart_label(n) for n in best], loc="upper left", fontsize=8, ncols=2, frameon=False)
     if dated:
         fig.autofmt_xdate()
     return fig

@@ -24,7 +24,8 @@ from markupsafe import Markup
 from matplotlib.figure import Figure
 from sqlalchemy.engine import Engine
 
-from cribstats.charts import _bar_style, _empty, _figure, _player_axis, _style, figure_bytes
+from cribstats.charts import _bar_style, _empty, _figure, _player_axis, _style, drawn_quietly, figure_bytes
+from cribstats.safetext import page_value
 from cribstats.stats.discards import discard_summary, worst_discards
 from cribstats.stats.frames import StatsFilter
 
@@ -41,6 +42,7 @@ WORST_COLUMNS = (
 )  # fmt: skip
 
 
+@drawn_quietly
 def discard_chart(summary: pl.DataFrame, subtitle: str = "") -> Figure:
     """Per player: the expected points lost per deal by the discard, as dealer and as pone, side by side."""
     title = "Expected points lost by the discard, per deal"
@@ -92,7 +94,7 @@ def discard_section(engine: Engine, filters: StatsFilter | None = None) -> Marku
         worst = worst_discards(conn, filters, WORST)
     chart = base64.b64encode(figure_bytes(discard_chart(summary), "png")).decode("ascii")
     environment = jinja2.Environment(autoescape=True, undefined=jinja2.StrictUndefined, trim_blocks=True,
-                                     lstrip_blocks=True)  # fmt: skip
+                                     lstrip_blocks=True, finalize=page_value)  # fmt: skip
     html = environment.from_string(_template_text()).render(
         summary_head=[label for _, label in SUMMARY], summary=_rows(summary, SUMMARY),
         worst_head=[label for _, label in WORST_COLUMNS], worst=_rows(worst, WORST_COLUMNS),

@@ -42,7 +42,7 @@ from cribstats.charts import (
 from cribstats.club_report import club_context
 from cribstats.discard_report import discard_section
 from cribstats.errors import CribstatsError
-from cribstats.safetext import visible
+from cribstats.safetext import page_value
 from cribstats.stats.frames import StatsFilter, StatsFrames, load_frames, load_worst_findings
 from cribstats.stats.measures import (
     DEAL_COLUMNS,
@@ -153,17 +153,9 @@ def _template_text(name: str = TEMPLATE) -> str:
         return (Path(__file__).resolve().parent / "templates" / name).read_text(encoding="utf-8")
 
 
-def _shown(value: Any) -> Any:
-    """Every value the page shows: text with a hidden or controlling character gets it as a visible escape
-    (the page's own marked-safe script is left as it is)."""
-    if isinstance(value, str) and not hasattr(value, "__html__"):  # not jinja's Markup
-        return visible(value)
-    return value
-
-
 def _environment() -> jinja2.Environment:
     return jinja2.Environment(autoescape=True, undefined=jinja2.StrictUndefined, trim_blocks=True,
-                              lstrip_blocks=True, finalize=_shown,
+                              lstrip_blocks=True, finalize=page_value,
                               loader=jinja2.FunctionLoader(_template_text))  # fmt: skip
 
 

@@ -53,6 +53,18 @@ def visible(text: str) -> str:
     return _SUSPECT.sub(_shown, text)
 
 
+def page_value(value: object) -> object:
+    """A value a page shows (jinja's ``finalize``): text with a hidden or controlling character gets it as a
+    visible escape; markup the page marked safe (its own script, a rendered section) is left as it is.
+
+    >>> page_value("Ann\\u200b"), page_value(3)
+    ('Ann\\\\u200b', 3)
+    """
+    if isinstance(value, str) and not hasattr(value, "__html__"):
+        return visible(value)
+    return value
+
+
 def _json_escape(match: re.Match[str]) -> str:
     char = match.group()
     if unicodedata.category(char) not in HIDDEN_CATEGORIES:

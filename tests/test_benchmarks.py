@@ -16,8 +16,10 @@ BENCHMARKS = ROOT / "benchmarks"
 # each benchmark with the options that make it tiny, and a few words its report always has
 TINY: dict[str, tuple[list[str], str]] = {
     "bench_audit.py": (["--games", "12", "--repeat", "1"], "games per CPU second"),
+    "bench_discards.py": (["--deals", "20", "--stored", "300"], "naive evaluation"),
     "bench_import.py": (["--games", "24", "--base", "12", "--workers", "2"], "SQLite"),
     "bench_parse.py": (["30"], "games/s"),
+    "bench_serve.py": (["100", "--requests", "2", "--rounds", "1", "--seed-games", "10"], "upload of"),
     "bench_scoring.py": (["--runs", "1", "--sample", "20"], "hands"),
     "bench_simulate.py": (["--games", "4"], "games"),
     "bench_stats.py": (["40", "--seed-games", "1", "--repeat", "1", "--report-logs", "-"],
@@ -33,7 +35,7 @@ def test_every_benchmark_has_a_smoke_run() -> None:
 @pytest.mark.parametrize("name", sorted(TINY))
 def test_the_benchmark_runs_at_a_tiny_size(name: str, tmp_path: Path) -> None:
     options, expected = TINY[name]
-    if name == "bench_stats.py":
+    if name in ("bench_stats.py", "bench_serve.py"):
         options = [*options, "--folder", str(tmp_path / "stores")]
     env = {k: v for k, v in os.environ.items() if k != "CRIBSTATS_DB"}
     done = subprocess.run([sys.executable, str(BENCHMARKS / name), *options], cwd=tmp_path, env=env,

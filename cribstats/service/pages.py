@@ -15,6 +15,7 @@ from fastapi import APIRouter, Depends, Form, Request
 from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
+from cribstats.safetext import page_value
 from cribstats.service import filters as q
 from cribstats.service import views
 from cribstats.service.auth import (
@@ -40,8 +41,9 @@ Reader = Annotated[KeyHolder | None, Depends(page_reader)]
 @cache
 def _environment() -> jinja2.Environment:
     loader = jinja2.PackageLoader("cribstats", "templates/service")
+    # names and text from the logs are shown as the report shows them: escaped, hidden characters made visible
     env = jinja2.Environment(loader=loader, autoescape=True, undefined=jinja2.StrictUndefined,
-                             trim_blocks=True, lstrip_blocks=True)  # fmt: skip
+                             trim_blocks=True, lstrip_blocks=True, finalize=page_value)  # fmt: skip
     env.filters["q"] = lambda text: quote(str(text), safe="")
     return env
 

@@ -137,17 +137,20 @@ def rename_player(conn: Connection, old: str, new: str) -> tuple[str, str]:
     return before, after
 
 
-# every column that holds a player id, table by table (the totals are keyed by player and game)
-PLAYER_COLUMNS_BY_TABLE = (
-    ("game_player", "player_id"),
-    ("game_player_totals", "player_id"),
-    ("deal", "dealer_id"),
-    ("deal_player", "player_id"),
-    ("play_event", "player_id"),
-    ("finding", "player_id"),
-    ("game", "recorded_winner"),
-    ("player_alias", "player_id"),
-)
+def player_columns() -> list[tuple[str, str]]:
+    """Every column that holds a player id, table by table: read from the tables' foreign keys, so that a table
+    added later (discard values, match sides) moves with a merge without being listed here.
+
+    >>> ("deal_discard", "player_id") in player_columns() and ("deal", "dealer_id") in player_columns()
+    True
+    """
+    return [
+        (table.name, column.name)
+        for table in t.metadata.sorted_tables
+        if table.name != "player"
+        for column in table.columns
+        if any(fk.column.table.name == "player" for fk in column.foreign_keys)
+    ]
 
 
 def merge_players(conn: Connection, alias: str, into: str) -> tuple[str, str, int]:
@@ -174,7 +177,7 @@ def merge_players(conn: Connection, alias: str, into: str) -> tuple[str, str, in
         raise PlayerError(f"{gone_name!r} and {kept_name!r} both played in game {shared!r}: "
                           "they are two players, and cannot be merged")
     games = conn.execute(sa.select(sa.func.count()).where(gp.c.player_id == gone_id)).scalar_one()
-    for table_name, column in PLAYER_COLUMNS_BY_TABLE:
+    for table_name, column in player_columns():
         table = t.metadata.tables[table_name]
         conn.execute(sa.update(table).where(table.c[column] == gone_id).values({column: kept_id}))
     p = t.player_table
