@@ -64,7 +64,8 @@ def discard_chart(summary: pl.DataFrame, subtitle: str = "") -> Figure:
     return fig
 
 
-def _cell(name: str, value: object) -> str:
+def discard_cell(name: str, value: object) -> str:
+    """A discard figure as the report and the pages show it (a share as a percentage, points to two places)."""
     if value is None:
         return "–"
     if name == "best_share" and isinstance(value, float):
@@ -76,7 +77,7 @@ def _cell(name: str, value: object) -> str:
 
 def _rows(frame: pl.DataFrame, columns: tuple[tuple[str, str], ...]) -> list[list[str]]:
     names = tuple(c for c, _ in columns)
-    return [[_cell(c, v) for c, v in zip(names, row, strict=True)] for row in frame.select(names).rows()]
+    return [[discard_cell(c, v) for c, v in zip(names, row, strict=True)] for row in frame.select(names).rows()]
 
 
 def _template_text() -> str:

@@ -271,3 +271,51 @@ def test_matches_come_back_judged_from_their_games(server: LiveServer) -> None:
         assert client.get("/api/v1/matches/no-such-match").status_code == 404
         carol = client.get("/api/v1/matches", params={"player": "carol"}).json()
     assert carol["total"] == sum("Carol" in r["players"] for r in records)
+
+
+def test_the_club_views_equal_the_commands(server: LiveServer) -> None:
+    key = server.add_key("club-views")
+    playoffs = ROOT / "sample_logs" / "matches" / "playoffs-best-of-3.jsonl"
+    assert _upload(server, key, NIGHT, playoffs).status_code == 200  # matches give head-to-head its match columns
+    first = orjson.loads(_lines(NIGHT)[0])
+
+    def command(*args: str) -> list[dict[str, object]]:
+        return orjson.loads(cli(*args, "--format", "json", db=server.db).stdout)  # type: ignore[no-any-return]
+
+    night = command("night", "--event", first["event"], "--date", first["date"])
+    assert night and _all(server, "/api/v1/nights", event=first["event"].upper(), date=first["date"]) == night
+    season = command("season")
+    assert season and _all(server, "/api/v1/seasons") == season
+    assert _all(server, "/api/v1/seasons", since=first["date"], until=first["date"]) == command(
+        "season", "--since", first["date"], "--until", first["date"])
+    one = night[0]["player"]
+    assert isinstance(one, str)
+    pairs = command("head-to-head")
+    assert pairs and _all(server, "/api/v1/head-to-head") == pairs
+    mine = command("head-to-head", one)
+    assert mine and _all(server, "/api/v1/head-to-head", player=one.lower()) == mine
+    ratings = command("rating")
+    assert ratings and _all(server, "/api/v1/ratings") == ratings
+    assert _all(server, "/api/v1/ratings", player=one) == command("rating", one)
+    discards = command("discards")
+    assert discards and _all(server, "/api/v1/discards") == discards
+    assert _all(server, "/api/v1/discards", player=one.upper()) == command("discards", "--player", one)
+    assert any(row["loss_per_deal_dealer"] for row in discards)
+
+    with server.client() as client:
+        page = client.get("/api/v1/head-to-head", params={"limit": 2, "offset": 1}).json()
+        assert (page["total"], page["limit"], page["offset"], page["items"]) == (len(pairs), 2, 1, pairs[1:3])
+        assert client.get("/api/v1/nights", params={"event": "Nowhere", "date": first["date"]}).json()[
+            "items"] == []  # fmt: skip
+        for path, params, status, place in (
+            ("/api/v1/nights", {"date": first["date"]}, 422, "query.event"),
+            ("/api/v1/nights", {"event": "x", "date": "2026-13-01"}, 422, "query.date"),
+            ("/api/v1/seasons", {"since": "2026-12-01", "until": "2026-01-01"}, 400, "since"),
+            ("/api/v1/ratings", {"player": "A\x00"}, 400, "player"),
+            ("/api/v1/discards", {"variant": "nine-card"}, 400, "variant"),
+            ("/api/v1/head-to-head", {"limit": 0}, 422, "query.limit"),
+        ):
+            answer = client.get(path, params=params)
+            assert answer.status_code == status, (path, answer.text)
+            assert answer.headers["content-type"] == "application/problem+json"
+            assert answer.json()["errors"][0]["place"] == place, path

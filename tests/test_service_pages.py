@@ -203,3 +203,48 @@ def test_scorecard_page_cross_checks_the_two_cards_of_each_game(site: LiveServer
     night = ["--date", "2026-11-05", "--format", "json"]
     assert orjson.loads(cli("standings", *night, db=site.db).stdout) == orjson.loads(
         cli("standings", *night, db=own).stdout)
+
+
+def test_player_page_shows_the_players_discard_quality(site: LiveServer) -> None:
+    row = orjson.loads(cli("discards", "--player", "alice", "--format", "json", db=site.db).stdout)[0]
+    with site.client() as client:
+        page = client.get("/players/alice").text
+        worst = client.get("/api/v1/discards", params={"player": "alice"}).json()["items"][0]
+    section = re.search(r'<section id="discards">(.*?)</section>', page, re.S)
+    assert section is not None
+    text = _text(section.group(1))
+    assert f"Deals valued {row['deals']}" in text
+    assert f"Loss per deal, dealer {row['loss_per_deal_dealer']:.2f}" in text
+    assert f"Loss per deal, pone {row['loss_per_deal_pone']:.2f}" in text
+    assert f"Best discards {row['best_share']:.1%}" in text
+    assert f"Points lost per game {row['loss_per_game']:.2f}" in text
+    assert worst == row
+    costliest = (f"{row['worst_loss']:.2f} {row['worst_game']} {row['worst_deal']} {row['worst_role']} "
+                 f"{row['worst_dealt']} {row['worst_chosen']} {row['worst_best']}")  # fmt: skip
+    assert f"The costliest discards Loss Game Deal As Dealt Thrown Best throw {costliest}" in text
+
+
+def test_game_page_shows_each_deals_discard_with_its_loss_and_the_best(site: LiveServer) -> None:
+    row = orjson.loads(cli("discards", "--player", "alice", "--format", "json", db=site.db).stdout)[0]
+    game = row["worst_game"]
+    shown = cli("show", game, db=site.db).stdout
+    judged = [line.strip() for line in shown.splitlines() if "  discard " in line]
+    deals = [line for line in shown.splitlines() if line.startswith("Deal ")]
+    assert judged and len(judged) >= len(deals)
+    with site.client() as client:
+        text = _text(client.get(f"/games/{quote(game, safe='')}").text)
+    for line in judged:
+        assert " ".join(line.split()) in text
+    loses = f"loses {row['worst_loss']:.2f} to "
+    assert any(loses in line for line in judged)
+    assert any(line.endswith("a best discard") for line in judged)
+
+
+def test_a_name_written_like_a_script_is_text_in_the_discard_figures(site: LiveServer) -> None:
+    with site.client() as client:
+        page = client.get(f"/players/{quote(SCRIPT_NAME, safe='')}").text
+        rows = client.get("/api/v1/discards", params={"player": SCRIPT_NAME}).json()["items"]
+    assert rows and rows[0]["player"] == SCRIPT_NAME
+    section = re.search(r'<section id="discards">(.*?)</section>', page, re.S)
+    assert section is not None and "Deals valued" in section.group(1)
+    assert SCRIPT_NAME not in page

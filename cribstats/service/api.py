@@ -1,4 +1,5 @@
-"""The JSON API, ``/api/v1``: uploads, games, players, statistics, standings and findings. Every list is paged
+"""The JSON API, ``/api/v1``: uploads, games, players, statistics, standings, findings, matches and the club
+views (nights, seasons, head-to-head, ratings, discards). Every list is paged
 (``limit``, ``offset``) and sorted; every answer, errors included, is typed in the OpenAPI document."""
 
 from __future__ import annotations
@@ -15,12 +16,17 @@ from cribstats.service import views
 from cribstats.service.auth import api_reader, api_writer, service_of
 from cribstats.service.keys import KeyHolder
 from cribstats.service.models import (
+    DiscardRow,
     GameDetail,
     GameItem,
+    HeadToHeadRow,
     MatchItem,
+    NightRow,
     Page,
     PlayerDetail,
     PlayerItem,
+    RatingRow,
+    SeasonRow,
     StandingsRow,
     StatsRow,
     StoredFinding,
@@ -216,3 +222,60 @@ def match(request: Request, match: str) -> Any:
     if found is None:
         raise ProblemError(404, f"no stored match {match!r}")
     return found
+
+
+def _listed(rows: list[dict[str, Any]], limit: int, offset: int) -> dict[str, Any]:
+    return _page(len(rows), limit, offset, rows[offset : offset + limit])
+
+
+@router.get("/nights", response_model=Page[NightRow],  # type: ignore[valid-type]
+            summary="A club night's placings in the ACC order")
+def nights(request: Request,
+           event: Annotated[str, Query(max_length=q.TEXT_MAX, description="The event (case ignored).")],
+           date: Annotated[Date, Query(description="The night's date (YYYY-MM-DD).")],
+           limit: q.Limit = q.LIMIT_DEFAULT, offset: q.Offset = 0) -> Any:  # fmt: skip
+    """The placings of `cribstats night --event EVENT --date DATE --format json`: game points, then games won,
+    then spread (an empty list when no finished game of that night is stored)."""
+    rows = views.night_rows(service_of(request).engine, q.text(event, "event") or "", date)
+    return _listed(rows, limit, offset)
+
+
+@router.get("/seasons", response_model=Page[SeasonRow],  # type: ignore[valid-type]
+            summary="Season standings from the club nights")
+def seasons(request: Request, since: q.Since = None, until: q.Until = None, event: q.Event = None,
+            limit: q.Limit = q.LIMIT_DEFAULT, offset: q.Offset = 0) -> Any:  # fmt: skip
+    """The rows of `cribstats season --format json` with the same filters, in its order (by rank)."""
+    rows = views.season_rows(service_of(request).engine, q.make_filter(None, event, since, until))
+    return _listed(rows, limit, offset)
+
+
+@router.get("/head-to-head", response_model=Page[HeadToHeadRow],  # type: ignore[valid-type]
+            summary="Head-to-head records")
+def head_to_head(request: Request, player: q.Player = None, event: q.Event = None, since: q.Since = None,
+                 until: q.Until = None, limit: q.Limit = q.LIMIT_DEFAULT,
+                 offset: q.Offset = 0) -> Any:  # fmt: skip
+    """The rows of `cribstats head-to-head [PLAYER] --format json` with the same filters, in its order."""
+    filters = q.make_filter(None, event, since, until)
+    rows = views.head_to_head_rows(service_of(request).engine, filters, q.text(player, "player"))
+    return _listed(rows, limit, offset)
+
+
+@router.get("/ratings", response_model=Page[RatingRow],  # type: ignore[valid-type]
+            summary="Ratings after the covered games, best first")
+def ratings(request: Request, player: q.Player = None, event: q.Event = None, since: q.Since = None,
+            until: q.Until = None, limit: q.Limit = q.LIMIT_DEFAULT, offset: q.Offset = 0) -> Any:  # fmt: skip
+    """The rows of `cribstats rating [PLAYER] --format json` with the same filters, best first."""
+    filters = q.make_filter(None, event, since, until)
+    rows = views.rating_rows(service_of(request).engine, filters, q.text(player, "player"))
+    return _listed(rows, limit, offset)
+
+
+@router.get("/discards", response_model=Page[DiscardRow],  # type: ignore[valid-type]
+            summary="Discard quality per player, by name")
+def discards(request: Request, player: q.Player = None, event: q.Event = None, since: q.Since = None,
+             until: q.Until = None, variant: q.Variant = None, limit: q.Limit = q.LIMIT_DEFAULT,
+             offset: q.Offset = 0) -> Any:  # fmt: skip
+    """The rows of `cribstats discards --format json` with the same filters: expected points lost by the
+    discard per deal as dealer and as pone, the share of best discards and each player's worst discard."""
+    rows = views.discard_rows(service_of(request).engine, q.make_filter(player, event, since, until, variant))
+    return _listed(rows, limit, offset)

@@ -33,9 +33,66 @@ def _row_model(name: str, schema: Any, doc: str) -> type[BaseModel]:
     return create_model(name, __doc__=doc, **fields)
 
 
+def _club_schemas() -> dict[str, Any]:
+    """The columns and types of ``night``, ``season``, ``head-to-head``, ``rating`` and ``discards``, as the
+    library computes them (over an empty store)."""
+    from datetime import date
+
+    from cribstats.stats.club import head_to_head_table, ratings_tables
+    from cribstats.stats.discards import discard_summary, worst_discards
+    from cribstats.stats.frames import StatsFilter
+    from cribstats.stats.night import load_night
+    from cribstats.stats.results import load_night_totals
+    from cribstats.stats.season import season_standings
+    from cribstats.store.db import make_engine, upgrade
+
+    engine = make_engine("sqlite://")
+    upgrade(engine)
+    try:
+        with engine.connect() as conn:
+            found = {
+                "night": load_night(conn, "", date(2000, 1, 1)).placings.schema,
+                "season": season_standings(load_night_totals(conn, StatsFilter())).schema,
+                "discards": discard_summary(conn).schema,
+                "worst": worst_discards(conn).schema,
+            }
+        found["head_to_head"] = head_to_head_table(engine, StatsFilter()).schema
+        found["rating"] = ratings_tables(engine, StatsFilter())[0].schema
+        return found
+    finally:
+        engine.dispose()
+
+
+def _nullable_row_model(name: str, schema: Any, doc: str) -> type[BaseModel]:
+    """A row of a club table: every column of the frame, null where the command writes null."""
+    fields: dict[str, Any] = {}
+    for column, dtype in schema.items():
+        if dtype == pl.String:
+            kind: Any = str | None
+        elif dtype == pl.Date:
+            kind = Date | None
+        elif dtype == pl.Boolean:
+            kind = bool | None
+        elif dtype.is_float():
+            kind = float | None
+        else:
+            kind = int | None
+        fields[column] = (kind, ...)
+    return create_model(name, __doc__=doc, **fields)
+
+
 _STATS_SCHEMA, _STANDINGS_SCHEMA = _schemas()
+_CLUB = _club_schemas()
 StatsRow = _row_model("StatsRow", _STATS_SCHEMA, "One row of `cribstats stats --format json`.")
 StandingsRow = _row_model("StandingsRow", _STANDINGS_SCHEMA, "One row of `cribstats standings --format json`.")
+NightRow = _nullable_row_model("NightRow", _CLUB["night"], "One placing of `cribstats night --format json`.")
+SeasonRow = _nullable_row_model("SeasonRow", _CLUB["season"], "One row of `cribstats season --format json`.")
+HeadToHeadRow = _nullable_row_model("HeadToHeadRow", _CLUB["head_to_head"],
+                                    "One row of `cribstats head-to-head --format json`.")  # fmt: skip
+RatingRow = _nullable_row_model("RatingRow", _CLUB["rating"], "One row of `cribstats rating --format json`.")
+DiscardRow = _nullable_row_model("DiscardRow", _CLUB["discards"],
+                                 "One row of `cribstats discards --format json`.")  # fmt: skip
+WorstDiscard = _nullable_row_model("WorstDiscard", _CLUB["worst"], "One of the costliest discards.")
 
 
 class Page(BaseModel, Generic[T]):

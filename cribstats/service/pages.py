@@ -157,7 +157,24 @@ def player(request: Request, name: str, holder: Reader) -> Response:
     charts = [(kind, f"/charts/{kind}.svg?{urlencode({'player': detail['name']})}")
               for kind in ("averages", "accuracy", "skunks")]  # fmt: skip
     return render(request, "player.html.j2", title=detail["name"], holder=holder, name=detail["name"],
-                  groups=groups, games=detail["recent_games"], charts=charts)  # fmt: skip
+                  groups=groups, games=detail["recent_games"], charts=charts,
+                  discards=_player_discards(service_of(request).engine, detail["name"]))  # fmt: skip
+
+
+def _player_discards(engine: Any, name: str) -> dict[str, Any] | None:
+    """The player's discard quality as ``cribstats discards --player NAME`` gives it, and their costliest
+    discards; None when none of their discards is valued."""
+    from cribstats.discard_report import SUMMARY, WORST, WORST_COLUMNS, discard_cell
+
+    filters = q.make_filter(player=name)
+    rows = views.discard_rows(engine, filters)
+    if not rows:
+        return None
+    figures = [(label, discard_cell(column, rows[0][column])) for column, label in SUMMARY if column != "player"]
+    worst = [c for c in WORST_COLUMNS if c[0] != "player"]
+    listed = views.worst_discard_rows(engine, filters, WORST)
+    return {"figures": figures, "worst_head": [label for _, label in worst],
+            "worst": [[discard_cell(column, row[column]) for column, _ in worst] for row in listed]}  # fmt: skip
 
 
 @router.get("/games", response_class=HTMLResponse)

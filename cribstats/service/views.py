@@ -280,3 +280,72 @@ def stored_match(engine: Engine, ref: str) -> dict[str, Any] | None:
     with engine.connect() as conn:
         found = load_match(conn, ref)
     return None if found is None else match_json(found)
+
+
+def _rows(frame: Any) -> list[dict[str, Any]]:
+    from cribstats.exports import frame_rows
+
+    return frame_rows(frame)
+
+
+def night_rows(engine: Engine, event: str, day: Date) -> list[dict[str, Any]]:
+    """The placings of ``cribstats night --event EVENT --date DAY --format json``."""
+    from cribstats.stats.night import load_night
+
+    def read() -> list[dict[str, Any]]:
+        with engine.connect() as conn:
+            return _rows(load_night(conn, event, day).placings)
+
+    return CACHE.get(engine, ("night", event.casefold(), day), read)
+
+
+def season_rows(engine: Engine, filters: StatsFilter) -> list[dict[str, Any]]:
+    """The rows of ``cribstats season --format json`` for these filters."""
+    from cribstats.stats.results import load_night_totals
+    from cribstats.stats.season import season_standings
+
+    def read() -> list[dict[str, Any]]:
+        with engine.connect() as conn:
+            nights = load_night_totals(conn, filters)
+        return _rows(season_standings(nights))
+
+    return CACHE.get(engine, ("season", filters), read)
+
+
+def head_to_head_rows(engine: Engine, filters: StatsFilter, player: str | None) -> list[dict[str, Any]]:
+    """The rows of ``cribstats head-to-head [PLAYER] --format json``."""
+    from cribstats.stats.club import head_to_head_table
+
+    key = None if player is None else name_key(player)
+    return CACHE.get(engine, ("head-to-head", filters, key),
+                     lambda: _rows(head_to_head_table(engine, filters, player)))  # fmt: skip
+
+
+def rating_rows(engine: Engine, filters: StatsFilter, player: str | None) -> list[dict[str, Any]]:
+    """The rows of ``cribstats rating [PLAYER] --format json``."""
+    from cribstats.stats.club import ratings_tables
+
+    key = None if player is None else name_key(player)
+    return CACHE.get(engine, ("rating", filters, key), lambda: _rows(ratings_tables(engine, filters, player)[0]))
+
+
+def discard_rows(engine: Engine, filters: StatsFilter) -> list[dict[str, Any]]:
+    """The rows of ``cribstats discards --format json`` for these filters."""
+    from cribstats.stats.discards import discard_summary
+
+    def read() -> list[dict[str, Any]]:
+        with engine.connect() as conn:
+            return _rows(discard_summary(conn, filters))
+
+    return CACHE.get(engine, ("discards", filters), read)
+
+
+def worst_discard_rows(engine: Engine, filters: StatsFilter, limit: int = 10) -> list[dict[str, Any]]:
+    """The ``limit`` costliest discards the filters cover, as ``cribstats discards`` lists them."""
+    from cribstats.stats.discards import worst_discards
+
+    def read() -> list[dict[str, Any]]:
+        with engine.connect() as conn:
+            return _rows(worst_discards(conn, filters, limit))
+
+    return CACHE.get(engine, ("worst-discards", filters, limit), read)
