@@ -216,3 +216,27 @@ def test_housekeeping_commands_have_help_with_examples() -> None:
     for command in (["delete"], ["imports"], ["players"], ["players", "rename"], ["players", "merge"]):
         result = run(*command, "--help")
         assert result.exit_code == 0 and "Example" in result.stdout, command
+
+
+def _result_game(key: str, one: str, two: str, match: str | None = None) -> dict[str, Any]:
+    game: dict[str, Any] = {"format": "cribstats/game/1", "id": key, "players": [one, two],
+                            "result": {"winner": one, "scores": {one: 121, two: 100}}}
+    if match is not None:
+        game["match"] = match
+    return game
+
+
+def test_rename_and_merge_follow_into_the_sides_of_stored_matches(tmp_path: Path) -> None:
+    """A match keeps its sides' names as written; a rename or a merge of one of its players shows in them."""
+    from cribstats.store.matches import load_match
+
+    url = f"sqlite:///{tmp_path / 'club.db'}"
+    record = {"format": "cribstats/match/1", "id": "final", "players": ["Ann", "Bobby"], "games": ["g1"]}
+    logs = tmp_path / "club.jsonl"
+    write_jsonl(logs, [_result_game("g1", "Ann", "Bobby", "final"), _result_game("g2", "Bob", "Cy"), record])
+    imported(url, logs)
+    assert run("players", "rename", "Ann", "Anne", "--db", url).exit_code == 0
+    assert run("players", "merge", "Bobby", "Bob", "--db", url, "--yes").exit_code == 0
+    with make_engine(url).connect() as conn:
+        match = load_match(conn, "final")
+    assert match is not None and match.sides == (("Anne",), ("Bob",))

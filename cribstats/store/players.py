@@ -134,7 +134,24 @@ def rename_player(conn: Connection, old: str, new: str) -> tuple[str, str]:
     conn.execute(sa.delete(a).where(a.c.name_key == key))
     if name_key(before) != key:
         _add_alias(conn, before, player_id)
+    _rename_in_match_sides(conn, player_id, before, after)
     return before, after
+
+
+def _rename_in_match_sides(conn: Connection, player_id: int, before: str, after: str) -> None:
+    """The sides of the player's stored matches, which keep names as written (``match.side1``/``side2``), name
+    the player ``after`` where they named ``before`` (any spelling of it)."""
+    import orjson
+
+    m, mp = t.match_table, t.match_player_table
+    old_key = name_key(before)
+    rows = conn.execute(sa.select(m.c.id, m.c.side1, m.c.side2)
+                        .where(m.c.id.in_(sa.select(mp.c.match_id).where(mp.c.player_id == player_id)))).all()
+    for row in rows:
+        sides = [[after if name_key(n) == old_key else n for n in orjson.loads(side)]
+                 for side in (row.side1, row.side2)]
+        conn.execute(sa.update(m).where(m.c.id == row.id).values(
+            side1=orjson.dumps(sides[0]).decode(), side2=orjson.dumps(sides[1]).decode()))
 
 
 def player_columns() -> list[tuple[str, str]]:
@@ -183,4 +200,5 @@ def merge_players(conn: Connection, alias: str, into: str) -> tuple[str, str, in
     p = t.player_table
     conn.execute(sa.delete(p).where(p.c.id == gone_id))
     _add_alias(conn, gone_name, kept_id)
+    _rename_in_match_sides(conn, kept_id, gone_name, kept_name)
     return gone_name, kept_name, games
