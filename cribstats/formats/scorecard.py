@@ -35,13 +35,12 @@ from typing import Any
 from cribstats.errors import LogError
 from cribstats.findings import Finding
 from cribstats.formats.sources import OnError, OnRecord, SourceFinding, SourceGame, empty_input, line_place, report
-from cribstats.formats.tally import RowError, _variant, read_tally
+from cribstats.formats.tally import RowError, _variant, read_tally, sheet_header_problem
 from cribstats.gamelog import FORMAT, GameLogError, validate_game
 from cribstats.variants import Variant, find_variant
 
 SCORECARD_COLUMNS = ("date", "event", "round", "player", "opponent", "game_points", "spread")
 SCORECARD_OPTIONAL = ("table", "variant", "target")
-SCORECARD_HEADER = ",".join(SCORECARD_COLUMNS)
 GAME_POINTS = (0, 2, 3)
 _WHOLE = re.compile(r"\d+")
 _SIGNED = re.compile(r"[+-]?\d+")
@@ -117,7 +116,7 @@ def read_scorecards(
             if row and row[0].startswith("\ufeff"):
                 row[0] = row[0][1:]
             header = [cell.strip().lower() for cell in row]
-            problem = _header_problem(header)
+            problem = sheet_header_problem(header, "a scorecard sheet", SCORECARD_COLUMNS, SCORECARD_OPTIONAL)
             if problem:
                 report(LogError(file, line_place(line), problem), on_error)
                 return
@@ -200,19 +199,6 @@ def _as_log(card: Card) -> dict[str, Any]:
     log["players"] = [card.player, card.opponent]
     log["result"] = {"winner": winner, "scores": {winner: card.target, loser: card.target - margin}}
     return log
-
-
-def _header_problem(header: list[str]) -> str | None:
-    for name in SCORECARD_COLUMNS:
-        if name not in header:
-            return f"missing column {name!r}: a scorecard sheet has the columns {SCORECARD_HEADER}"
-    for name in header:
-        if name not in SCORECARD_COLUMNS and name not in SCORECARD_OPTIONAL:
-            return (f"unknown column {name!r}: a scorecard sheet has the columns {SCORECARD_HEADER}, and may add "
-                    + ", ".join(SCORECARD_OPTIONAL))
-        if header.count(name) > 1:
-            return f"column {name!r} is named twice"
-    return None
 
 
 def _card(header: list[str], row: list[str], line: int) -> Card:

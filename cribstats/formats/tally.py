@@ -87,13 +87,21 @@ def header_problem(header: list[str]) -> str | None:
     >>> header_problem(["date", "event", "round", "player1", "player2", "score1"])
     "missing column 'score2': a tally sheet has the columns date,event,round,player1,player2,score1,score2"
     """
-    for name in COLUMNS:
+    return sheet_header_problem(header, "a tally sheet", COLUMNS, OPTIONAL_COLUMNS)
+
+
+def sheet_header_problem(
+    header: list[str], sheet: str, columns: tuple[str, ...], optional: tuple[str, ...]
+) -> str | None:
+    """What is wrong with the header of a CSV sheet (``sheet``, e.g. "a tally sheet") that must have ``columns``
+    and may add ``optional`` ones: a column missing, unknown, or named twice; None when it is right."""
+    listed = ",".join(columns)
+    for name in columns:
         if name not in header:
-            return f"missing column {name!r}: a tally sheet has the columns {HEADER}"
+            return f"missing column {name!r}: {sheet} has the columns {listed}"
     for name in header:
-        if name not in COLUMNS and name not in OPTIONAL_COLUMNS:
-            return (f"unknown column {name!r}: a tally sheet has the columns {HEADER}, and may add "
-                    + ", ".join(OPTIONAL_COLUMNS))
+        if name not in columns and name not in optional:
+            return f"unknown column {name!r}: {sheet} has the columns {listed}, and may add " + ", ".join(optional)
         if header.count(name) > 1:
             return f"column {name!r} is named twice"
     return None
