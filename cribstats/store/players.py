@@ -21,6 +21,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+import orjson
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
@@ -141,8 +142,6 @@ def rename_player(conn: Connection, old: str, new: str) -> tuple[str, str]:
 def _rename_in_match_sides(conn: Connection, player_id: int, before: str, after: str) -> None:
     """The sides of the player's stored matches, which keep names as written (``match.side1``/``side2``), name
     the player ``after`` where they named ``before`` (any spelling of it)."""
-    import orjson
-
     m, mp = t.match_table, t.match_player_table
     old_key = name_key(before)
     rows = conn.execute(sa.select(m.c.id, m.c.side1, m.c.side2)
