@@ -32,6 +32,18 @@ LATER_TABLES = {"match", "match_game", "match_player", "match_finding"} | {"api_
 # every discard, and the statistics' discard loss per deal
 ADDED_TABLES = {"deal_discard"}
 ADDED_COLUMNS = {"discard_loss_per_deal_dealer", "discard_loss_per_deal_pone"}
+# a deal's play is one value since (``deal.play``): the reference's ``play_event`` rows are made from it, numbered
+# in the order they were written (deal by deal, event by event), and the value itself is left out of ``deal``
+PLAY_VALUE = {("deal", "play")}
+
+
+def _play_event_rows(engine: Any) -> list[tuple[Any, ...]]:
+    """The ``play_event`` rows (``id, deal_id, seq, player_id, card, count, due, claimed, after_end``) the store
+    held before a deal's play became one value."""
+    from stored_play import play_events
+
+    with engine.connect() as conn:
+        return [(n, *event) for n, event in enumerate(play_events(conn), start=1)]
 
 
 def sample_files() -> list[Path]:
@@ -134,11 +146,14 @@ def store_digests(paths: list[Path], database: Path, home: Path) -> dict[str, An
                 continue
             cursor = conn.execute(f'SELECT * FROM "{table}"')
             names = [c[0] for c in cursor.description]
-            keep = [i for i, n in enumerate(names) if n not in VOLATILE]
+            keep = [i for i, n in enumerate(names) if n not in VOLATILE and (table, n) not in PLAY_VALUE]
             rows = sorted(
                 orjson.dumps([_plain(row[i], home) for i in keep]) for row in cursor.fetchall()
             )
             out[table] = [len(rows), _sha(r + b"\n" for r in rows)]
+        if "play_event" not in tables:  # a deal's play as one value: its events as the rows they were
+            rows = sorted(orjson.dumps([_plain(v, home) for v in row]) for row in _play_event_rows(engine))
+            out["play_event"] = [len(rows), _sha(r + b"\n" for r in rows)]
     # the per player figures of the earlier release (the club columns added since are recomputed from the logs
     # in test_club_recompute)
     stats = compute_stats(engine).select(PLAYER_COLUMNS)

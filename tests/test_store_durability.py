@@ -7,11 +7,13 @@ import signal
 import subprocess
 import sys
 import time
+from collections import Counter
 from pathlib import Path
 
 import orjson
 import pytest
 import sqlalchemy as sa
+from stored_play import play_events
 
 from cribstats.simulate import simulate_games
 from cribstats.store.db import make_engine
@@ -60,14 +62,8 @@ def assert_whole(engine: sa.Engine) -> None:
         facts = dict(conn.execute(sa.text("SELECT game_id, count(*) FROM deal_player GROUP BY game_id")).all())
         seats = dict(conn.execute(sa.text("SELECT game_id, count(*) FROM game_player GROUP BY game_id")).all())
         found = dict(conn.execute(sa.text("SELECT game_id, count(*) FROM finding GROUP BY game_id")).all())
-        plays = dict(
-            conn.execute(
-                sa.text(
-                    "SELECT d.game_id, count(*) FROM play_event p JOIN deal d ON d.id = p.deal_id"
-                    " GROUP BY d.game_id"
-                )
-            ).all()
-        )
+        game_of = dict(conn.execute(sa.text("SELECT id, game_id FROM deal")).all())
+        plays = Counter(game_of[event[0]] for event in play_events(conn))
         hashes = conn.execute(sa.text("SELECT count(DISTINCT content_hash), count(*) FROM game")).one()
         orphans = conn.execute(
             sa.text("SELECT count(*) FROM deal_player WHERE game_id NOT IN (SELECT id FROM game)")

@@ -1,11 +1,12 @@
 """The stored value of every discard (``deal_discard``), worked out from the dealt cards and discards of each
 player's deal (``deal_player``) by :mod:`cribstats.discards.analysis`.
 
-:func:`add_discard_values` fills the rows of some stored games (the importer calls it with each batch, after the
-games' other rows); :func:`fill_discard_values` fills a whole store, game by game in batches that each commit
-whole (``cribstats analyse --store``: stores imported before the table existed, or after a new crib table with
-``again``). A deal whose cards cannot be judged (a discard of cards not dealt, the wrong number of cards) gets no
-row: the audit reports it.
+:func:`add_discard_values` fills the rows of some stored games from their stored rows (the importer needs it not:
+it values each discard where the game is replayed, :mod:`cribstats.store.rows`, with the same function,
+:func:`cribstats.discards.values.discard_values`); :func:`fill_discard_values` fills a whole store, game by game
+in batches that each commit whole (``cribstats analyse --store``: stores imported before the table existed, or
+after a new crib table with ``again``). A deal whose cards cannot be judged (a discard of cards not dealt, the
+wrong number of cards) gets no row: the audit reports it.
 
 >>> from cribstats.store.db import make_engine, upgrade
 >>> engine = make_engine("sqlite://")
@@ -23,7 +24,7 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Connection, Engine
 
 from cribstats.cards import format_card, parse_cards
-from cribstats.discards.analysis import judge_discard
+from cribstats.discards.values import discard_values
 from cribstats.errors import CribstatsError
 from cribstats.store import tables as t
 from cribstats.store.bulk import bulk_insert
@@ -76,16 +77,10 @@ def discard_rows(conn: Connection, game_ids: Sequence[int]) -> list[tuple[Any, .
         )  # fmt: skip
         for deal_id, game_id, player_id, seat, role, dealt, discards, variant in conn.execute(query):
             try:
-                cards, thrown = _cards(dealt), _cards(discards)
-                choice = judge_discard(cards, thrown, find_variant(variant), role)
+                values = discard_values(_cards(dealt), _cards(discards), find_variant(variant), role)
             except (CribstatsError, ValueError):
                 continue
-            chosen, best = choice.chosen, choice.best
-            out.append((
-                deal_id, game_id, player_id, seat, role, choice.hand_only, " ".join(chosen.keep_text),
-                " ".join(chosen.throw_text), chosen.hand, chosen.crib, chosen.expected, " ".join(best.keep_text),
-                " ".join(best.throw_text), best.expected, choice.loss,
-            ))  # fmt: skip
+            out.append((deal_id, game_id, player_id, seat, role, *values))
     return out
 
 

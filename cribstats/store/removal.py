@@ -52,8 +52,6 @@ def delete_games(conn: Connection, game_ids: Sequence[int]) -> Removed:
     for chunk in _chunks(ids):
         deals += _count(conn, t.deal_table, chunk)
         findings += _count(conn, t.finding_table, chunk)
-        deal_ids = sa.select(t.deal_table.c.id).where(t.deal_table.c.game_id.in_(chunk))
-        conn.execute(sa.delete(t.play_event_table).where(t.play_event_table.c.deal_id.in_(deal_ids)))
         for table in (t.deal_player_table, t.finding_table, t.game_player_totals_table, t.game_player_table,
                       t.deal_table):
             conn.execute(sa.delete(table).where(table.c.game_id.in_(chunk)))

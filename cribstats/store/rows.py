@@ -3,19 +3,28 @@
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass
+from collections.abc import Sequence
 from datetime import date as Date
 from typing import Any, NamedTuple
 
 import orjson
 
 from cribstats.cards import CARD_TEXT
+from cribstats.discards.values import discard_values
 from cribstats.errors import CribstatsError
 from cribstats.gamelog import Deal, GameLog, content_hash, dump_game, game_key
 from cribstats.replay import DealFacts, GameOutcome, ReplayVisitor, replay
+from cribstats.replay.facts import PlayerDealFacts, PlayFact
 from cribstats.store.tables import name_key
+from cribstats.variants import Variant
 
 LOGGER = logging.getLogger(__name__)
+
+
+def _as_plain_tuple(self: tuple[Any, ...]) -> tuple[Any, ...]:
+    """Pickle support: a row travels from a worker process as a plain tuple (unpickled without a call into
+    Python), and the writer needs no more than that."""
+    return (tuple, (tuple(self),))
 
 
 class GamePlayerRow(NamedTuple):
@@ -32,7 +41,8 @@ class GamePlayerRow(NamedTuple):
 
 
 class DealRow(NamedTuple):
-    """A ``deal`` row but for its ids (``dealer`` is the dealer's seat)."""
+    """A ``deal`` row but for its ids (``dealer`` is the dealer's seat); ``play`` is the deal's play as one
+    value (:func:`play_value`)."""
 
     dealer: int
     number: int
@@ -40,6 +50,7 @@ class DealRow(NamedTuple):
     crib_card: str | None
     completed: int
     after_end: int
+    play: str
 
 
 class DealPlayerRow(NamedTuple):
@@ -62,15 +73,21 @@ class DealPlayerRow(NamedTuple):
     completed: int
 
 
-class PlayRow(NamedTuple):
-    """A ``play_event`` row but for its ids: one event of a deal's play."""
+class DiscardRow(NamedTuple):
+    """A ``deal_discard`` row but for its ids: what one player's discard in one deal was worth."""
 
-    seq: int
-    card: str | None
-    count: int  # type: ignore[assignment]  # the column is named count, as tuple.count is
-    due: int
-    claimed: int | None
-    after_end: int
+    seat: int
+    role: str
+    hand_only: int
+    kept: str
+    thrown: str
+    hand_value: float
+    crib_value: float | None
+    expected: float
+    best_kept: str
+    best_thrown: str
+    best_expected: float
+    loss: float
 
 
 class FindingRow(NamedTuple):
@@ -86,12 +103,16 @@ class FindingRow(NamedTuple):
     message: str
 
 
-@dataclass(slots=True)
-class PreparedGame:
+for _row in (GamePlayerRow, DealRow, DealPlayerRow, DiscardRow, FindingRow):
+    _row.__reduce__ = _as_plain_tuple  # type: ignore[assignment,method-assign]
+
+
+class PreparedGame(NamedTuple):
     """A replayed game as rows, ready for the writer but for the ids a batch gives out.
 
-    Rows are named by column (the tuples above); they hold players by seat (an index into ``names``) and deals
-    by their index in ``deals``. Booleans are 0/1.
+    Rows are named by column (the tuples above; plain tuples once sent from a worker process); they hold players
+    by seat (an index into ``names``) and deals by their index in ``deals``. Booleans are 0/1. A tuple itself, so
+    that a worker sends it with no more than its values.
     """
 
     file: str
@@ -102,12 +123,17 @@ class PreparedGame:
     event: str | None
     winner_key: str | None
     names: dict[str, str]  # name key -> trimmed spelling, in seat order
-    game_row: dict[str, Any]  # the game's own columns (GAME_OWN_COLUMNS), as Python values
+    game_row: tuple[Any, ...]  # the game's own columns (GAME_OWN_COLUMNS), as Python values
     game_players: list[GamePlayerRow]
     deals: list[DealRow]
     deal_players: list[tuple[int, int, DealPlayerRow]]  # (deal index, seat, row)
-    plays: list[tuple[int, int, PlayRow]]  # (deal index, seat, row)
+    discards: list[tuple[int, int, DiscardRow]]  # (deal index, seat, row)
     findings: list[tuple[int | None, FindingRow]]  # (seat or None, row)
+
+    @property
+    def log(self) -> str:
+        """The canonical game log JSON."""
+        return str(self.game_row[LOG_AT])
 
 
 # Column orders of the tables the writer fills in bulk: the ids first, then the named rows' fields.
@@ -130,13 +156,30 @@ GAME_OWN_COLUMNS = (
     "finding_count",
     "log",
 )
+LOG_AT = GAME_OWN_COLUMNS.index("log")
 GAME_COLUMNS = ("id", *GAME_OWN_COLUMNS, "event_id", "recorded_winner", "imported_at", "import_id")
 MUGGINS_AT, DATE_AT = GAME_COLUMNS.index("muggins"), GAME_COLUMNS.index("date")
 GAME_PLAYER_COLUMNS = ("game_id", "player_id", *GamePlayerRow._fields)
 DEAL_COLUMNS = ("id", "game_id", "dealer_id", *DealRow._fields[1:])
 DEAL_PLAYER_COLUMNS = ("deal_id", "game_id", "player_id", *DealPlayerRow._fields)
-PLAY_COLUMNS = ("deal_id", "player_id", *PlayRow._fields)
+DISCARD_COLUMNS = ("deal_id", "game_id", "player_id", *DiscardRow._fields)
 FINDING_COLUMNS = ("game_id", "player_id", *FindingRow._fields)
+
+
+def play_value(plays: Sequence[PlayFact], seat_of: dict[str, int]) -> str:
+    """A deal's play as the one value ``deal.play`` stores: a JSON array with one array per event, in the order
+    of the log's ``play`` list, ``[seat, card, count, due, claimed, after_end]`` (``card`` null for a go,
+    ``claimed`` null when the deal does not claim card by card, ``after_end`` 0 or 1).
+
+    >>> from cribstats.replay.facts import PlayFact
+    >>> play_value([PlayFact(0, "Ann", 20, 5, 0, 0), PlayFact(1, "Bob", None, 5, 0, None)], {"Ann": 0, "Bob": 1})
+    '[[0,"6C",5,0,0,0],[1,null,5,0,null,0]]'
+    """
+    card = CARD_TEXT
+    return orjson.dumps([
+        [seat_of[e.player], None if e.card is None else card[e.card], e.count, e.due, e.claimed, int(e.after_end)]
+        for e in plays
+    ]).decode()  # fmt: skip
 
 
 class GameRefused(CribstatsError):
@@ -154,8 +197,9 @@ def canonical_log(game: GameLog) -> tuple[str, str]:
 
 class RowBuilder(ReplayVisitor):
     """Builds a game's rows as the replay tells it the game, so that the store's rows come from the one walk the
-    audit makes too: each deal's rows (the deal, its players' facts, its play) as the deal ends, the players'
-    results and the findings as the game ends. (Told a deal whole, it need not be told each event.)"""
+    audit makes too: each deal's rows (the deal with its play, its players' facts) as the deal ends, the players'
+    results, the discards' values and the findings as the game ends. (Told a deal whole, it need not be told each
+    event.)"""
 
     def __init__(self, seat_of: dict[str, int]) -> None:
         self.seat_of = seat_of
@@ -163,9 +207,10 @@ class RowBuilder(ReplayVisitor):
         self.crib_card: str | None = None
         self.deals: list[DealRow] = []
         self.deal_players: list[tuple[int, int, DealPlayerRow]] = []
-        self.plays: list[tuple[int, int, PlayRow]] = []
+        self.discards: list[tuple[int, int, DiscardRow]] = []
         self.findings: list[tuple[int | None, FindingRow]] = []
         self.game_players: list[GamePlayerRow] = []
+        self._thrown: list[tuple[int, int, PlayerDealFacts]] = []  # valued once the game's variant is known
 
     def begin_deal(self, number: int, deal: Deal) -> None:
         self.deal_index += 1
@@ -173,23 +218,21 @@ class RowBuilder(ReplayVisitor):
 
     def end_deal(self, facts: DealFacts) -> None:
         index, completed, card, seat_of = self.deal_index, int(facts.completed), CARD_TEXT, self.seat_of
-        self.plays += [
-            (index, seat_of[e.player], PlayRow(
-                e.index, None if e.card is None else card[e.card], e.count, e.due, e.claimed, int(e.after_end)
-            ))
-            for e in facts.plays
-        ]  # fmt: skip
         dealer = seat_of[facts.dealer]
-        self.deals.append(
-            DealRow(dealer, facts.number, card[facts.starter], self.crib_card, completed, int(facts.after_end))
-        )
+        self.deals.append(DealRow(
+            dealer, facts.number, card[facts.starter], self.crib_card, completed, int(facts.after_end),
+            play_value(facts.plays, seat_of),
+        ))  # fmt: skip
         for p in facts.players:
             row = DealPlayerRow(
                 p.seat, p.role, " ".join([card[c] for c in p.dealt]), " ".join([card[c] for c in p.discards]),
                 p.pegged_due, p.pegged_claimed, p.hand_due, p.hand_claimed, p.crib_due, p.crib_claimed,
                 p.heels_due, p.heels_claimed, p.muggins_gained, p.muggins_lost, completed,
             )  # fmt: skip
-            self.deal_players.append((index, self.seat_of[p.player], row))
+            seat = seat_of[p.player]
+            self.deal_players.append((index, seat, row))
+            if p.discards:
+                self._thrown.append((index, seat, p))
 
     def end_game(self, outcome: GameOutcome) -> None:
         seat_of = self.seat_of
@@ -198,6 +241,7 @@ class RowBuilder(ReplayVisitor):
              FindingRow(i, f.deal, f.event, f.kind, f.phase, f.claimed, f.due, f.message))
             for i, f in enumerate(outcome.findings)
         ]  # fmt: skip
+        self.discards = discard_rows(self._thrown, outcome.variant)
         winners, winners_due = set(outcome.winners), set(outcome.winners_due)
         recorded = outcome.recorded
         recorded_scores = (recorded.scores if recorded is not None else None) or {}
@@ -214,6 +258,21 @@ class RowBuilder(ReplayVisitor):
                     recorded_scores.get(name),
                 )
             )
+
+
+def discard_rows(
+    thrown: list[tuple[int, int, PlayerDealFacts]], variant: Variant
+) -> list[tuple[int, int, DiscardRow]]:
+    """The value of each discard made (deal index, seat, row); a discard whose cards cannot be judged (cards not
+    dealt, the wrong number of them) gets no row: the audit reports it."""
+    out: list[tuple[int, int, DiscardRow]] = []
+    for index, seat, p in thrown:
+        try:
+            hand_only, *values = discard_values(p.dealt, p.discards, variant, p.role)
+        except (CribstatsError, ValueError):
+            continue
+        out.append((index, seat, DiscardRow(p.seat, p.role, int(hand_only), *values)))
+    return out
 
 
 def prepare_game(game: GameLog, file: str, place: str | None) -> PreparedGame:
@@ -242,41 +301,15 @@ def prepare_game(game: GameLog, file: str, place: str | None) -> PreparedGame:
     recorded = game.result
     winner_key = key_of.get(recorded.winner) if recorded is not None and recorded.winner else None
     event = game.event.strip() if game.event and game.event.strip() else None
-    game_row: dict[str, Any] = {
-        "source_id": game.id,
-        "content_hash": digest,
-        "game_key": outcome.key,
-        "variant": outcome.variant.name,
-        "target": outcome.target,
-        "muggins": game.muggins_rule,
-        "player_count": len(game.players),
-        "date": Date.fromisoformat(game.date) if game.date else None,
-        "site": game.site,
-        "round": game.round,
-        "source_file": file,
-        "source_place": place,
-        "ended_in_deal": outcome.ended_in_deal,
-        "skunk_level": outcome.skunk_level,
-        "deal_count": len(outcome.deals),
-        "finding_count": len(outcome.findings),
-        "log": log,
-    }
+    game_row = (  # GAME_OWN_COLUMNS
+        game.id, digest, outcome.key, outcome.variant.name, outcome.target, game.muggins_rule, len(game.players),
+        Date.fromisoformat(game.date) if game.date else None, game.site, game.round, file, place,
+        outcome.ended_in_deal, outcome.skunk_level, len(outcome.deals), len(outcome.findings), log,
+    )  # fmt: skip
     return PreparedGame(
-        file=file,
-        place=place,
-        content_hash=digest,
-        key=outcome.key,
-        source_id=game.id,
-        event=event,
-        winner_key=winner_key,
-        names=names,
-        game_row=game_row,
-        game_players=rows.game_players,
-        deals=rows.deals,
-        deal_players=rows.deal_players,
-        plays=rows.plays,
-        findings=rows.findings,
-    )
+        file, place, digest, outcome.key, game.id, event, winner_key, names, game_row, rows.game_players,
+        rows.deals, rows.deal_players, rows.discards, rows.findings,
+    )  # fmt: skip
 
 
 def failure_reason(err: Exception) -> str:

@@ -17,23 +17,63 @@ from datetime import date as Date
 from datetime import datetime as DateTime
 
 import sqlalchemy as sa
-from sqlalchemy.orm import registry
-from sqlmodel import Field, SQLModel
+from sqlmodel import Field
 
 from cribstats import names
+from cribstats.store.match_tables import (
+    ApiKey,
+    Match,
+    MatchFinding,
+    MatchGame,
+    MatchPlayer,
+    api_key_table,
+    match_finding_table,
+    match_game_table,
+    match_player_table,
+    match_table,
+)
+from cribstats.store.table_base import NAMING_CONVENTION, StoreTable, count_column, fk, metadata
 
-NAMING_CONVENTION = {
-    "ix": "ix_%(column_0_label)s",
-    "uq": "uq_%(table_name)s_%(column_0_name)s",
-    "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
-    "pk": "pk_%(table_name)s",
-}
-metadata = sa.MetaData(naming_convention=NAMING_CONVENTION)
-
-
-class StoreTable(SQLModel, registry=registry(metadata=metadata)):
-    """Base of the store's tables: they live in the store's own ``metadata``, apart from any other SQLModel."""
-
+__all__ = [  # the tables of matches and keys are defined beside, and named here with the rest
+    "DERIVED_TABLES",
+    "NAMING_CONVENTION",
+    "TABLES",
+    "ApiKey",
+    "Deal",
+    "DealDiscard",
+    "DealPlayer",
+    "Event",
+    "FindingRow",
+    "Game",
+    "GamePlayer",
+    "GamePlayerTotals",
+    "ImportRun",
+    "Match",
+    "MatchFinding",
+    "MatchGame",
+    "MatchPlayer",
+    "Player",
+    "PlayerAlias",
+    "StoreTable",
+    "api_key_table",
+    "deal_discard_table",
+    "deal_player_table",
+    "deal_table",
+    "event_table",
+    "finding_table",
+    "game_player_table",
+    "game_player_totals_table",
+    "game_table",
+    "import_run_table",
+    "match_finding_table",
+    "match_game_table",
+    "match_player_table",
+    "match_table",
+    "metadata",
+    "name_key",
+    "player_alias_table",
+    "player_table",
+]  # fmt: skip
 
 def name_key(name: str) -> str:
     """The key that makes two spellings of a name one player: NFC, case folded, inner whitespace collapsed
@@ -43,10 +83,6 @@ def name_key(name: str) -> str:
     'bob smith'
     """
     return names.name_key(name)
-
-
-def _fk(target: str, *, nullable: bool = False, ondelete: str | None = "CASCADE") -> sa.Column[int]:
-    return sa.Column(sa.Integer, sa.ForeignKey(target, ondelete=ondelete), nullable=nullable)
 
 
 class Player(StoreTable, table=True):
@@ -69,7 +105,7 @@ class PlayerAlias(StoreTable, table=True):
     id: int | None = Field(default=None, primary_key=True)
     name: str = Field(sa_column=sa.Column(sa.Text, nullable=False))
     name_key: str = Field(sa_column=sa.Column(sa.Text, nullable=False, unique=True))
-    player_id: int = Field(sa_column=_fk("player.id"))
+    player_id: int = Field(sa_column=fk("player.id"))
 
 
 class Event(StoreTable, table=True):
@@ -128,11 +164,11 @@ class Game(StoreTable, table=True):
     date: Date | None = Field(default=None, sa_column=sa.Column(sa.Date, nullable=True))
     site: str | None = Field(default=None, sa_column=sa.Column(sa.Text, nullable=True))
     round: str | None = Field(default=None, sa_column=sa.Column(sa.Text, nullable=True))
-    event_id: int | None = Field(default=None, sa_column=_fk("event.id", nullable=True, ondelete="SET NULL"))
+    event_id: int | None = Field(default=None, sa_column=fk("event.id", nullable=True, ondelete="SET NULL"))
     source_file: str | None = Field(default=None, sa_column=sa.Column(sa.Text, nullable=True))
     source_place: str | None = Field(default=None, sa_column=sa.Column(sa.Text, nullable=True))
     recorded_winner: int | None = Field(
-        default=None, sa_column=_fk("player.id", nullable=True, ondelete="SET NULL")
+        default=None, sa_column=fk("player.id", nullable=True, ondelete="SET NULL")
     )
     ended_in_deal: int | None = Field(default=None, sa_column=sa.Column(sa.Integer, nullable=True))
     skunk_level: int = Field(default=0, sa_column=sa.Column(sa.Integer, nullable=False))
@@ -140,7 +176,7 @@ class Game(StoreTable, table=True):
     finding_count: int = Field(default=0, sa_column=sa.Column(sa.Integer, nullable=False))
     log: str = Field(sa_column=sa.Column(sa.Text, nullable=False))
     imported_at: DateTime = Field(sa_column=sa.Column(sa.DateTime, nullable=False))
-    import_id: int | None = Field(default=None, sa_column=_fk("import_run.id", nullable=True, ondelete="SET NULL"))
+    import_id: int | None = Field(default=None, sa_column=fk("import_run.id", nullable=True, ondelete="SET NULL"))
 
 
 class GamePlayer(StoreTable, table=True):
@@ -160,8 +196,8 @@ class GamePlayer(StoreTable, table=True):
     )
 
     id: int | None = Field(default=None, primary_key=True)
-    game_id: int = Field(sa_column=_fk("game.id"))
-    player_id: int = Field(sa_column=_fk("player.id", ondelete=None))
+    game_id: int = Field(sa_column=fk("game.id"))
+    player_id: int = Field(sa_column=fk("player.id", ondelete=None))
     seat: int = Field(sa_column=sa.Column(sa.Integer, nullable=False))
     team: int = Field(sa_column=sa.Column(sa.Integer, nullable=False))
     final_score_claimed: int | None = Field(default=None, sa_column=sa.Column(sa.Integer, nullable=True))
@@ -173,19 +209,27 @@ class GamePlayer(StoreTable, table=True):
 
 
 class Deal(StoreTable, table=True):
-    """One deal of a game. ``completed`` is false for the deal the game ended in and any after the end."""
+    """One deal of a game. ``completed`` is false for the deal the game ended in and any after the end.
+
+    ``play`` is the deal's play as one value: a JSON array with one array per event of the log's ``play`` list,
+    in its order, ``[seat, card, count, due, claimed, after_end]``: the seat of the player (as in
+    ``deal_player``), the card laid (null for a go), the count after it, the points due for it (go or last card
+    included), the points claimed (null when the deal does not claim card by card) and 1 for an event after the
+    game had ended (it counts for nothing), else 0. ``[]`` for a deal without play.
+    """
 
     __tablename__ = "deal"
     __table_args__ = (sa.UniqueConstraint("game_id", "number", name="uq_deal_game_number"),)
 
     id: int | None = Field(default=None, primary_key=True)
-    game_id: int = Field(sa_column=_fk("game.id"))
+    game_id: int = Field(sa_column=fk("game.id"))
     number: int = Field(sa_column=sa.Column(sa.Integer, nullable=False))
-    dealer_id: int = Field(sa_column=_fk("player.id", ondelete=None))
+    dealer_id: int = Field(sa_column=fk("player.id", ondelete=None))
     starter: str = Field(sa_column=sa.Column(sa.String(2), nullable=False))
     crib_card: str | None = Field(default=None, sa_column=sa.Column(sa.String(2), nullable=True))
     completed: bool = Field(sa_column=sa.Column(sa.Boolean, nullable=False))
     after_end: bool = Field(default=False, sa_column=sa.Column(sa.Boolean, nullable=False))
+    play: str = Field(default="[]", sa_column=sa.Column(sa.Text, nullable=False, server_default="[]"))
 
 
 class DealPlayer(StoreTable, table=True):
@@ -203,9 +247,9 @@ class DealPlayer(StoreTable, table=True):
     )
 
     id: int | None = Field(default=None, primary_key=True)
-    deal_id: int = Field(sa_column=_fk("deal.id"))
-    game_id: int = Field(sa_column=_fk("game.id"))
-    player_id: int = Field(sa_column=_fk("player.id", ondelete=None))
+    deal_id: int = Field(sa_column=fk("deal.id"))
+    game_id: int = Field(sa_column=fk("game.id"))
+    player_id: int = Field(sa_column=fk("player.id", ondelete=None))
     seat: int = Field(sa_column=sa.Column(sa.Integer, nullable=False))
     role: str = Field(sa_column=sa.Column(sa.String(6), nullable=False))
     dealt: str = Field(sa_column=sa.Column(sa.String(30), nullable=False))
@@ -223,27 +267,6 @@ class DealPlayer(StoreTable, table=True):
     completed: bool = Field(sa_column=sa.Column(sa.Boolean, nullable=False))
 
 
-class PlayEvent(StoreTable, table=True):
-    """One event of the play: a card laid (``card``) or a go (``card`` null), the count after it and the points.
-
-    ``seq`` is the 0-based index into the deal's ``play`` list; ``claimed`` is null when the deal does not claim
-    card by card; ``after_end`` marks events after the game had ended (they count for nothing).
-    """
-
-    __tablename__ = "play_event"
-    __table_args__ = (sa.UniqueConstraint("deal_id", "seq", name="uq_play_event_seq"),)
-
-    id: int | None = Field(default=None, primary_key=True)
-    deal_id: int = Field(sa_column=_fk("deal.id"))
-    seq: int = Field(sa_column=sa.Column(sa.Integer, nullable=False))
-    player_id: int = Field(sa_column=_fk("player.id", ondelete=None))
-    card: str | None = Field(default=None, sa_column=sa.Column(sa.String(2), nullable=True))
-    count: int = Field(sa_column=sa.Column(sa.Integer, nullable=False))
-    due: int = Field(sa_column=sa.Column(sa.Integer, nullable=False))
-    claimed: int | None = Field(default=None, sa_column=sa.Column(sa.Integer, nullable=True))
-    after_end: bool = Field(default=False, sa_column=sa.Column(sa.Boolean, nullable=False))
-
-
 class FindingRow(StoreTable, table=True):
     """One audit finding (spec findings version 1): ``deal_number`` and ``event`` are the contract's ``deal``
     (1-based, null for a game-level finding) and ``event`` (0-based play index, null when not about one event).
@@ -257,20 +280,16 @@ class FindingRow(StoreTable, table=True):
     )
 
     id: int | None = Field(default=None, primary_key=True)
-    game_id: int = Field(sa_column=_fk("game.id"))
+    game_id: int = Field(sa_column=fk("game.id"))
     seq: int = Field(sa_column=sa.Column(sa.Integer, nullable=False))
     deal_number: int | None = Field(default=None, sa_column=sa.Column(sa.Integer, nullable=True))
     event: int | None = Field(default=None, sa_column=sa.Column(sa.Integer, nullable=True))
     kind: str = Field(sa_column=sa.Column(sa.String(20), nullable=False))
     phase: str = Field(sa_column=sa.Column(sa.String(10), nullable=False))
-    player_id: int | None = Field(default=None, sa_column=_fk("player.id", nullable=True, ondelete="SET NULL"))
+    player_id: int | None = Field(default=None, sa_column=fk("player.id", nullable=True, ondelete="SET NULL"))
     claimed: int | None = Field(default=None, sa_column=sa.Column(sa.Integer, nullable=True))
     due: int | None = Field(default=None, sa_column=sa.Column(sa.Integer, nullable=True))
     message: str = Field(sa_column=sa.Column(sa.Text, nullable=False))
-
-
-def _count() -> sa.Column[int]:
-    return sa.Column(sa.Integer, nullable=False, server_default="0")
 
 
 class GamePlayerTotals(StoreTable, table=True):
@@ -302,185 +321,27 @@ class GamePlayerTotals(StoreTable, table=True):
         )
     )
     won: bool | None = Field(default=None, sa_column=sa.Column(sa.Boolean, nullable=True))
-    skunk_level: int = Field(default=0, sa_column=_count())
-    game_points: int = Field(default=0, sa_column=_count())
-    spread: int = Field(default=0, sa_column=_count())
-    deals: int = Field(default=0, sa_column=_count())
-    deals_as_dealer: int = Field(default=0, sa_column=_count())
-    deals_as_pone: int = Field(default=0, sa_column=_count())
-    pegged_due_dealer: int = Field(default=0, sa_column=_count())
-    pegged_deals_dealer: int = Field(default=0, sa_column=_count())
-    pegged_due_pone: int = Field(default=0, sa_column=_count())
-    pegged_deals_pone: int = Field(default=0, sa_column=_count())
-    hand_due_dealer: int = Field(default=0, sa_column=_count())
-    hand_deals_dealer: int = Field(default=0, sa_column=_count())
-    hand_due_pone: int = Field(default=0, sa_column=_count())
-    hand_deals_pone: int = Field(default=0, sa_column=_count())
-    crib_due: int = Field(default=0, sa_column=_count())
-    crib_deals: int = Field(default=0, sa_column=_count())
-    heels_due: int = Field(default=0, sa_column=_count())
-    points_missed: int = Field(default=0, sa_column=_count())
-    points_overclaimed: int = Field(default=0, sa_column=_count())
-    missed_completed: int = Field(default=0, sa_column=_count())
-    illegal_plays: int = Field(default=0, sa_column=_count())
-
-
-class Match(StoreTable, table=True):
-    """A match (spec match.md): its record as given, and the result its stored games give.
-
-    ``source_id`` is the match id (the record's ``id``, which its games carry as ``match``). ``rules`` is the
-    rules' JSON object form; ``side1``/``side2`` the JSON lists of each side's names. ``content_hash`` is the
-    record's (:func:`cribstats.match.model.match_hash`), null while the match is known only from games that carry
-    its id. ``recorded_winner`` and ``recorded_points1``/``2`` are what the record says; ``winner_side`` (1, 2 or
-    null while unfinished), ``points1``/``points2`` and ``ended_after_game`` are replayed from the stored games.
-    """
-
-    __tablename__ = "match"
-    __table_args__ = (sa.Index("ix_match_date", "date"), sa.Index("ix_match_event_id", "event_id"))
-
-    id: int | None = Field(default=None, primary_key=True)
-    source_id: str = Field(sa_column=sa.Column(sa.Text, nullable=False, unique=True))
-    content_hash: str | None = Field(default=None, sa_column=sa.Column(sa.String(64), nullable=True))
-    event_id: int | None = Field(default=None, sa_column=_fk("event.id", nullable=True, ondelete="SET NULL"))
-    date: Date | None = Field(default=None, sa_column=sa.Column(sa.Date, nullable=True))
-    round: str | None = Field(default=None, sa_column=sa.Column(sa.Text, nullable=True))
-    site: str | None = Field(default=None, sa_column=sa.Column(sa.Text, nullable=True))
-    rules: str = Field(sa_column=sa.Column(sa.Text, nullable=False))
-    first_to: int = Field(sa_column=sa.Column(sa.Integer, nullable=False))
-    count_by: str = Field(sa_column=sa.Column(sa.String(6), nullable=False))
-    side1: str = Field(sa_column=sa.Column(sa.Text, nullable=False))
-    side2: str = Field(sa_column=sa.Column(sa.Text, nullable=False))
-    winner_side: int | None = Field(default=None, sa_column=sa.Column(sa.Integer, nullable=True))
-    recorded_winner: str | None = Field(default=None, sa_column=sa.Column(sa.Text, nullable=True))
-    recorded_points1: int | None = Field(default=None, sa_column=sa.Column(sa.Integer, nullable=True))
-    recorded_points2: int | None = Field(default=None, sa_column=sa.Column(sa.Integer, nullable=True))
-    points1: int = Field(default=0, sa_column=_count())
-    points2: int = Field(default=0, sa_column=_count())
-    ended_after_game: int | None = Field(default=None, sa_column=sa.Column(sa.Integer, nullable=True))
-    finding_count: int = Field(default=0, sa_column=_count())
-    source_file: str | None = Field(default=None, sa_column=sa.Column(sa.Text, nullable=True))
-    source_place: str | None = Field(default=None, sa_column=sa.Column(sa.Text, nullable=True))
-    imported_at: DateTime = Field(sa_column=sa.Column(sa.DateTime, nullable=False))
-
-
-class MatchPlayer(StoreTable, table=True):
-    """A player's side in a match (1 or 2): what head-to-head and match statistics join on."""
-
-    __tablename__ = "match_player"
-    __table_args__ = (
-        sa.UniqueConstraint("match_id", "player_id", name="uq_match_player_player"),
-        sa.Index("ix_match_player_player_id", "player_id"),
-    )
-
-    id: int | None = Field(default=None, primary_key=True)
-    match_id: int = Field(sa_column=_fk("match.id"))
-    player_id: int = Field(sa_column=_fk("player.id", ondelete=None))
-    side: int = Field(sa_column=sa.Column(sa.Integer, nullable=False))
-
-
-class MatchGame(StoreTable, table=True):
-    """Game ``number`` (1-based) of a match. ``game_source_id`` is the game's key (its ``id``, else its content
-    hash's first 16 hex digits); ``game_id`` is null until that game is stored. ``winner_side`` (1, 2, or null
-    when no side finished or the game is not stored), ``match_points`` (what it gave the winner's side) and
-    ``counted`` (false for a game begun after the match was decided) are replayed."""
-
-    __tablename__ = "match_game"
-    __table_args__ = (
-        sa.UniqueConstraint("match_id", "number", name="uq_match_game_number"),
-        sa.Index("ix_match_game_game_id", "game_id"),
-        sa.Index("ix_match_game_game_source_id", "game_source_id"),
-    )
-
-    id: int | None = Field(default=None, primary_key=True)
-    match_id: int = Field(sa_column=_fk("match.id"))
-    game_id: int | None = Field(default=None, sa_column=_fk("game.id", nullable=True, ondelete="SET NULL"))
-    game_source_id: str = Field(sa_column=sa.Column(sa.Text, nullable=False))
-    number: int = Field(sa_column=sa.Column(sa.Integer, nullable=False))
-    counted: bool = Field(default=True, sa_column=sa.Column(sa.Boolean, nullable=False))
-    winner_side: int | None = Field(default=None, sa_column=sa.Column(sa.Integer, nullable=True))
-    match_points: int = Field(default=0, sa_column=_count())
-
-
-class MatchFinding(StoreTable, table=True):
-    """A finding about a match (``match-result``, ``match-dealer``, ``match-after-end``: ``match_id`` set,
-    ``game_key`` the game concerned or null) or a club night's scorecards (``scorecard``: ``match_id`` null, the
-    night's ``date``, ``event_id`` and ``round``, and ``finding_hash`` naming it so a sheet read again adds
-    nothing). Fields as in spec findings version 1."""
-
-    __tablename__ = "match_finding"
-    __table_args__ = (
-        sa.Index("ix_match_finding_match_id", "match_id"),
-        sa.Index("ix_match_finding_kind", "kind"),
-    )
-
-    id: int | None = Field(default=None, primary_key=True)
-    match_id: int | None = Field(default=None, sa_column=_fk("match.id", nullable=True))
-    seq: int = Field(sa_column=sa.Column(sa.Integer, nullable=False))
-    game_key: str | None = Field(default=None, sa_column=sa.Column(sa.Text, nullable=True))
-    kind: str = Field(sa_column=sa.Column(sa.String(20), nullable=False))
-    phase: str = Field(sa_column=sa.Column(sa.String(10), nullable=False))
-    player_id: int | None = Field(default=None, sa_column=_fk("player.id", nullable=True, ondelete="SET NULL"))
-    claimed: int | None = Field(default=None, sa_column=sa.Column(sa.Integer, nullable=True))
-    due: int | None = Field(default=None, sa_column=sa.Column(sa.Integer, nullable=True))
-    message: str = Field(sa_column=sa.Column(sa.Text, nullable=False))
-    date: Date | None = Field(default=None, sa_column=sa.Column(sa.Date, nullable=True))
-    event_id: int | None = Field(default=None, sa_column=_fk("event.id", nullable=True, ondelete="SET NULL"))
-    round: str | None = Field(default=None, sa_column=sa.Column(sa.Text, nullable=True))
-    finding_hash: str | None = Field(default=None, sa_column=sa.Column(sa.String(64), nullable=True, unique=True))
-
-
-player_table: sa.Table = Player.__table__  # type: ignore[attr-defined]
-player_alias_table: sa.Table = PlayerAlias.__table__  # type: ignore[attr-defined]
-event_table: sa.Table = Event.__table__  # type: ignore[attr-defined]
-import_run_table: sa.Table = ImportRun.__table__  # type: ignore[attr-defined]
-game_table: sa.Table = Game.__table__  # type: ignore[attr-defined]
-game_player_table: sa.Table = GamePlayer.__table__  # type: ignore[attr-defined]
-deal_table: sa.Table = Deal.__table__  # type: ignore[attr-defined]
-deal_player_table: sa.Table = DealPlayer.__table__  # type: ignore[attr-defined]
-play_event_table: sa.Table = PlayEvent.__table__  # type: ignore[attr-defined]
-finding_table: sa.Table = FindingRow.__table__  # type: ignore[attr-defined]
-game_player_totals_table: sa.Table = GamePlayerTotals.__table__  # type: ignore[attr-defined]
-match_table: sa.Table = Match.__table__  # type: ignore[attr-defined]
-match_player_table: sa.Table = MatchPlayer.__table__  # type: ignore[attr-defined]
-match_game_table: sa.Table = MatchGame.__table__  # type: ignore[attr-defined]
-match_finding_table: sa.Table = MatchFinding.__table__  # type: ignore[attr-defined]
-
-TABLES: tuple[sa.Table, ...] = (
-    player_table,
-    player_alias_table,
-    event_table,
-    import_run_table,
-    game_table,
-    game_player_table,
-    deal_table,
-    deal_player_table,
-    play_event_table,
-    finding_table,
-    match_table,
-    match_player_table,
-    match_game_table,
-    match_finding_table,
-)
-"""The tables of stored facts, each with a plain integer ``id``."""
-DERIVED_TABLES: tuple[sa.Table, ...] = (game_player_totals_table,)
-"""Tables worked out from the facts (:mod:`cribstats.store.totals`), keyed by what they total."""
-
-
-class ApiKey(StoreTable, table=True):
-    """A key that may write through ``cribstats serve``: its name, role (``recorder`` or ``admin``) and the
-    SHA-256 of the key. The key itself is shown once when made and never stored; a revoked key keeps its row."""
-
-    __tablename__ = "api_key"
-
-    id: int | None = Field(default=None, primary_key=True)
-    name: str = Field(sa_column=sa.Column(sa.Text, nullable=False, unique=True))
-    role: str = Field(sa_column=sa.Column(sa.String(10), nullable=False))
-    key_hash: str = Field(sa_column=sa.Column(sa.String(64), nullable=False, unique=True))
-    created_at: DateTime = Field(sa_column=sa.Column(sa.DateTime, nullable=False))
-    revoked_at: DateTime | None = Field(default=None, sa_column=sa.Column(sa.DateTime, nullable=True))
-
-
-api_key_table: sa.Table = ApiKey.__table__  # type: ignore[attr-defined]
+    skunk_level: int = Field(default=0, sa_column=count_column())
+    game_points: int = Field(default=0, sa_column=count_column())
+    spread: int = Field(default=0, sa_column=count_column())
+    deals: int = Field(default=0, sa_column=count_column())
+    deals_as_dealer: int = Field(default=0, sa_column=count_column())
+    deals_as_pone: int = Field(default=0, sa_column=count_column())
+    pegged_due_dealer: int = Field(default=0, sa_column=count_column())
+    pegged_deals_dealer: int = Field(default=0, sa_column=count_column())
+    pegged_due_pone: int = Field(default=0, sa_column=count_column())
+    pegged_deals_pone: int = Field(default=0, sa_column=count_column())
+    hand_due_dealer: int = Field(default=0, sa_column=count_column())
+    hand_deals_dealer: int = Field(default=0, sa_column=count_column())
+    hand_due_pone: int = Field(default=0, sa_column=count_column())
+    hand_deals_pone: int = Field(default=0, sa_column=count_column())
+    crib_due: int = Field(default=0, sa_column=count_column())
+    crib_deals: int = Field(default=0, sa_column=count_column())
+    heels_due: int = Field(default=0, sa_column=count_column())
+    points_missed: int = Field(default=0, sa_column=count_column())
+    points_overclaimed: int = Field(default=0, sa_column=count_column())
+    missed_completed: int = Field(default=0, sa_column=count_column())
+    illegal_plays: int = Field(default=0, sa_column=count_column())
 
 
 class DealDiscard(StoreTable, table=True):
@@ -498,9 +359,9 @@ class DealDiscard(StoreTable, table=True):
     )
 
     id: int | None = Field(default=None, primary_key=True)
-    deal_id: int = Field(sa_column=_fk("deal.id"))
-    game_id: int = Field(sa_column=_fk("game.id"))
-    player_id: int = Field(sa_column=_fk("player.id", ondelete=None))
+    deal_id: int = Field(sa_column=fk("deal.id"))
+    game_id: int = Field(sa_column=fk("game.id"))
+    player_id: int = Field(sa_column=fk("player.id", ondelete=None))
     seat: int = Field(sa_column=sa.Column(sa.Integer, nullable=False))
     role: str = Field(sa_column=sa.Column(sa.String(6), nullable=False))
     hand_only: bool = Field(sa_column=sa.Column(sa.Boolean, nullable=False))
@@ -515,4 +376,33 @@ class DealDiscard(StoreTable, table=True):
     loss: float = Field(sa_column=sa.Column(sa.Float, nullable=False))
 
 
+player_table: sa.Table = Player.__table__  # type: ignore[attr-defined]
+player_alias_table: sa.Table = PlayerAlias.__table__  # type: ignore[attr-defined]
+event_table: sa.Table = Event.__table__  # type: ignore[attr-defined]
+import_run_table: sa.Table = ImportRun.__table__  # type: ignore[attr-defined]
+game_table: sa.Table = Game.__table__  # type: ignore[attr-defined]
+game_player_table: sa.Table = GamePlayer.__table__  # type: ignore[attr-defined]
+deal_table: sa.Table = Deal.__table__  # type: ignore[attr-defined]
+deal_player_table: sa.Table = DealPlayer.__table__  # type: ignore[attr-defined]
+finding_table: sa.Table = FindingRow.__table__  # type: ignore[attr-defined]
+game_player_totals_table: sa.Table = GamePlayerTotals.__table__  # type: ignore[attr-defined]
+
+TABLES: tuple[sa.Table, ...] = (
+    player_table,
+    player_alias_table,
+    event_table,
+    import_run_table,
+    game_table,
+    game_player_table,
+    deal_table,
+    deal_player_table,
+    finding_table,
+    match_table,
+    match_player_table,
+    match_game_table,
+    match_finding_table,
+)
+"""The tables of stored facts, each with a plain integer ``id``."""
+DERIVED_TABLES: tuple[sa.Table, ...] = (game_player_totals_table,)
+"""Tables worked out from the facts (:mod:`cribstats.store.totals`), keyed by what they total."""
 deal_discard_table: sa.Table = DealDiscard.__table__  # type: ignore[attr-defined]
