@@ -28,8 +28,10 @@ so the store and the summary are the same as with one process.
 
 from __future__ import annotations
 
+import gc
 import os
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
 
 from sqlalchemy.engine import Engine
 
@@ -55,6 +57,23 @@ __all__ = [
 ]
 
 AUTO_PARALLEL_AFTER = 400  # games replayed here before ``workers=None`` starts processes (small inputs need none)
+COLLECT_AFTER = 20_000, 50, 100  # the cyclic garbage collector's thresholds while games are imported
+
+
+@contextmanager
+def few_collections() -> Iterator[None]:
+    """While games are imported: what is alive now (modules, schemas, the engine) is frozen, so the cyclic
+    garbage collector stops walking it again and again, and it runs after 20,000 new objects rather than 700
+    (a replayed game makes thousands, which live for a game or a batch and are freed by their count). Halves the
+    time the collector takes of an import; the settings are put back after."""
+    thresholds = gc.get_threshold()
+    gc.freeze()
+    gc.set_threshold(*COLLECT_AFTER)
+    try:
+        yield
+    finally:
+        gc.set_threshold(*thresholds)
+        gc.unfreeze()
 
 
 def import_paths(
@@ -82,7 +101,7 @@ def import_paths(
     if workers is None:
         workers, start_after = default_workers(), AUTO_PARALLEL_AFTER
     importer = Importer(engine, replace=replace, on_progress=on_progress, batch_size=batch_size)
-    with importer:
+    with importer, few_collections():
         if workers > 1:
             from cribstats.store.pool import Parallel
 
@@ -111,7 +130,7 @@ def import_games(
 ) -> ImportSummary:
     """Import games already read (anything with ``file``, ``place`` and ``game``), e.g. from a simulator."""
     importer = Importer(engine, replace=replace, on_progress=on_progress, batch_size=batch_size)
-    with importer:
+    with importer, few_collections():
         for source in sources:
             importer.add(source)
     return importer.summary

@@ -155,7 +155,23 @@ def _start_pool(workers: int) -> Any:
         context = forkserver
     else:
         context = multiprocessing.get_context("spawn")
-    return ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=_end_with_parent)
+    return ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=_start_worker)
+
+
+def _start_worker() -> None:
+    """In a worker process, first: end with the importing process (:func:`_end_with_parent`), load the tables a
+    discard is valued by, and leave what is loaded by now to the cyclic garbage collector's permanent generation,
+    with the thresholds of an import (:func:`cribstats.store.importer.few_collections`)."""
+    import gc
+
+    from cribstats.discards.values import discard_values
+    from cribstats.store.importer import COLLECT_AFTER
+    from cribstats.variants import find_variant
+
+    _end_with_parent()
+    discard_values(range(6), (0, 1), find_variant("six-card"), "dealer")
+    gc.freeze()
+    gc.set_threshold(*COLLECT_AFTER)
 
 
 def _end_with_parent() -> None:
