@@ -75,7 +75,8 @@ def step_import(path: str, url: str, workers: str = "1") -> dict[str, float]:
     seconds, cpu = time.perf_counter() - start, time.process_time() - cpu
     engine.dispose()
     _stop_forkserver()
-    return {"seconds": seconds, "cpu": cpu + _children_cpu() - before, "games": summary.imported}
+    children = _children_cpu() - before
+    return {"seconds": seconds, "cpu": cpu + children, "main_cpu": cpu, "games": summary.imported}
 
 
 def _stop_forkserver() -> None:
@@ -301,6 +302,10 @@ def main() -> None:
             f"{label:<40}{int(r['games']):>7}{r['seconds']:>9.2f}{rate:>9.0f}{r['cpu']:>9.2f}{cpu_rate:>12.0f}{peak}"
         )
     print("(cpu s: this step's processes, worker processes included; games/cpu s is what the cores could do)")
+    for label, r in results:
+        if "main_cpu" in r and ", -j " in label:
+            main_us = r["main_cpu"] / r["games"] * 1e6
+            print(f"  {label}: the importing process itself {main_us:.0f} us of CPU a game")
     audit = results[0][1]
     by = dict(results)
     print("\nThe import against its parts (the wall clock is also the machine's load):")

@@ -16,7 +16,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from functools import cache, lru_cache
 from itertools import combinations
-from operator import itemgetter
 
 from cribstats.cards import JACK, Card
 
@@ -45,16 +44,20 @@ def options(dealt: int, thrown: int) -> tuple[Option, ...]:
 
 @cache
 def _rank_points_by_starter() -> tuple[list[list[int]], list[int]]:
-    """The rank table as ``[starter rank][key of four ranks]``, and its sum over a full deck of starters (numpy
-    is loaded here, on first use: importing the analysis costs little)."""
+    """The rank table as ``[starter rank][key of four ranks]``, and for each key its sum over a full deck of
+    starters less the starters of the key's own four ranks (numpy is loaded here, on first use: importing the
+    analysis costs little)."""
     import numpy as np
 
     from cribstats.scoring_many import rank_table
 
     table = rank_table().astype(np.int64).reshape(13, 28561)
+    keys = np.arange(28561)
+    own = 4 * table.sum(axis=0)
+    for place in (1, 13, 169, 2197):  # the rank in each place of the key
+        own -= table[(keys // place) % 13, keys]
     by_starter: list[list[int]] = table.tolist()
-    full: list[int] = (4 * table.sum(axis=0)).tolist()
-    return by_starter, full
+    return by_starter, own.tolist()
 
 
 def hand_values(dealt: Sequence[Card], kept: int) -> list[float]:
@@ -90,16 +93,18 @@ def _four_card_values(dealt: tuple[Card, ...]) -> list[float]:
 
 @lru_cache(maxsize=1 << 15)
 def _rank_part(ranks: tuple[int, ...]) -> tuple[int, ...]:
-    """For each option, the rank points (fifteens, pairs, runs) summed over every starter the player cannot see;
-    cached by the dealt ranks (the same ranks recur: sort the cards for the best reuse)."""
-    by_starter, full = _rank_points_by_starter()
+    """For each option, the rank points (fifteens, pairs, runs) summed over every starter the player cannot see:
+    those of a full deck less the kept ranks' own (one table) less the thrown ranks'. Cached by the dealt ranks
+    (the same ranks recur: sort the cards for the best reuse)."""
+    by_starter, own = _rank_points_by_starter()
     r = ranks
-    opts = options(len(r), len(r) - FLUSH_KEEP)
-    keys = [r[a] + 13 * r[b] + 169 * r[c] + 2197 * r[d] for (a, b, c, d), _ in opts]
-    pick = itemgetter(*keys)
-    points = list(pick(full))  # every starter of a full deck...
-    for rank in r:  # ...less those the player holds
-        points = [p - q for p, q in zip(points, pick(by_starter[rank]), strict=True)]
+    points = []
+    for (a, b, c, d), throw in options(len(r), len(r) - FLUSH_KEEP):
+        key = r[a] + 13 * r[b] + 169 * r[c] + 2197 * r[d]
+        p = own[key]
+        for t in throw:
+            p -= by_starter[r[t]][key]
+        points.append(p)
     return tuple(points)
 
 
