@@ -73,13 +73,29 @@ def _finding(f: Any) -> list[Any]:
     return [f.game, f.deal, f.event, f.kind, f.phase, f.player, f.claimed, f.due, f.message]
 
 
+def deal_record(d: Any) -> dict[str, Any]:
+    """A replayed deal as plain data: the fields the reference release had, in its order."""
+    return {
+        "number": d.number,
+        "dealer": d.dealer,
+        "starter": d.starter,
+        "completed": d.completed,
+        "after_end": d.after_end,
+        "players": [asdict(p) for p in d.players],
+        "plays": [asdict(p) for p in d.plays],
+        "shows": [asdict(s) for s in d.shows],
+        "scores_claimed": d.scores_claimed,
+        "scores_due": d.scores_due,
+    }
+
+
 def outcome_record(outcome: Any) -> dict[str, Any]:
     """A replayed game as plain data: every fact, finding, score and winner."""
     return {
         "key": outcome.key,
         "variant": outcome.variant.name,
         "target": outcome.target,
-        "deals": [asdict(d) for d in outcome.deals],
+        "deals": [deal_record(d) for d in outcome.deals],
         "findings": [_finding(f) for f in outcome.findings],
         "scores_claimed": outcome.scores_claimed,
         "scores_due": outcome.scores_due,

@@ -304,6 +304,7 @@ def test_the_play_engine_agrees_with_a_naive_replay(
             continue
         dues = naive_play_dues(deal, log["players"], rules.single_series)
         assert [f.due for f in facts.plays] == dues
+        assert facts.play_dues == dues
         for p in facts.players:
             mine = [dues[i] for i, e in enumerate(deal["play"]) if e[0] == p.player]
             assert p.pegged_due == sum(mine)

@@ -111,6 +111,32 @@ def test_seed_example_deal_replays_with_the_points_of_its_tables() -> None:
     assert outcome.key == "t1" and outcome.target == 121
 
 
+def test_the_play_by_event_is_kept_as_lists_beside_the_facts() -> None:
+    """The per-event lists of a deal (for readers that want no object per event) hold the seed example's play
+    table: points due, counts and claims by event index (a go claims nothing)."""
+    deal = replay(make_game([example_deal()])).deals[0]
+    assert deal.play_dues == [0, 2, 0, 3, 0, 1, 0, 0, 3]
+    assert deal.play_counts == [10, 15, 22, 28, 28, 30, 6, 10, 14]
+    assert deal.play_claims() == [0, 2, 0, 3, None, 1, 0, 0, 3]
+    assert deal.play_after_end_from == 9 and deal.play_claims_by_card
+    assert [e[0] for e in deal.play_events] == ["Bob", "Alice"] * 4 + ["Bob"]
+    # without card claims every card claims nothing at all (None), not 0
+    bare = example_deal(play=[e[:2] for e in example_deal()["play"]])
+    assert replay(make_game([bare])).deals[0].play_claims() == [None] * 9
+
+
+def test_the_cards_laid_after_the_end_are_marked_from_the_first_one() -> None:
+    """To 5: Alice's 6H (run 3) takes her from 2 to 5 at event 3; Bob's go (event 4) is no card, Alice's 2S
+    (event 5) is the first card laid after the end, due nothing and counted on nothing."""
+    deal = example_deal(play=example_deal()["play"][:6], show=None, scores=None)
+    del deal["show"], deal["scores"]
+    facts = replay(make_game([deal], target=5)).deals[0]
+    assert facts.play_after_end_from == 5
+    assert [p.after_end for p in facts.plays] == [False] * 5 + [True]
+    assert facts.play_dues == [0, 2, 0, 3, 0, 0]
+    assert facts.play_counts == [10, 15, 22, 28, 28, 28]
+
+
 def test_seed_example_without_any_claim_is_taken_as_due() -> None:
     """Claims a log leaves out (no play points, no show, no heels) are taken to be due: no finding."""
     deal = example_deal(play=[e[:2] for e in example_deal()["play"]])

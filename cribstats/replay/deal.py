@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from itertools import chain
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from cribstats.cards import CARD_BY_TEXT, Card, format_card
 from cribstats.findings import (
@@ -20,7 +21,7 @@ from cribstats.findings import (
 )
 from cribstats.gamelog import Deal
 from cribstats.replay.claims import NEVER, Claims
-from cribstats.replay.facts import DealFacts, PlayerDealFacts, PlayFact, ShowFact, ShowPhase
+from cribstats.replay.facts import DealFacts, PlayerDealFacts, ShowFact, ShowPhase
 from cribstats.replay.play import PlayReplay
 from cribstats.scoring import heels_points, score_show_total
 from cribstats.variants import CRIB_SIZE
@@ -61,7 +62,12 @@ class DealReplay(Claims):
                 p, seat, "dealer" if seat == dealer_seat else "pone", tuple(dealt), tuple(out),
                 None, None, None, None, None, None,  # pegged, hand and crib: due and claimed, filled in below
             )
-        self.plays: list[PlayFact] = []
+        # the play, by event (see DealFacts): filled in by the play's replay
+        self.play_events: Sequence[Sequence[Any]] = ()
+        self.play_dues: list[int] = []
+        self.play_counts: list[int] = []
+        self.play_after_end_from = 0
+        self.play_claims_by_card = False
         self.shows: list[ShowFact] = []
         self.calls = list(deal.muggins or [])
         self.missed_left: dict[tuple[str, str, int | None], int] = {}
@@ -90,8 +96,8 @@ class DealReplay(Claims):
             self.check_board()
         return DealFacts(
             self.number, self.deal.dealer, self.starter, not after_end and not g.over, after_end,
-            list(self.facts.values()), self.plays, self.shows, g.scores_by_player(g.board),
-            g.scores_by_player(g.board_due),
+            list(self.facts.values()), self.shows, g.scores_by_player(g.board), g.scores_by_player(g.board_due),
+            self.play_events, self.play_dues, self.play_counts, self.play_after_end_from, self.play_claims_by_card,
         )
 
     # -- the deal ---------------------------------------------------------------------------------------------

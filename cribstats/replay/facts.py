@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Any, Literal
 
-from cribstats.cards import Card
+from cribstats.cards import CARD_BY_TEXT, Card
 from cribstats.findings import Finding
-from cribstats.gamelog import Result
+from cribstats.gamelog import GO, Result
 from cribstats.scoring import ShowScore, score_show
 from cribstats.variants import Variant
 
@@ -69,7 +70,12 @@ class PlayerDealFacts:
 
 @dataclass(slots=True)
 class DealFacts:
-    """One deal, replayed."""
+    """One deal, replayed.
+
+    The play is kept as the log's events with what the replay worked out for each, by event index
+    (``play_dues``, ``play_counts``, :meth:`play_claims`, ``play_after_end_from``); :attr:`plays` gives the same
+    as :class:`PlayFact` objects, built when first asked for.
+    """
 
     number: int  # 1-based
     dealer: str
@@ -77,10 +83,45 @@ class DealFacts:
     completed: bool  # False for the deal in which the game ended and any deal after the end
     after_end: bool  # the whole deal came after the game had ended
     players: list[PlayerDealFacts]
-    plays: list[PlayFact] = field(default_factory=list)
     shows: list[ShowFact] = field(default_factory=list)
     scores_claimed: dict[str, int] = field(default_factory=dict)  # board after the deal, per player (team score)
     scores_due: dict[str, int] = field(default_factory=dict)
+    #: the log's play events as replayed (empty when the deal was not played out: no ``play``, or after the end)
+    play_events: Sequence[Sequence[Any]] = ()
+    #: points due for each event, go and last card included (0 for a go and after the end)
+    play_dues: list[int] = field(default_factory=list)
+    #: the count after each event (see :attr:`PlayFact.count`)
+    play_counts: list[int] = field(default_factory=list)
+    #: the index of the first card laid after the game had ended (``len(play_events)`` when none was)
+    play_after_end_from: int = 0
+    #: the deal claims card by card (an event without points claims 0); else no card claims anything
+    play_claims_by_card: bool = False
+    _plays: list[PlayFact] | None = field(default=None, repr=False, compare=False)
+
+    def play_claims(self) -> list[int | None]:
+        """What the log claims for each event: None for a go, and for every card when it does not claim card by
+        card."""
+        by_card = 0 if self.play_claims_by_card else None
+        return [
+            None if e[1] == GO else (e[2] if len(e) == 3 else by_card) for e in self.play_events
+        ]
+
+    @property
+    def plays(self) -> list[PlayFact]:
+        """Every play event as a :class:`PlayFact`, in the log's order."""
+        built = self._plays
+        if built is None:
+            after = self.play_after_end_from
+            built = self._plays = [
+                PlayFact(
+                    i, e[0], None if e[1] == GO else CARD_BY_TEXT[e[1]], count, due, claimed,
+                    after_end=i >= after and e[1] != GO,
+                )
+                for i, (e, count, due, claimed) in enumerate(
+                    zip(self.play_events, self.play_counts, self.play_dues, self.play_claims(), strict=True)
+                )
+            ]
+        return built
 
 
 @dataclass(slots=True)

@@ -80,6 +80,7 @@ class GameReplay:
         self.place_at = NEVER
         # the visitor is told every play, show and finding; one that ignores them is not called for each
         self.tell_events = any(overrides(visitor, m) for m in ("visit_play", "visit_show", "visit_finding"))
+        self.tell_plays = overrides(visitor, "visit_play")  # the play's facts are built only for one that asks
 
     # -- bookkeeping ------------------------------------------------------------------------------------------
 
@@ -165,7 +166,7 @@ class GameReplay:
         visitor = self.visitor
         told: list[tuple[tuple[int, int, int], Callable[[Any], None], object]] = [
             ((PLAY_STAGE, fact.index, 0), visitor.visit_play, fact) for fact in facts.plays
-        ]
+        ] if self.tell_plays else []
         told += [((STAGE[fact.phase], i, 0), visitor.visit_show, fact) for i, fact in enumerate(facts.shows)]
         told += [((stage, at, 1), visitor.visit_finding, finding) for (stage, at), finding in self.deal_findings]
         told.sort(key=itemgetter(0))  # stable: findings at one place keep their order

@@ -9,7 +9,6 @@ way through (the card held, in turn and fitting; the claim right): the same walk
 from __future__ import annotations
 
 from collections.abc import Callable
-from operator import attrgetter
 from typing import TYPE_CHECKING
 
 from cribstats.cards import CARD_BY_TEXT, VALUES, Card, format_card
@@ -26,97 +25,95 @@ from cribstats.findings import (
 from cribstats.gamelog import GO
 from cribstats.play import PlayState, peg_score
 from cribstats.replay.claims import ANY_EVENT
-from cribstats.replay.facts import PlayFact
 from cribstats.scoring import THIRTY_ONE
 
 if TYPE_CHECKING:
     from cribstats.replay.deal import DealReplay
-
-index_of = attrgetter("index")
 
 
 class PlayReplay:
     """The play of one deal: who holds what, the count, the series, whose turn, and what each card earned.
 
     Claims come card by card (any event carries points), as totals (``pegged``), or not at all (taken as due).
+    What each event earned and the count after it are kept by event index (``dues``, ``counts``): no object is
+    built per event (:attr:`~cribstats.replay.facts.DealFacts.plays` builds them when asked).
     """
 
     __slots__ = (
-        "card_claims", "claimed_by_seat", "d", "deferred", "due_by_seat", "ended_at", "events", "facts", "g",
-        "kept_back", "n", "names", "pending", "pending_series", "single_series", "state", "totals",
+        "after_end_from", "card_claims", "claimed_by_seat", "counts", "d", "deferred", "due_by_seat", "dues",
+        "ended_at", "events", "g", "kept_back", "n", "names", "pending", "pending_claimed", "pending_right",
+        "pending_series", "single_series", "state", "totals",
     )
 
     def __init__(self, d: DealReplay) -> None:
         self.d = d
         self.g = d.g
-        self.n = d.n
+        self.n = n = d.n
         self.names = d.players
         self.single_series = d.rules.single_series
         self.state = PlayState(d.kept_by_seat, d.dealer_seat, single_series=self.single_series)
-        self.events = d.deal.play or []
-        self.card_claims = 3 in map(len, self.events)  # any event carries points
+        self.events = events = d.deal.play or []
+        self.card_claims = 3 in map(len, events)  # any event carries points
         self.totals = not self.card_claims and d.deal.pegged is not None
-        self.pending: PlayFact | None = None  # the last card laid, while its series may still give it a go
+        self.dues = [0] * len(events)  # by event: points due, go or last card included
+        self.counts = [0] * len(events)  # by event: the count after it
+        self.after_end_from = len(events)  # the first card laid after the game had ended
+        self.pending = -1  # the index of the last card laid, while its series may still give it a go (-1: none)
+        self.pending_claimed: int | None = None  # what the log claims for the pending card
+        self.pending_right = True  # no card pending, or its claim is what it earned so far
         self.pending_series: tuple[int, ...] = ()  # the ranks of the pending card's series, up to it
         # the part of the pending card's claim beyond what it earned by itself, when that part alone would take its
         # side to the target: it is pegged when the series closes, after the others' goes (game-log.md)
         self.deferred: tuple[int, int] | None = None  # (side, points)
-        self.kept_back = [0] * self.n
-        self.facts: list[PlayFact] = []
+        self.kept_back = [0] * n
         # what each seat's cards earned and claimed, go and last card included (after the end: nothing)
-        self.due_by_seat = [0] * self.n
-        self.claimed_by_seat = [0] * self.n
+        self.due_by_seat = [0] * n
+        self.claimed_by_seat = [0] * n
         self.ended_at: int | None = None  # the event on whose own points the game ended
 
     # -- the walk ---------------------------------------------------------------------------------------------
 
     def run(self) -> None:
         g, state = self.g, self.state
-        seat_of, held, facts, card_claims = g.seat_of, state.held, self.facts, self.card_claims
+        seat_of, card_claims, lay_if_legal = g.seat_of, self.card_claims, state.lay_if_legal
         fast, totals, target = not self.d.calls, self.totals, g.target
         board, board_due, side_of_seat = g.board, g.board_due, g.side_of_seat
-        due_by_seat, claimed_by_seat = self.due_by_seat, self.claimed_by_seat
+        due_by_seat, claimed_by_seat, dues, counts = self.due_by_seat, self.claimed_by_seat, self.dues, self.counts
+        no_claim = 0 if card_claims else None
         for index, event in enumerate(self.events):
             player, text = event[0], event[1]
             if text == GO:
                 self.go(index, player)
                 continue
             card = CARD_BY_TEXT[text]
-            claimed = event[2] if len(event) == 3 else (0 if card_claims else None)
+            claimed = event[2] if len(event) == 3 else no_claim
             seat = seat_of[player]
-            if state.series and not g.over and not (
-                state.fits(card) and seat not in state.gone and card in held[seat]
-            ) and state.series_over:  # the card cannot go on with the series, nor can anyone: the series closes
+            # the short way, for the common case: nothing is called, nothing is held back, the card before it
+            # earned what it claimed and the state says the card is legal; else the long way judges it all
+            if not (fast and self.pending_right and self.deferred is None and not g.over) or (
+                base := lay_if_legal(seat, card)
+            ) is None:
+                laid = self.before_lay(index, player, seat, card, claimed)
+                if laid is None:
+                    continue
+                base = laid
+            dues[index] = base
+            counts[index] = count = state.count
+            self.pending = index
+            self.pending_claimed = claimed
+            self.pending_right = claimed is None or claimed == base
+            self.pending_series = state.series
+            pegs = (0 if totals else base) if claimed is None else claimed  # a claim when cards claim
+            side = side_of_seat[seat]
+            if board[side] + pegs < target and board_due[side] + base < target:
+                board[side] += pegs
+                board_due[side] += base
+                due_by_seat[seat] += base
+                claimed_by_seat[seat] += base if claimed is None else claimed
+            else:
+                self.credit_laid(index, seat, base, claimed)
+            if count == THIRTY_ONE:
                 self.close_series(go_point=True)
-            if self.deferred is not None:
-                self.credit_deferred()  # a card follows: the claim held back is on the board by now
-            if g.over:
-                facts.append(PlayFact(index, player, card, state.count, 0, claimed, after_end=True))
-                g.after_end("play", player, f"{player} laid {text}", event=index)
-                continue
-            # the short way, for the common case: the card is legal (the state says), nothing is called, and the
-            # card before it earned what it claimed; else lay() judges it all
-            pending = self.pending
-            if (
-                fast and (pending is None or pending.claimed is None or pending.claimed == pending.due)
-                and (base := state.lay_if_legal(seat, card)) is not None
-            ):
-                self.pending_series = state.series
-                self.pending = fact = PlayFact(index, player, card, state.count, base, claimed)
-                facts.append(fact)
-                pegs = (0 if totals else base) if claimed is None else claimed  # a claim when cards claim
-                side = side_of_seat[seat]
-                if board[side] + pegs < target and board_due[side] + base < target:
-                    board[side] += pegs
-                    board_due[side] += base
-                    due_by_seat[seat] += base
-                    claimed_by_seat[seat] += base if claimed is None else claimed
-                else:
-                    self.credit_laid(index, seat, base, claimed)
-                if state.count == THIRTY_ONE:
-                    self.close_series(go_point=True)
-                continue
-            self.lay(index, player, card, claimed)
         if not g.over and not state.over and state.series and state.series_over:
             self.close_series(go_point=True)  # the log ends with the series: its go is due (it may end the game)
         if not g.over and not state.over:
@@ -124,14 +121,39 @@ class PlayReplay:
             if state.series and not state.series_over:
                 # the log stops while someone still had to play: whether the last card laid earned a go is
                 # not known, so its claim is left unjudged rather than guessed
-                self.pending = None
+                self.pending = -1
+                self.pending_right = True
                 self.credit_deferred()
-        if self.pending is not None:
-            own_end = g.over and self.pending.index == self.ended_at
+        if self.pending >= 0:
+            own_end = g.over and self.pending == self.ended_at
             self.close_series(go_point=not own_end)
-        facts.sort(key=index_of)
-        self.d.plays.extend(facts)
+        d = self.d
+        d.play_events, d.play_dues, d.play_counts = self.events, self.dues, self.counts
+        d.play_after_end_from, d.play_claims_by_card = self.after_end_from, card_claims
         self.totals_and_facts()
+
+    def before_lay(self, index: int, player: str, seat: int, card: Card, claimed: int | None) -> int | None:
+        """A card the short way did not take: close the series if it is over (nobody, the card's player
+        included, can go on with it), peg a claim held back, then the card after the end, or laid as the
+        state allows (its points returned, for the short way to credit), or judged in full by :meth:`lay`."""
+        g, state = self.g, self.state
+        if state.series and not g.over and not (
+            state.fits(card) and seat not in state.gone and card in state.held[seat]
+        ) and state.series_over:  # the card cannot go on with the series, nor can anyone: the series closes
+            self.close_series(go_point=True)
+        if self.deferred is not None:
+            self.credit_deferred()  # a card follows: the claim held back is on the board by now
+        if g.over:
+            self.counts[index] = state.count
+            self.after_end_from = min(self.after_end_from, index)
+            g.after_end("play", player, f"{player} laid {self.events[index][1]}", event=index)
+            return None
+        if not self.d.calls and self.pending_right:
+            base = state.lay_if_legal(seat, card)
+            if base is not None:
+                return base
+        self.lay(index, player, card, claimed)
+        return None
 
     def credit_laid(self, index: int, seat: int, base: int, claimed: int | None) -> None:
         """Credit a card laid on the count: ``base`` due, the claim as the log has it (see the class)."""
@@ -175,8 +197,7 @@ class PlayReplay:
     def go(self, index: int, player: str) -> None:
         seat = self.g.seat_of[player]
         state = self.state
-        fact = PlayFact(index, player, None, state.count, 0, None)
-        self.facts.append(fact)
+        self.counts[index] = state.count
         if self.g.over or state.over:
             return  # a go after the play or after the end changes nothing
         if seat not in state.gone and state.can_lay(seat):
@@ -211,31 +232,29 @@ class PlayReplay:
             g.find("out-of-turn", "play", player, message, event=index)
         if state.over:
             state.remove(seat, card)
-            fact = PlayFact(index, player, card, state.count, 0, claimed)
-            self.facts.append(fact)
-            self.claim_now(fact, player, claimed, 0)
+            self.counts[index] = state.count
+            self.claim_now(index, player, card, claimed)
             return
-        pending = self.pending
-        if pending is not None:
-            if self.d.calls or (pending.claimed is not None and pending.claimed != pending.due):
+        if self.pending >= 0:
+            if self.d.calls or not self.pending_right:
                 self.finish_pending(go=0)
             else:
-                self.pending = None  # finish_pending's common case: nothing more earned, nothing to judge
+                self.pending = -1  # finish_pending's common case: nothing more earned, nothing to judge
         if not state.fits(card):
             count = state.count
             g.find("over-31", "play", player, over_31_message(player, format_card(card), count), event=index)
             state.lay_over(seat, card)
-            fact = PlayFact(index, player, card, count + VALUES[card], 0, claimed)
-            self.facts.append(fact)
-            self.claim_now(fact, player, claimed, 0)
+            self.counts[index] = count + VALUES[card]
+            self.claim_now(index, player, card, claimed)
             self.close_series(go_point=False)
             return
         base = state.lay(seat, card)
-        new_count = state.count
+        self.dues[index] = base
+        self.counts[index] = new_count = state.count
         self.pending_series = state.series
-        fact = PlayFact(index, player, card, new_count, base, claimed)
-        self.facts.append(fact)
-        self.pending = fact
+        self.pending = index
+        self.pending_claimed = claimed
+        self.pending_right = claimed is None or claimed == base
         self.credit_laid(index, seat, base, claimed)
         if self.d.calls:
             self.d.credit_calls(player, "play", index)
@@ -252,46 +271,48 @@ class PlayReplay:
 
     # -- claims -----------------------------------------------------------------------------------------------
 
-    def claim_now(self, fact: PlayFact, player: str, claimed: int | None, due: int) -> None:
+    def claim_now(self, index: int, player: str, card: Card, claimed: int | None) -> None:
         """A card that earns nothing (over 31, or after the play): judged and credited at once."""
         if claimed is not None:
             self.claimed_by_seat[self.g.seat_of[player]] += claimed
-            self.judge(fact, player, claimed, due, lambda: "nothing")
+            self.judge(index, card, player, claimed, 0, lambda: "nothing")
             if not self.totals:
                 self.g.credit(self.g.side_of[player], claimed, 0)
         if self.d.calls:
-            self.d.credit_calls(player, "play", fact.index)
-            self.d.judge_calls(player, "play", fact.index, lambda: self.what(fact, lambda: "nothing"))
+            self.d.credit_calls(player, "play", index)
+            self.d.judge_calls(player, "play", index, lambda: self.what(card, lambda: "nothing"))
 
-    def judge(self, fact: PlayFact, player: str, claimed: int, due: int, detail: Callable[[], str]) -> None:
+    def judge(
+        self, index: int, card: Card, player: str, claimed: int, due: int, detail: Callable[[], str]
+    ) -> None:
         if self.totals:
             return
-        self.d.judge_claim(
-            player, "play", claimed, due, lambda: self.what(fact, detail), event=fact.index
-        )
+        self.d.judge_claim(player, "play", claimed, due, lambda: self.what(card, detail), event=index)
 
     @staticmethod
-    def what(fact: PlayFact, detail: Callable[[], str]) -> str:
-        return play_what(format_card(fact.card or 0), detail())
+    def what(card: Card, detail: Callable[[], str]) -> str:
+        return play_what(format_card(card), detail())
 
     def finish_pending(self, go: int) -> None:
         """The pending card's series went on (go 0) or closed on it (a go or last-card point)."""
-        fact = self.pending
-        if fact is None:
+        index = self.pending
+        if index < 0:
             return
-        self.pending = None
+        self.pending = -1
+        right, self.pending_right = self.pending_right, True
         if self.deferred is not None:
             self.credit_deferred()
         calls = self.d.calls
-        if not go and not calls and (fact.claimed is None or fact.claimed == fact.due):
+        if not go and not calls and right:
             return  # the common case: nothing more earned, nothing to judge
-        player = fact.player
-        fact.due += go
+        event = self.events[index]
+        player, card, claimed = event[0], CARD_BY_TEXT[event[1]], self.pending_claimed
+        self.dues[index] = due = self.dues[index] + go
         if go:
             g = self.g
             seat = g.seat_of[player]
             self.due_by_seat[seat] += go
-            if fact.claimed is None:
+            if claimed is None:
                 self.claimed_by_seat[seat] += go
             pegs = 0 if self.card_claims or self.totals else go  # a card's claim holds its go already
             side = g.side_of_seat[seat]
@@ -300,22 +321,22 @@ class PlayReplay:
                 g.board_due[side] += go
             else:
                 g.credit(side, pegs, go)
-        if self.totals or (not calls and (fact.claimed is None or fact.claimed == fact.due)):
+        if self.totals or (not calls and (claimed is None or claimed == due)):
             return  # nothing to judge: no claim, or the claim was right, and no muggins call
-        peg = peg_score(self.pending_series, fact.count)
+        peg = peg_score(self.pending_series, self.counts[index])
         is_go = go and not self.state.all_laid  # someone still holds a card: a go, else the last card
 
         def detail() -> str:
             return play_detail(peg.fifteen, peg.thirty_one, peg.pairs, peg.run, go if is_go else 0,
                                0 if is_go else go)
 
-        if fact.claimed is not None:
-            self.judge(fact, player, fact.claimed, fact.due, detail)
+        if claimed is not None:
+            self.judge(index, card, player, claimed, due, detail)
         if self.d.calls:
-            self.d.judge_calls(player, "play", fact.index, lambda: self.what(fact, detail))
+            self.d.judge_calls(player, "play", index, lambda: self.what(card, detail))
 
     def close_series(self, *, go_point: bool) -> None:
-        go, _ = self.state.close_series(point=go_point and self.pending is not None)
+        go, _ = self.state.close_series(point=go_point and self.pending >= 0)
         self.finish_pending(go)
 
     def check_unplayed(self) -> None:
