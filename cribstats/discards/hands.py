@@ -77,17 +77,18 @@ def _four_card_values(dealt: tuple[Card, ...]) -> list[float]:
     n = len(dealt)
     starters = DECK_SIZE - n
     opts = options(n, n - FLUSH_KEEP)
-    points = list(_rank_part(tuple(c >> 2 for c in dealt)))
+    points = list(_rank_part(tuple([c >> 2 for c in dealt])))
     left = [SUIT_SIZE] * 4  # starters left in each suit
     for c in dealt:
         left[c & 3] -= 1
     suits = [c & 3 for c in dealt]
     nobs = [left[c & 3] if c >> 2 == JACK else 0 for c in dealt]
     flush_possible = min(left) <= SUIT_SIZE - FLUSH_KEEP
-    for o, ((a, b, c, d), _) in enumerate(opts):
-        if flush_possible and suits[a] == suits[b] == suits[c] == suits[d]:
-            points[o] += FLUSH_KEEP * starters + left[suits[a]]  # four for the hand, a fifth with its suit cut
-        points[o] += nobs[a] + nobs[b] + nobs[c] + nobs[d]
+    if flush_possible or any(nobs):  # most hands have neither: their points are the rank part's
+        for o, ((a, b, c, d), _) in enumerate(opts):
+            if flush_possible and suits[a] == suits[b] == suits[c] == suits[d]:
+                points[o] += FLUSH_KEEP * starters + left[suits[a]]  # four for the hand, a fifth with its suit cut
+            points[o] += nobs[a] + nobs[b] + nobs[c] + nobs[d]
     return [p / starters for p in points]
 
 

@@ -18,10 +18,11 @@ with the same arithmetic in the same order, so the values are the very same floa
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import lru_cache
+from functools import cache, lru_cache
 
 from cribstats.cards import CARD_TEXT, Card, format_card
 from cribstats.discards.analysis import TIE, DiscardError, _values, has_crib_value
+from cribstats.discards.hands import options
 from cribstats.variants import Variant, find_variant
 
 SHAPES_KEPT = 1 << 16  # shapes of hand whose values are kept (about 20 MB at most)
@@ -40,7 +41,7 @@ def shape(cards: Sequence[Card]) -> tuple[Card, ...]:
     True
     """
     names: dict[int, int] = {}
-    return tuple((c & ~3) | names.setdefault(c & 3, len(names)) for c in cards)
+    return tuple([(c & ~3) | names.setdefault(c & 3, len(names)) for c in cards])
 
 
 @lru_cache(maxsize=SHAPES_KEPT)
@@ -50,6 +51,12 @@ def _shape_values(
     """Every option's hand, crib and expected value for a hand of this shape, and the first best option."""
     opts, hands, cribs, expected = _values(cards, find_variant(variant), role, None)
     return opts, hands, cribs, expected, expected.index(max(expected))
+
+
+@cache
+def _option_of(dealt: int, thrown: int) -> dict[tuple[int, ...], int]:
+    """The index in :func:`~cribstats.discards.hands.options` order of each throw (positions in card order)."""
+    return {throw: i for i, (_, throw) in enumerate(options(dealt, thrown))}
 
 
 def discard_values(dealt: Sequence[Card], thrown: Sequence[Card], variant: Variant, role: str) -> DiscardValues:
@@ -63,8 +70,7 @@ def discard_values(dealt: Sequence[Card], thrown: Sequence[Card], variant: Varia
         raise DiscardError(f"{shown or 'nothing'} is not a discard of {variant.to_crib} of the dealt cards")
     cards = tuple(sorted(dealt))
     opts, hands, cribs, expected, best = _shape_values(shape(cards), variant.name, role)
-    wanted = tuple(sorted(cards.index(c) for c in thrown))
-    mine = next(i for i, (_, throw) in enumerate(opts) if throw == wanted)
+    mine = _option_of(len(cards), len(thrown))[tuple(sorted([cards.index(c) for c in thrown]))]
     gap = expected[best] - expected[mine]
     (keep, throw), (best_keep, best_throw) = opts[mine], opts[best]
     text = CARD_TEXT

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 from dataclasses import dataclass
 
 import sqlalchemy as sa
@@ -211,6 +212,7 @@ class Importer:
                     break
                 raise
         self._apply(outcome)
+        gc.collect(1)  # the SQL statements' cycles, while young: the collector may run seldom (few_collections)
         if self._tally is not None:  # the history says what is committed, batch by batch
             with atomic(self.conn):
                 record_run(self.conn, self._tally)

@@ -57,15 +57,16 @@ __all__ = [
 ]
 
 AUTO_PARALLEL_AFTER = 400  # games replayed here before ``workers=None`` starts processes (small inputs need none)
-COLLECT_AFTER = 20_000, 50, 100  # the cyclic garbage collector's thresholds while games are imported
+COLLECT_AFTER = 20_000, 10, 10  # the cyclic garbage collector's thresholds while games are imported
 
 
 @contextmanager
 def few_collections() -> Iterator[None]:
     """While games are imported: what is alive now (modules, schemas, the engine) is frozen, so the cyclic
     garbage collector stops walking it again and again, and it runs after 20,000 new objects rather than 700
-    (a replayed game makes thousands, which live for a game or a batch and are freed by their count). Halves the
-    time the collector takes of an import; the settings are put back after."""
+    (a replayed game makes thousands, which live for a game or a batch and are freed by their count; what the SQL
+    layer leaves in cycles is collected after each batch, :meth:`Importer._flush`). Halves the time the collector
+    takes of an import; the settings are put back after."""
     thresholds = gc.get_threshold()
     gc.freeze()
     gc.set_threshold(*COLLECT_AFTER)

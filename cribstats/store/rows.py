@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
 from datetime import date as Date
 from typing import Any, NamedTuple
 
@@ -12,9 +11,9 @@ import orjson
 from cribstats.cards import CARD_TEXT
 from cribstats.discards.values import discard_values
 from cribstats.errors import CribstatsError
-from cribstats.gamelog import Deal, GameLog, content_hash, dump_game, game_key
+from cribstats.gamelog import GO, Deal, GameLog, content_hash, dump_game, game_key
 from cribstats.replay import DealFacts, GameOutcome, ReplayVisitor, replay
-from cribstats.replay.facts import PlayerDealFacts, PlayFact
+from cribstats.replay.facts import PlayerDealFacts
 from cribstats.store.tables import name_key
 from cribstats.variants import Variant
 
@@ -166,19 +165,27 @@ DISCARD_COLUMNS = ("deal_id", "game_id", "player_id", *DiscardRow._fields)
 FINDING_COLUMNS = ("game_id", "player_id", *FindingRow._fields)
 
 
-def play_value(plays: Sequence[PlayFact], seat_of: dict[str, int]) -> str:
+def play_value(facts: DealFacts, seat_of: dict[str, int]) -> str:
     """A deal's play as the one value ``deal.play`` stores: a JSON array with one array per event, in the order
     of the log's ``play`` list, ``[seat, card, count, due, claimed, after_end]`` (``card`` null for a go,
-    ``claimed`` null when the deal does not claim card by card, ``after_end`` 0 or 1).
+    ``claimed`` null when the deal does not claim card by card, ``after_end`` 1 for a card laid after the game
+    had ended, else 0): the facts of :attr:`cribstats.replay.DealFacts.plays`, read from the replay's lists.
 
-    >>> from cribstats.replay.facts import PlayFact
-    >>> play_value([PlayFact(0, "Ann", 20, 5, 0, 0), PlayFact(1, "Bob", None, 5, 0, None)], {"Ann": 0, "Bob": 1})
-    '[[0,"6C",5,0,0,0],[1,null,5,0,null,0]]'
+    >>> from cribstats.replay.facts import DealFacts
+    >>> facts = DealFacts(1, "Ann", 0, True, False, [], play_events=[("Bob", "6C"), ("Ann", "go")],
+    ...                   play_dues=[0, 0], play_counts=[6, 6], play_after_end_from=2)
+    >>> play_value(facts, {"Ann": 0, "Bob": 1})
+    '[[1,"6C",6,0,null,0],[0,null,6,0,null,0]]'
     """
-    card = CARD_TEXT
+    events = facts.play_events
+    if not events:
+        return "[]"
+    after = facts.play_after_end_from
     return orjson.dumps([
-        [seat_of[e.player], None if e.card is None else card[e.card], e.count, e.due, e.claimed, int(e.after_end)]
-        for e in plays
+        [seat_of[e[0]], None if e[1] == GO else e[1], count, due, claimed, int(i >= after and e[1] != GO)]
+        for i, (e, count, due, claimed) in enumerate(
+            zip(events, facts.play_counts, facts.play_dues, facts.play_claims(), strict=True)
+        )
     ]).decode()  # fmt: skip
 
 
@@ -221,7 +228,7 @@ class RowBuilder(ReplayVisitor):
         dealer = seat_of[facts.dealer]
         self.deals.append(DealRow(
             dealer, facts.number, card[facts.starter], self.crib_card, completed, int(facts.after_end),
-            play_value(facts.plays, seat_of),
+            play_value(facts, seat_of),
         ))  # fmt: skip
         for p in facts.players:
             row = DealPlayerRow(
