@@ -68,6 +68,34 @@ def bench_deal(deals: int) -> tuple[float, float]:
     return fast, slow
 
 
+def bench_one_discard(deals: int) -> tuple[float, float, float]:
+    """CPU seconds to value one player's discard: ``judge_discard``; ``discard_values`` (what the import stores)
+    for hands whose shape was not met before, then for the same hands again (the shape cache's hits)."""
+    from cribstats.discards.analysis import judge_discard
+    from cribstats.discards.values import _shape_values, discard_values
+    from cribstats.variants import find_variant
+
+    rng = random.Random(11)
+    six = find_variant("six-card")
+    hands = [rng.sample(range(52), 6) for _ in range(deals)]
+    thrown = [rng.sample(hand, 2) for hand in hands]
+    roles = ["dealer" if i % 2 else "pone" for i in range(deals)]
+    judge_discard(hands[0], thrown[0], six, "dealer")
+    start = time.process_time()
+    for hand, throw, role in zip(hands, thrown, roles, strict=True):
+        judge_discard(hand, throw, six, role)
+    judged = (time.process_time() - start) / deals
+    _shape_values.cache_clear()
+    start = time.process_time()
+    for hand, throw, role in zip(hands, thrown, roles, strict=True):
+        discard_values(hand, throw, six, role)
+    cold = (time.process_time() - start) / deals
+    start = time.process_time()
+    for hand, throw, role in zip(hands, thrown, roles, strict=True):
+        discard_values(hand, throw, six, role)
+    return judged, cold, (time.process_time() - start) / deals
+
+
 def bench_store(deals: int, per_deal_naive: float) -> None:
     import sqlalchemy as sa
 
@@ -110,12 +138,12 @@ def _import_without_values(games_file: Path, db: Path) -> float:
     """CPU seconds of the same import with the discard values left out (the baseline of their cost)."""
     from unittest import mock
 
-    from cribstats.store import batches
+    from cribstats.store import rows
     from cribstats.store.db import make_engine
     from cribstats.store.importer import import_paths
 
     engine = make_engine(f"sqlite:///{db}")
-    with mock.patch.object(batches, "add_discard_values", lambda conn, ids: 0):
+    with mock.patch.object(rows, "discard_rows", lambda thrown, variant: []):
         start = time.process_time()
         import_paths([games_file], engine)
         cpu = time.process_time() - start
@@ -146,6 +174,9 @@ def main() -> None:
     fast, slow = bench_deal(args.deals)
     print(f"one six-card deal, all 15 discards: {fast * 1e3:.3f} ms CPU (target {TARGET_DEAL_MS} ms); "
           f"naive {slow * 1e3:.1f} ms: {slow / fast:.0f}x faster")  # fmt: skip
+    judged, cold, again = bench_one_discard(args.deals)
+    print(f"one player's discard valued as the import stores it: {cold * 1e6:.1f} us CPU (a hand not met before; "
+          f"{again * 1e6:.1f} us for a hand of a shape met before), judge_discard {judged * 1e6:.1f} us")
     if args.stored:
         bench_store(args.stored, slow)
     sys.stdout.flush()
