@@ -7,14 +7,18 @@ from pathlib import Path
 
 import pytest
 import sqlalchemy as sa
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from cribstats.cards import parse_cards
 from cribstats.cli.app import app
-from cribstats.discards.analysis import judge_discard
+from cribstats.discards.analysis import DiscardError, judge_discard
+from cribstats.discards.values import discard_values
 from cribstats.stats import compute_stats
 from cribstats.store.discards import fill_discard_values
 from cribstats.store.importer import import_paths
+from cribstats.variants import Variant, find_variant
 
 
 def run(*args: str) -> tuple[int, str, str]:
@@ -130,3 +134,44 @@ def test_the_report_has_a_discard_section_and_chart(club: sa.Engine) -> None:
         assert f"<td>{row['deals']}</td>" in section
         loss = row["loss_per_deal_dealer"]
         assert f"<td>{'–' if loss is None else format(loss, '.2f')}</td>" in section
+
+
+VARIANT_NAMES = ("six-card", "five-card", "seven-card", "three-player", "four-player")
+
+
+@st.composite
+def discards_made(draw: st.DrawFn) -> tuple[Variant, list[int], list[int], str]:
+    variant = find_variant(draw(st.sampled_from(VARIANT_NAMES)))
+    dealt = draw(st.lists(st.integers(0, 51), min_size=variant.dealt, max_size=variant.dealt, unique=True))
+    size = variant.to_crib
+    thrown = draw(st.lists(st.sampled_from(dealt), min_size=size, max_size=size, unique=True))
+    return variant, dealt, thrown, draw(st.sampled_from(["dealer", "pone"]))
+
+
+@settings(max_examples=150, deadline=None)
+@given(discards_made(), st.permutations(range(4)))
+def test_the_stored_values_are_judge_discards_to_the_bit(made: tuple[Variant, list[int], list[int], str],
+                                                         suits: list[int]) -> None:  # fmt: skip
+    """What the import stores of a discard is what :func:`judge_discard` gives, exactly (no tolerance), and a
+    hand with its suits renamed (the shape cache's key) has the very same values."""
+    variant, dealt, thrown, role = made
+    choice = judge_discard(dealt, thrown, variant, role)
+    chosen, best = choice.chosen, choice.best
+    expected = (
+        choice.hand_only, " ".join(chosen.keep_text), " ".join(chosen.throw_text), chosen.hand, chosen.crib,
+        chosen.expected, " ".join(best.keep_text), " ".join(best.throw_text), best.expected, choice.loss,
+    )  # fmt: skip
+    assert discard_values(dealt, thrown, variant, role) == expected
+    renamed = [(c & ~3) | suits[c & 3] for c in dealt], [(c & ~3) | suits[c & 3] for c in thrown]
+    again = discard_values(*renamed, variant, role)
+    assert (again[0], *again[3:6], again[8:]) == (expected[0], *expected[3:6], expected[8:])
+
+
+def test_a_discard_that_cannot_be_judged_is_refused_as_judge_discard_refuses_it() -> None:
+    six = find_variant("six-card")
+    dealt = parse_cards("5C 5D 5H JS 2C 9D")
+    for thrown in (parse_cards("5C"), parse_cards("5C KS"), parse_cards("5C 5C")):
+        with pytest.raises(DiscardError):
+            discard_values(dealt, thrown, six, "dealer")
+    with pytest.raises(DiscardError):
+        discard_values(dealt[:5], dealt[:2], six, "dealer")

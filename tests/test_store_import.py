@@ -507,3 +507,29 @@ def test_an_import_interrupted_mid_write_keeps_whole_batches(engine: sa.Engine, 
     summary = import_paths([path], engine, batch_size=4)
     assert (summary.present, summary.imported) == (4, 5)
     assert counts(engine)["deal"] == sum(len(log["deals"]) for log in logs)
+
+
+def test_rows_travel_from_a_worker_as_plain_tuples() -> None:
+    """A prepared game pickles with its rows as plain tuples (nothing to construct in the writing process), and
+    comes back equal, row for row, in the column order of the bulk inserts."""
+    import pickle
+
+    from cribstats.store.rows import DealRow
+
+    prepared = prepare_game(validate_game(ONE_DEAL), "night.jsonl", "line 1")
+    back = pickle.loads(pickle.dumps(prepared, protocol=pickle.HIGHEST_PROTOCOL))
+    assert back == prepared
+    assert type(prepared.deals[0]) is DealRow and type(back.deals[0]) is tuple
+    assert all(type(row) is tuple for _, _, row in back.deal_players + back.discards)
+    assert back.deals[0][-1] == prepared.deals[0].play
+    assert len(orjson.loads(prepared.deals[0].play)) == len(ONE_DEAL["deals"][0]["play"])
+
+
+def test_the_import_puts_the_garbage_collector_back(tmp_path: Path) -> None:
+    import gc
+
+    before = gc.get_threshold(), gc.get_freeze_count(), gc.isenabled()
+    engine = make_engine(f"sqlite:///{tmp_path / 'gc.db'}")
+    import_paths([write_jsonl(tmp_path / "one.jsonl", [ONE_DEAL])], engine)
+    engine.dispose()
+    assert (gc.get_threshold(), gc.get_freeze_count(), gc.isenabled()) == before

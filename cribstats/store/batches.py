@@ -1,4 +1,5 @@
-"""The importer's writer: batches, one transaction each, and the games' identity (content hash, source id, key)."""
+"""The importer: games queued in batches, one transaction each (written by :mod:`cribstats.store.writes`), the
+games' identity within a batch (content hash, source id, key), and each file's history."""
 
 from __future__ import annotations
 
@@ -18,7 +19,7 @@ from cribstats.store.identity import BatchOutcome, file_hash
 from cribstats.store.match_import import MatchWriter
 from cribstats.store.rows import PreparedGame, failure_reason, prepare_game
 from cribstats.store.summary import ImportSummary, ProgressHook, Refusal, SourceGame
-from cribstats.store.writes import BatchWriter, _now
+from cribstats.store.writes import BatchWriter, now_utc
 
 DEFAULT_BATCH_SIZE = 1000
 RETRIES = 5  # attempts at a batch that meets a deadlock or serialisation failure (PostgreSQL)
@@ -147,7 +148,7 @@ class Importer:
         with atomic(self.conn):
             run_id = self.conn.execute(
                 sa.insert(t.import_run_table).returning(t.import_run_table.c.id),
-                {"file": file, "file_hash": file_hash(file), "started_at": _now()},
+                {"file": file, "file_hash": file_hash(file), "started_at": now_utc()},
             ).scalar_one()
         self._tally = _FileTally(run_id)
         self.summary.files += 1
@@ -157,7 +158,7 @@ class Importer:
         if tally is None:
             return
         with atomic(self.conn):
-            record_run(self.conn, tally, finished_at=_now())
+            record_run(self.conn, tally, finished_at=now_utc())
         self._tally = None
         if self.on_progress is not None and self._file is not None:
             self.on_progress(self.summary, self._file)

@@ -14,16 +14,18 @@
 
 Each batch costs a handful of round trips: one query per 300 games for the stored games they may meet, one for
 new players and events, the game rows, one for deal ids, then one bulk write per table. Every row is built once,
-in the process that replays the game, with the ids the batch knows only later left as small indexes; the writer
-adds the ids. On SQLite the importer holds the write lock for the whole batch, so it numbers new games and deals
-itself (``max(id) + 1`` on, as SQLite would) and writes every table with the driver's ``executemany``; on
+in the process that replays the game (a deal's play as one value, the discards' values too), with the ids the
+batch knows only later left as small indexes; the writer adds the ids. On SQLite the importer holds the write
+lock for the whole batch, so it numbers new games and deals itself (``max(id) + 1`` on, as SQLite would) and
+writes every table with the driver's ``executemany``; on
 PostgreSQL games go in through ``INSERT ... ON CONFLICT DO NOTHING RETURNING``, deal ids come from their
 sequence, and the rest goes through ``COPY``. No ORM object is made per row. Booleans travel as 0/1, which the
 driver binds far faster than ``True``/``False`` and both databases store as the same boolean.
 
 ``workers`` > 1 (or ``None``: one per core) reads JSON Lines here and hands the raw lines to that many processes,
 which parse, validate, replay and build the rows while this process writes; results are taken in the order read,
-so the store and the summary are the same as with one process.
+so the store and the summary are the same as with one process. The rows come back as plain tuples, so that
+this process, the import's ceiling, does little more than write them.
 """
 
 from __future__ import annotations

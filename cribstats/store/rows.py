@@ -275,10 +275,11 @@ def discard_rows(
     out: list[tuple[int, int, DiscardRow]] = []
     for index, seat, p in thrown:
         try:
-            hand_only, *values = discard_values(p.dealt, p.discards, variant, p.role)
+            v = discard_values(p.dealt, p.discards, variant, p.role)
         except (CribstatsError, ValueError):
             continue
-        out.append((index, seat, DiscardRow(p.seat, p.role, int(hand_only), *values)))
+        row = DiscardRow(p.seat, p.role, int(v[0]), v[1], v[2], v[3], v[4], v[5], v[6], v[7], v[8], v[9])
+        out.append((index, seat, row))
     return out
 
 

@@ -42,7 +42,8 @@ def _as_bound(kind: sa.types.TypeEngine[Any], dialect: sa.Dialect) -> Callable[[
     return processor if processor is not None else (lambda value: value)
 
 
-def _now() -> datetime:
+def now_utc() -> datetime:
+    """The time now, in UTC without a zone (as the store keeps times)."""
     return datetime.now(UTC).replace(tzinfo=None)
 
 
@@ -137,7 +138,7 @@ class BatchWriter:
         missing from the answer). SQLite needs no such care: this connection holds the write lock, and the
         batch was checked against the stored games under it; a game the database still refuses fails the batch.
         """
-        now = _now()
+        now = now_utc()
         if self._pg:
             rows = []
             for g in games:
