@@ -25,7 +25,7 @@ from cribstats.discards.analysis import TIE, DiscardError, _values, has_crib_val
 from cribstats.discards.hands import options
 from cribstats.variants import Variant, find_variant
 
-SHAPES_KEPT = 1 << 16  # shapes of hand whose values are kept (about 20 MB at most)
+SHAPES_KEPT = 1 << 12  # shapes of hand whose values are kept (about 2 kB each: some 8 MB at most)
 
 DiscardValues = tuple[bool, str, str, float, float | None, float, str, str, float, float]
 """``hand_only, kept, thrown, hand_value, crib_value, expected, best_kept, best_thrown, best_expected, loss``:
