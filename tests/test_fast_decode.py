@@ -20,6 +20,7 @@ from cribstats.gamelog import (
     CANONICAL_CARDS,
     GameLog,
     GameLogError,
+    canonical_json,
     content_hash,
     dump_game,
     validate_game,
@@ -44,7 +45,9 @@ def verdict(read: Any, data: Any) -> tuple[Any, ...]:
         return ("refused", err.place, err.message)
     except orjson.JSONDecodeError:
         return ("not JSON",)
-    return ("accepted", dump_game(game), model_dump(game), content_hash(game))
+    text, digest = canonical_json(game)
+    assert text == orjson.dumps(dump_game(game)) and digest == content_hash(game, dump_game(game))
+    return ("accepted", dump_game(game), model_dump(game), text, digest)
 
 
 def model_dump(game: GameLog) -> dict[str, Any]:
@@ -205,7 +208,7 @@ SEATS = {"six-card": 2, "five-card": 2, "seven-card": 2, "three-player": 3, "fou
 NAME_POOL = ["Alice", "Bob", "Carol", "Dan", "Zoe\u0308", " Eve", "Mary Ann"]
 SPELLINGS = [*CANONICAL_CARDS[:8], "5h", "10D", "t\u2660"]
 ODD = [None, -1, 0, 1, 1.5, True, "x", "", [], {}, [None], "2026-02-30", "3 Nov", "Ann\u200b", "x" * 201, "crib",
-       "go", "GO", "1H", "Carol", "cribstats/game/2", {"by": "Alice"}, ["Alice", "5H", 1, 2]]
+       "go", "GO", "1H", "Carol", "cribstats/game/2", {"by": "Alice"}, ["Alice", "5H", 1, 2], 2**63, 10**23, 2.0]
 
 
 def card(draw: st.DrawFn) -> str:
@@ -325,3 +328,49 @@ def test_sample_logs_shuffled_and_respelt_get_the_same_verdict(line: bytes, data
         if data.draw(st.integers(0, 4)) == 0 and deal.get("play"):
             deal["play"][0] = data.draw(st.sampled_from(ODD))
     assert assert_same_as_model(log)[0] in ("accepted", "refused")
+
+
+# --- JSON text the two decoders might read differently -----------------------------------------------------------
+
+GAME_TEXT = b'{"format":"cribstats/game/1","players":["Alice","Bob"]%s}'
+DEAL_TEXT = (b',"deals":[{"dealer":"Alice","hands":{"Alice":["5H"],"Bob":["6H"]},"discards":{"Alice":[],"Bob":[]},'
+             b'"starter":"7H","play":[["Bob","6H",%s]],"scores":{"Alice":%s,"Bob":0}}]')
+TEXTS = {
+    "a target beyond 64 bits": GAME_TEXT % b',"target":100000000000000000000000',
+    "a target of 2**64": GAME_TEXT % b',"target":18446744073709551616',
+    "a target of 2**64 - 1": GAME_TEXT % b',"target":18446744073709551615',
+    "a target written 1e2": GAME_TEXT % b',"target":1e2',
+    "a target written 121.0": GAME_TEXT % b',"target":121.0',
+    "points beyond 64 bits": GAME_TEXT % (DEAL_TEXT % (b"99999999999999999999999", b"3")),
+    "a score below -2**63": GAME_TEXT % (DEAL_TEXT % (b"1", b"-9223372036854775809")),
+    "a score of -2**63 in a bidding game":
+        GAME_TEXT % (b',"bidding":true' + DEAL_TEXT % (b"1", b"-9223372036854775808")),
+    "points of 2**63": GAME_TEXT % (DEAL_TEXT % (b"9223372036854775808", b"3")),
+    "points of -0": GAME_TEXT % (DEAL_TEXT % (b"-0", b"3")),
+    "a field given twice": GAME_TEXT % b',"players":["Carol","Dan"]',
+    "a lone surrogate in an id": GAME_TEXT % b',"id":"x\\ud800"',
+    "a surrogate pair in an id": GAME_TEXT % b',"id":"x\\ud83c\\udccf"',
+    "an escaped NUL in a site": GAME_TEXT % b',"site":"a\\u0000b"',
+    "a byte that is not UTF-8": GAME_TEXT % b',"site":"caf\xe9"',
+    "a byte order mark": b"\xef\xbb\xbf" + GAME_TEXT % b"",
+    "NaN": GAME_TEXT % b',"target":NaN',
+    "a trailing comma": GAME_TEXT % b',',
+    "text after the game": GAME_TEXT % b"" + b" {}",
+    "an escaped slash and quote": GAME_TEXT % b',"event":"a\\/b \\"c\\""',
+}
+
+
+@pytest.mark.parametrize("text", list(TEXTS.values()), ids=list(TEXTS))
+def test_json_text_gets_the_models_verdict(text: bytes) -> None:
+    try:
+        data = orjson.loads(text)
+    except orjson.JSONDecodeError:
+        with pytest.raises(orjson.JSONDecodeError):
+            validate_game_json(text)
+        assert decode_game_json(text) is None
+        return
+    expected = verdict(validate_game_model, data)
+    assert verdict(validate_game_json, text) == expected
+    fast = decode_game_json(text)
+    if fast is not None:
+        assert verdict(lambda _: fast, None) == expected

@@ -26,9 +26,13 @@ from cribstats.gamelog.spelling import CANONICAL_CARDS, FORMAT, GO, MUGGINS_PHAS
 from cribstats.names import TextError, check_text
 from cribstats.variants import VARIANT_NAMES
 
+# orjson reads a whole number beyond 64 bits as a float, which the model refuses; msgspec would read it whole.
+# The Structs take the signed 64-bit range (the most msgspec bounds) and leave the rest to the model
+_LOWEST, _HIGHEST = -(2**63), 2**63 - 1
 Card = Literal[CANONICAL_CARDS]  # type: ignore[valid-type]
 Name = Annotated[str, Meta(min_length=1)]
-Points = Annotated[int, Meta(ge=0)]
+Points = Annotated[int, Meta(ge=0, le=_HIGHEST)]
+Score = Annotated[int, Meta(ge=_LOWEST, le=_HIGHEST)]
 Text = Annotated[str, Meta(min_length=1)]
 Event = tuple[str | int, ...]  # [player, card], [player, card, points] or [player, "go"]: see _play_fits
 #: the default of an optional field: absent. Its type leaves out None, so that a ``null`` written in the log is
@@ -42,7 +46,7 @@ class _Struct(Struct, kw_only=True, forbid_unknown_fields=True):
 
 class BidStruct(_Struct, kw_only=True):
     player: Name
-    points: Annotated[int, Meta(ge=1)]
+    points: Annotated[int, Meta(ge=1, le=_HIGHEST)]
 
 
 class MugginsStruct(_Struct, kw_only=True):
@@ -65,12 +69,12 @@ class DealStruct(_Struct, kw_only=True):
     pegged: dict[Name, Points] = ABSENT
     show: dict[Name, Points] = ABSENT
     muggins: list[MugginsStruct] = ABSENT
-    scores: dict[Name, int] = ABSENT
+    scores: dict[Name, Score] = ABSENT
 
 
 class ResultStruct(_Struct, kw_only=True):
     winner: Name = ABSENT
-    scores: dict[Name, int] = ABSENT
+    scores: dict[Name, Score] = ABSENT
 
 
 class GameStruct(_Struct, kw_only=True):
@@ -81,9 +85,9 @@ class GameStruct(_Struct, kw_only=True):
     site: str = ABSENT
     round: str = ABSENT
     match: Text = ABSENT
-    match_game: Annotated[int, Meta(ge=1)] = ABSENT
+    match_game: Annotated[int, Meta(ge=1, le=_HIGHEST)] = ABSENT
     variant: Literal[VARIANT_NAMES] = ABSENT  # type: ignore[valid-type]
-    target: Annotated[int, Meta(gt=0)] = ABSENT
+    target: Annotated[int, Meta(gt=0, le=_HIGHEST)] = ABSENT
     muggins: bool = ABSENT
     giveaway: bool = ABSENT
     bidding: bool = ABSENT
@@ -208,4 +212,4 @@ def _play_fits(events: list[Event]) -> bool:
         return True
     if not _NOTHING.issuperset(compress(points, map(_is_go, cards))):  # a go carries no points
         return False
-    return all(type(p) is int and p >= 0 for p in set(points) if p is not None)
+    return all(type(p) is int and 0 <= p <= _HIGHEST for p in set(points) if p is not None)
