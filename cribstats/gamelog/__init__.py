@@ -15,7 +15,7 @@ module        its job
 ``checks``    the rules a schema cannot say: the players' names, the game options
 ``fast``      msgspec decoding into Structs, built into the same models, for the logs it can check whole
 ``validate``  :func:`validate_game`: the fast path, else the model
-``canonical`` :func:`dump_game`, :func:`content_hash`, :func:`game_key`
+``canonical`` :func:`dump_game`, :func:`canonical_json`, :func:`content_hash`, :func:`game_key`
 ============= ================================================================================================
 
 >>> game = validate_game({"format": "cribstats/game/1", "players": ["Alice", "Bob"],
@@ -32,7 +32,7 @@ cribstats.gamelog.GameLogError: deals[0].starter: '1H' is not a card: ranks are 
 
 from __future__ import annotations
 
-from cribstats.gamelog.canonical import content_hash, dump_game, game_key
+from cribstats.gamelog.canonical import canonical_json, content_hash, dump_game, game_key
 from cribstats.gamelog.checks import check_options, check_players
 from cribstats.gamelog.fields import (
     CardOrGo,
@@ -68,7 +68,7 @@ __all__ = [
     "CANONICAL_CARDS", "CARD_MESSAGE", "CARD_OR_GO_PATTERN", "CARD_PATTERN", "CARD_SPELLINGS", "CRIB", "FORMAT",
     "GO", "MUGGINS_PHASES", "Bid", "CardOrGo", "CardText", "Deal", "EventText", "GameLog", "GameLogError",
     "IsoDate", "MugginsCall", "PlayEvent", "PlayerName", "Points", "Result", "RoundText", "Score", "SiteText",
-    "Text", "_explain", "card_message", "check_options", "check_players", "content_hash", "describe",
-    "dump_game", "format_place", "game_key", "join_place", "validate_game", "validate_game_json",
+    "Text", "_explain", "canonical_json", "card_message", "check_options", "check_players", "content_hash",
+    "describe", "dump_game", "format_place", "game_key", "join_place", "validate_game", "validate_game_json",
     "validate_game_model",
 ]

@@ -1,10 +1,11 @@
 """The canonical form of a game log and its identity: the fields it was given, cards canonical, fields in the
-spec's order (:func:`dump_game`); the sha256 of that form with sorted keys (:func:`content_hash`); and the key
-findings and the store name a game by (:func:`game_key`).
+spec's order (:func:`dump_game`); the sha256 of that form with sorted keys (:func:`content_hash`); the text and
+the hash together, as the store keeps them (:func:`canonical_json`); and the key findings and the store name a
+game by (:func:`game_key`).
 
-The dump reads the models' fields directly (a new field of the model is written with no change here) and gives
-what ``model_dump(mode="json", by_alias=True, exclude_unset=True)`` gives, in a fraction of its time; a test
-holds the two equal.
+These read the models' fields directly (a new field of the model is written with no change here) and give what
+``model_dump(mode="json", by_alias=True, exclude_unset=True)`` gives, in a fraction of its time; tests hold them
+equal, byte for byte.
 """
 
 from __future__ import annotations
@@ -66,6 +67,44 @@ def dump_game(game: GameLog) -> dict[str, Any]:
     return dump_model(game)
 
 
+def _given(model: BaseModel) -> dict[str, Any]:
+    """The fields a model was given, by alias, in its order, holding the model's own values (not copies)."""
+    given = model.__pydantic_fields_set__
+    values = model.__dict__
+    return {key: values[name] for name, key in _KEYS[type(model)] if name in given}
+
+
+def _canonical_data(game: GameLog) -> dict[str, Any]:
+    """:func:`dump_game` for writing at once as JSON: the same form, sharing the game's lists and play events."""
+    out = _given(game)
+    deals = out.get("deals")
+    if deals:
+        out["deals"] = written = []
+        for deal in deals:
+            data = _given(deal)
+            if data.get("bid") is not None:
+                data["bid"] = _given(data["bid"])
+            if data.get("muggins"):
+                data["muggins"] = list(map(_given, data["muggins"]))
+            written.append(data)
+    if out.get("result") is not None:
+        out["result"] = _given(out["result"])
+    return out
+
+
+def canonical_json(game: GameLog) -> tuple[bytes, str]:
+    """The canonical JSON text of the game (fields in the spec's order, compact, UTF-8) and its
+    :func:`content_hash`, as the store keeps them.
+
+    >>> from cribstats.gamelog import validate_game
+    >>> text, digest = canonical_json(validate_game({"players": ["A", "B"], "format": "cribstats/game/1"}))
+    >>> text, digest == content_hash(validate_game({"format": "cribstats/game/1", "players": ["A", "B"]}))
+    (b'{"format":"cribstats/game/1","players":["A","B"]}', True)
+    """
+    data = _canonical_data(game)
+    return orjson.dumps(data), hashlib.sha256(orjson.dumps(data, option=orjson.OPT_SORT_KEYS)).hexdigest()
+
+
 def content_hash(game: GameLog, dumped: dict[str, Any] | None = None) -> str:
     """sha256 (hex) of the canonical JSON of the game: :func:`dump_game` with sorted keys, compact, UTF-8.
 
@@ -79,7 +118,7 @@ def content_hash(game: GameLog, dumped: dict[str, Any] | None = None) -> str:
     >>> content_hash(a) == content_hash(b), len(content_hash(a))
     (True, 64)
     """
-    data = dump_game(game) if dumped is None else dumped
+    data = _canonical_data(game) if dumped is None else dumped
     return hashlib.sha256(orjson.dumps(data, option=orjson.OPT_SORT_KEYS)).hexdigest()
 
 

@@ -5,7 +5,8 @@ a player, the right count for the variant) and the game options (bidding, a matc
 from __future__ import annotations
 
 from collections.abc import Iterator
-from operator import itemgetter
+from itertools import chain
+from operator import attrgetter, itemgetter
 from typing import Any
 
 from cribstats.gamelog.messages import format_place
@@ -29,7 +30,7 @@ def check_players(game: GameLog) -> None:
     rules = game.variant_rules
     if len(players) != rules.players:
         raise GameLogError("players", f"{rules.name} is played by {rules.players} players, not {len(players)}")
-    if game.deals:
+    if game.deals and not _all_names_fit(game.deals, known):
         show_names = known | {CRIB}
         for d, deal in enumerate(game.deals):
             # the common case costs a few set operations in C; _check_deal runs only to name the culprit
@@ -48,6 +49,22 @@ def check_players(game: GameLog) -> None:
         if result.winner is not None and result.winner not in known:
             raise GameLogError("result.winner", _not_a_player(result.winner))
         _check_names(result.scores, known, "result.scores")
+
+
+def _all_names_fit(deals: list[Deal], known: set[str]) -> bool:
+    """True when every name every deal uses is a player's and no deal has muggins calls (which _check_deal
+    checks further): a few passes over the whole game in C, the common case."""
+    players = frozenset(known)
+    return (
+        known.issuperset(map(_dealer, deals))
+        and set(map(frozenset, map(_hands, deals))) == {players}
+        and set(map(frozenset, map(_discards, deals))) == {players}
+        and known.issuperset(map(_first, _chain(filter(None, map(_play, deals)))))
+        and known.issuperset(_chain(filter(None, map(_pegged, deals))))
+        and known.issuperset(_chain(filter(None, map(_scores, deals))))
+        and (known | {CRIB}).issuperset(_chain(filter(None, map(_show, deals))))
+        and not any(map(_muggins, deals))
+    )
 
 
 def _names_fit(deal: Deal, known: set[str], show_names: set[str]) -> bool:
@@ -82,6 +99,10 @@ def _normalise_players(game: GameLog) -> list[str]:
 
 
 _first = itemgetter(0)
+_chain = chain.from_iterable
+_dealer, _hands, _discards, _play = (attrgetter(name) for name in ("dealer", "hands", "discards", "play"))
+_pegged, _show, _scores, _muggins = (attrgetter(name) for name in ("pegged", "show", "scores", "muggins"))
+_bid = attrgetter("bid")
 
 
 def _positions(game: GameLog) -> Iterator[tuple[tuple[str | int, ...], dict[str, int]]]:
@@ -103,10 +124,13 @@ def check_options(game: GameLog) -> None:
         raise GameLogError("match_game", "a game number in a match needs 'match', the match id")
     if not game.bidding_rule:
         for place, scores in _positions(game):
-            below = next((p for p, score in scores.items() if score < 0), None)
-            if below is not None:
-                raise GameLogError(format_place((*place, below)), f"must be 0 or more, not {scores[below]} (only "
-                                   "a bidding game's scores go below 0)")
+            if min(scores.values()) >= 0:
+                continue
+            below = next(p for p, score in scores.items() if score < 0)
+            raise GameLogError(format_place((*place, below)), f"must be 0 or more, not {scores[below]} (only "
+                               "a bidding game's scores go below 0)")
+    if not any(map(_bid, game.deals or ())):
+        return
     for d, deal in enumerate(game.deals or ()):
         if deal.bid is None:
             continue

@@ -13,11 +13,11 @@ and nowhere else: the checks and the canonical form read the built model.
 
 from __future__ import annotations
 
-from operator import itemgetter
+from itertools import chain, compress, zip_longest
 from typing import Annotated, Any, Literal
 
 import msgspec
-from msgspec import UNSET, Meta, Struct, UnsetType, field
+from msgspec import Meta, Struct, field
 
 from cribstats.gamelog.checks import check_options, check_players
 from cribstats.gamelog.fields import iso_date
@@ -26,11 +26,18 @@ from cribstats.gamelog.spelling import CANONICAL_CARDS, FORMAT, GO, MUGGINS_PHAS
 from cribstats.names import TextError, check_text
 from cribstats.variants import VARIANT_NAMES
 
+# orjson reads a whole number beyond 64 bits as a float, which the model refuses; msgspec would read it whole.
+# The Structs take the signed 64-bit range (the most msgspec bounds) and leave the rest to the model
+_LOWEST, _HIGHEST = -(2**63), 2**63 - 1
 Card = Literal[CANONICAL_CARDS]  # type: ignore[valid-type]
 Name = Annotated[str, Meta(min_length=1)]
-Points = Annotated[int, Meta(ge=0)]
+Points = Annotated[int, Meta(ge=0, le=_HIGHEST)]
+Score = Annotated[int, Meta(ge=_LOWEST, le=_HIGHEST)]
 Text = Annotated[str, Meta(min_length=1)]
 Event = tuple[str | int, ...]  # [player, card], [player, card, points] or [player, "go"]: see _play_fits
+#: the default of an optional field: absent. Its type leaves out None, so that a ``null`` written in the log is
+#: left to the model (which keeps it, and writes it back)
+ABSENT: Any = None
 
 
 class _Struct(Struct, kw_only=True, forbid_unknown_fields=True):
@@ -39,7 +46,7 @@ class _Struct(Struct, kw_only=True, forbid_unknown_fields=True):
 
 class BidStruct(_Struct, kw_only=True):
     player: Name
-    points: Annotated[int, Meta(ge=1)]
+    points: Annotated[int, Meta(ge=1, le=_HIGHEST)]
 
 
 class MugginsStruct(_Struct, kw_only=True):
@@ -47,46 +54,46 @@ class MugginsStruct(_Struct, kw_only=True):
     from_: Name = field(name="from")
     phase: Literal[MUGGINS_PHASES]  # type: ignore[valid-type]
     points: Points
-    event: Points | UnsetType = UNSET
+    event: Points = ABSENT
 
 
 class DealStruct(_Struct, kw_only=True):
     dealer: Name
     hands: dict[Name, list[Card]]
-    crib_card: Card | UnsetType = UNSET
+    crib_card: Card = ABSENT
     discards: dict[Name, list[Card]]
-    bid: BidStruct | UnsetType = UNSET
+    bid: BidStruct = ABSENT
     starter: Card
-    heels: Points | UnsetType = UNSET
-    play: list[Event] | UnsetType = UNSET
-    pegged: dict[Name, Points] | UnsetType = UNSET
-    show: dict[Name, Points] | UnsetType = UNSET
-    muggins: list[MugginsStruct] | UnsetType = UNSET
-    scores: dict[Name, int] | UnsetType = UNSET
+    heels: Points = ABSENT
+    play: list[Event] = ABSENT
+    pegged: dict[Name, Points] = ABSENT
+    show: dict[Name, Points] = ABSENT
+    muggins: list[MugginsStruct] = ABSENT
+    scores: dict[Name, Score] = ABSENT
 
 
 class ResultStruct(_Struct, kw_only=True):
-    winner: Name | UnsetType = UNSET
-    scores: dict[Name, int] | UnsetType = UNSET
+    winner: Name = ABSENT
+    scores: dict[Name, Score] = ABSENT
 
 
 class GameStruct(_Struct, kw_only=True):
     format: Literal[FORMAT]  # type: ignore[valid-type]
-    id: Text | UnsetType = UNSET
-    event: str | UnsetType = UNSET
-    date: str | UnsetType = UNSET
-    site: str | UnsetType = UNSET
-    round: str | UnsetType = UNSET
-    match: Text | UnsetType = UNSET
-    match_game: Annotated[int, Meta(ge=1)] | UnsetType = UNSET
-    variant: Literal[VARIANT_NAMES] | UnsetType = UNSET  # type: ignore[valid-type]
-    target: Annotated[int, Meta(gt=0)] | UnsetType = UNSET
-    muggins: bool | UnsetType = UNSET
-    giveaway: bool | UnsetType = UNSET
-    bidding: bool | UnsetType = UNSET
+    id: Text = ABSENT
+    event: str = ABSENT
+    date: str = ABSENT
+    site: str = ABSENT
+    round: str = ABSENT
+    match: Text = ABSENT
+    match_game: Annotated[int, Meta(ge=1, le=_HIGHEST)] = ABSENT
+    variant: Literal[VARIANT_NAMES] = ABSENT  # type: ignore[valid-type]
+    target: Annotated[int, Meta(gt=0, le=_HIGHEST)] = ABSENT
+    muggins: bool = ABSENT
+    giveaway: bool = ABSENT
+    bidding: bool = ABSENT
     players: Annotated[list[Name], Meta(min_length=2, max_length=4)]
-    deals: list[DealStruct] | UnsetType = UNSET
-    result: ResultStruct | UnsetType = UNSET
+    deals: list[DealStruct] = ABSENT
+    result: ResultStruct = ABSENT
 
 
 #: each Struct and the model it becomes
@@ -96,8 +103,9 @@ STRUCTS: dict[type[Struct], type[Any]] = {
 #: the free-text fields of a game, checked (and put in NFC) by the name and text rule under these names
 _FREE_TEXT = {"id": "id", "match": "id", "event": "event", "site": "site", "round": "round"}
 _CARDS_OR_GO = frozenset((*CANONICAL_CARDS, GO))
-_EVENT_LENGTHS = frozenset((2, 3))
-_first, _second, _third = itemgetter(0), itemgetter(1), itemgetter(2)
+_NOTHING = frozenset((None,))
+_is_go = GO.__eq__
+_asdict = msgspec.structs.asdict
 _decoder = msgspec.json.Decoder(GameStruct)
 _new = object.__new__
 _setattr = object.__setattr__
@@ -136,80 +144,72 @@ def _settle(struct: GameStruct) -> GameLog | None:
     return game
 
 
-def _model(cls: type[Any], struct: Struct, names: tuple[str, ...]) -> Any:
-    """The model ``cls`` holding the Struct's values, as ``model_construct`` builds it (the values are checked)."""
-    values: dict[str, Any] = {}
-    given: set[str] = set()
-    for name in names:
-        value = getattr(struct, name)
-        if value is UNSET:
-            values[name] = None
-        else:
-            values[name] = value
-            given.add(name)
+def _model(cls: type[Any], struct: Struct) -> Any:
+    """The model ``cls`` holding the Struct's values, as ``model_construct`` builds it (the values are checked;
+    a field is given when it is not None, since a written ``null`` never reaches here)."""
+    values = _asdict(struct)
     model = _new(cls)
     _setattr(model, "__dict__", values)
-    _setattr(model, "__pydantic_fields_set__", given)
+    _setattr(model, "__pydantic_fields_set__", {name for name, value in values.items() if value is not None})
     _setattr(model, "__pydantic_extra__", None)
     _setattr(model, "__pydantic_private__", None)
     return model
 
 
-_GAME_FIELDS = GameStruct.__struct_fields__
-_DEAL_FIELDS = DealStruct.__struct_fields__
-_RESULT_FIELDS = ResultStruct.__struct_fields__
-_MUGGINS_FIELDS = MugginsStruct.__struct_fields__
-_BID_FIELDS = BidStruct.__struct_fields__
-
-
 def _game(struct: GameStruct) -> GameLog:
     for name, rule in _FREE_TEXT.items():
         text = getattr(struct, name)
-        if text is not UNSET:
+        if text is not None:
             try:
                 setattr(struct, name, check_text(text, rule))
             except TextError:
                 raise _Unsettled from None
-    if struct.date is not UNSET:
+    if struct.date is not None:
         try:
             iso_date(struct.date)
         except ValueError:
             raise _Unsettled from None
-    game: GameLog = _model(GameLog, struct, _GAME_FIELDS)
-    if struct.deals is not UNSET:
+    game: GameLog = _model(GameLog, struct)
+    if struct.deals is not None:
+        if not _play_fits(list(chain.from_iterable(filter(None, [deal.play for deal in struct.deals])))):
+            raise _Unsettled
         game.__dict__["deals"] = [_deal(deal) for deal in struct.deals]
-    if struct.result is not UNSET:
-        game.__dict__["result"] = _model(Result, struct.result, _RESULT_FIELDS)
+    if struct.result is not None:
+        game.__dict__["result"] = _model(Result, struct.result)
     return game
 
 
 def _deal(struct: DealStruct) -> Deal:
-    if struct.play is not UNSET and not _play_fits(struct.play):
-        raise _Unsettled
-    deal: Deal = _model(Deal, struct, _DEAL_FIELDS)
-    if struct.bid is not UNSET:
-        deal.__dict__["bid"] = _model(Bid, struct.bid, _BID_FIELDS)
-    if struct.muggins is not UNSET:
+    deal: Deal = _model(Deal, struct)
+    if struct.bid is not None:
+        deal.__dict__["bid"] = _model(Bid, struct.bid)
+    if struct.muggins is not None:
         calls = []
         for call in struct.muggins:
-            if (call.phase == "play") != (call.event is not UNSET):
+            if (call.phase == "play") != (call.event is not None):
                 raise _Unsettled
-            calls.append(_model(MugginsCall, call, _MUGGINS_FIELDS))
+            calls.append(_model(MugginsCall, call))
         deal.__dict__["muggins"] = calls
     return deal
 
 
-def _play_fits(play: list[Event]) -> bool:
-    """True when every event is ``[player, card]``, ``[player, "go"]`` or ``[player, card, points >= 0]`` with a
-    name that is a string, not empty (checked in bulk: the common case costs a few passes in C)."""
-    if not play:
+def _play_fits(events: list[Event]) -> bool:
+    """True when every event is ``[player, card]``, ``[player, "go"]`` or ``[player, card, points >= 0]``, the
+    player a string (checked in bulk, by column: the common case costs a few passes in C)."""
+    if not events:
         return True
-    if not _EVENT_LENGTHS.issuperset(map(len, play)) or not _CARDS_OR_GO.issuperset(map(_second, play)):
+    columns = list(zip_longest(*events))  # names, cards and points (None where an event has none)
+    if len(columns) == 2:
+        names, cards = columns
+        points: tuple[Any, ...] = ()
+    elif len(columns) == 3:
+        names, cards, points = columns
+    else:
         return False
-    if not all(type(name) is str and name for name in set(map(_first, play))):
+    if not _CARDS_OR_GO.issuperset(cards) or set(map(type, names)) != {str}:
         return False
-    scored = [event for event in play if len(event) == 3]
-    if not scored:
+    if not points:
         return True
-    points = list(map(_third, scored))
-    return GO not in set(map(_second, scored)) and set(map(type, points)) == {int} and min(points) >= 0
+    if not _NOTHING.issuperset(compress(points, map(_is_go, cards))):  # a go carries no points
+        return False
+    return all(type(p) is int and 0 <= p <= _HIGHEST for p in set(points) if p is not None)
