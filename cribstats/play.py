@@ -111,6 +111,10 @@ class PlayState:
         """Whether ``seat``, holding cards, holds none that fits: it must say go."""
         return not self.over and bool(self.held[seat]) and not self.can_lay(seat)
 
+    def may_go(self, seat: int) -> bool:
+        """Whether ``seat`` may say go: it said go already, or holds no card that fits (else the go is false)."""
+        return seat in self.gone or not self.can_lay(seat)
+
     @property
     def series_over(self) -> bool:
         """No one who has not said go holds a card that fits: the series closes (31 closes it at once)."""

@@ -1,0 +1,197 @@
+"""The short way through a clean deal: every card legal, every claim right, no call, the game going on.
+
+Most deals of most logs are clean. :func:`replay_clean_deal` replays one with no finding to make, on the same
+:class:`~cribstats.play.PlayState` as every other deal, and without touching the game's replay until it knows
+the deal is clean: at the first thing that is not (a card the state refuses, a claim not what is due, a board
+off, a side reaching the target, a muggins call, a bid, a first-deal bonus) it returns None, and the deal is
+replayed in full by :class:`~cribstats.replay.deal.DealReplay`, which finds what there is to find. So the short
+way decides nothing the full replay would decide otherwise; ``tests/test_replay_short_way.py`` holds the two
+equal on games with mistakes of every kind.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from cribstats.cards import CARD_BY_TEXT, Card
+from cribstats.gamelog import GO, Deal
+from cribstats.play import PlayState
+from cribstats.replay.facts import DealFacts, PlayerDealFacts, ShowFact
+from cribstats.scoring import THIRTY_ONE, heels_points, score_show_total
+
+if TYPE_CHECKING:
+    from cribstats.replay.game import GameReplay
+
+
+def replay_clean_deal(g: GameReplay, deal: Deal, number: int, previous_dealer: str | None) -> DealFacts | None:
+    """Replay a clean deal and credit it to ``g``; None, with ``g`` untouched, for any other deal."""
+    rules = g.rules
+    if deal.muggins or deal.bid is not None or g.over or not g.board_known or deal.pegged is not None:
+        return None
+    events = deal.play
+    if events is None or (number == 1 and rules.first_deal_bonus):
+        return None
+    recorded = deal.scores
+    if recorded and max(recorded.values()) >= g.target:
+        return None  # by its board the game ends in this deal: the full replay finds where
+    players, seat_of = g.players, g.seat_of
+    n = len(players)
+    dealer_seat = seat_of[deal.dealer]
+    if previous_dealer is not None and dealer_seat != (seat_of[previous_dealer] + 1) % n:
+        return None
+    crib_text = deal.crib_card
+    if (crib_text is None) != (rules.crib_from_deck == 0):
+        return None
+
+    # the deal: every hand and discard of the right size, the discards dealt, no card twice
+    card_of = CARD_BY_TEXT
+    starter = card_of[deal.starter]
+    hands, discards = deal.hands, deal.discards
+    dealt_size, crib_size = rules.dealt, rules.to_crib
+    seen: set[Card] = {starter}
+    dealt_by_seat: list[tuple[Card, ...]] = []
+    out_by_seat: list[tuple[Card, ...]] = []
+    kept_by_seat: list[list[Card]] = []
+    for p in players:
+        dealt_texts, out_texts = hands.get(p), discards.get(p)
+        if dealt_texts is None or out_texts is None:
+            return None
+        if len(dealt_texts) != dealt_size or len(out_texts) != crib_size:
+            return None
+        dealt = tuple([card_of[t] for t in dealt_texts])
+        out = tuple([card_of[t] for t in out_texts])
+        seen.update(dealt)
+        kept = [c for c in dealt if c not in out]
+        if len(kept) != dealt_size - crib_size:
+            return None
+        dealt_by_seat.append(dealt)
+        out_by_seat.append(out)
+        kept_by_seat.append(kept)
+    crib: list[Card] = [c for out in out_by_seat for c in out]
+    if crib_text is not None:
+        crib_card = card_of[crib_text]
+        seen.add(crib_card)
+        crib.append(crib_card)
+    if len(seen) != n * dealt_size + 1 + (crib_text is not None):
+        return None
+
+    # his heels
+    heels_due = heels_points(starter)
+    if deal.heels is not None and deal.heels != heels_due:
+        return None
+
+    # the play: the state takes every card and go, and every claim is what the card earned
+    state = PlayState(kept_by_seat, dealer_seat, single_series=rules.single_series)
+    lay_if_legal = state.lay_if_legal
+    size = len(events)
+    dues = [0] * size
+    counts = [0] * size
+    claims = [0] * size  # what each card claims (0 for a go, and for a card without points when cards claim)
+    by_card = False  # any event carries points: every card claims
+    pegged = [0] * n
+    last = -1  # the index of the last card laid
+    for index, event in enumerate(events):
+        seat = seat_of[event[0]]
+        text = event[1]
+        if text == GO:
+            if state.over or not state.may_go(seat):
+                return None
+            state.go(seat)
+            counts[index] = state.count
+            continue
+        if len(event) == 3:
+            claims[index] = event[2]
+            by_card = True
+        card = card_of[text]
+        base = lay_if_legal(seat, card)
+        if base is None:
+            if not (state.series and state.series_over):
+                return None
+            go, taker = state.close_series()  # nobody can go on: the go, to the last card laid
+            dues[last] += go
+            pegged[taker] += go
+            base = lay_if_legal(seat, card)
+            if base is None:
+                return None
+        dues[index] = base
+        pegged[seat] += base
+        counts[index] = count = state.count
+        last = index
+        if count == THIRTY_ONE:
+            state.close_series()  # 31 closes the series with no go point (the 2 for it are in ``base``)
+    if not state.over and state.series and state.series_over:
+        go, taker = state.close_series()  # the last card
+        dues[last] += go
+        pegged[taker] += go
+    if not state.over or (by_card and claims != dues):
+        return None  # cards the rules make someone play are left, or a claim is wrong: the full replay says so
+
+    # the show: the hands from the pone round to the dealer, then the crib
+    show_claims = deal.show or {}
+    hand_size = rules.hand_size
+    order = g.order_from[dealer_seat]
+    shown: list[int] = []
+    for p in order:
+        kept = kept_by_seat[seat_of[p]]
+        if len(kept) != hand_size:
+            return None
+        due = score_show_total(kept, starter)
+        claimed = show_claims.get(p)
+        if claimed is not None and claimed != due:
+            return None
+        shown.append(due)
+    crib_due = score_show_total(crib, starter, crib=True) if len(crib) == 4 else -1
+    crib_claimed = show_claims.get("crib")
+    if crib_due < 0 or (crib_claimed is not None and crib_claimed != crib_due):
+        return None
+
+    # the board: the deal's points by side, none reaching the target, and the recorded board as claimed
+    side_of_seat, target = g.side_of_seat, g.target
+    gained = [0] * g.sides
+    for seat in range(n):
+        gained[side_of_seat[seat]] += pegged[seat]
+    for p, due in zip(order, shown, strict=True):
+        gained[side_of_seat[seat_of[p]]] += due
+    crib_side = side_of_seat[dealer_seat]
+    gained[crib_side] += crib_due + heels_due
+    board, board_due = g.board, g.board_due
+    after = [board[s] + gained[s] for s in range(g.sides)]
+    after_due = [board_due[s] + gained[s] for s in range(g.sides)]
+    if max(after) >= target or max(after_due) >= target:
+        return None
+    offsets = g.board_offsets
+    if recorded is not None:
+        for p, side in g.player_sides:
+            if p in recorded:
+                offset = recorded[p] - after[side]
+                if offset != 0 and offset != offsets.get(p, 0):
+                    return None
+
+    # clean: credit it all, and give the facts
+    g.board[:] = after
+    g.board_due[:] = after_due
+    if recorded is not None:
+        for p, side in g.player_sides:
+            if p in recorded:
+                offsets[p] = recorded[p] - after[side]
+    facts = [
+        PlayerDealFacts(
+            p, seat, "dealer" if seat == dealer_seat else "pone", dealt_by_seat[seat], out_by_seat[seat],
+            pegged[seat], pegged[seat], None, None, None, None,
+        )
+        for seat, p in enumerate(players)
+    ]
+    shows = []
+    for p, due in zip(order, shown, strict=True):
+        seat = seat_of[p]
+        player = facts[seat]
+        player.hand_due = player.hand_claimed = due
+        shows.append(ShowFact(p, "hand", tuple(kept_by_seat[seat]), starter, due, due))
+    holder = facts[dealer_seat]
+    holder.crib_due = holder.crib_claimed = crib_due
+    holder.heels_due = holder.heels_claimed = heels_due
+    shows.append(ShowFact(players[dealer_seat], "crib", tuple(crib), starter, crib_due, crib_due))
+    return DealFacts(
+        number, deal.dealer, starter, True, False, facts, shows, g.scores_by_player(after),
+        g.scores_by_player(after_due), events, dues, counts, size, by_card,
+    )
