@@ -347,30 +347,45 @@ def score_peg(series: Sequence[Card]) -> PegScore:
 
 
 def peg_points_ranks(ranks: Sequence[int], count: int) -> PegScore:
-    """:func:`score_peg` for a series given as ranks and its count (the replay's hot path).
+    """:func:`score_peg` for a series given as ranks and its count.
 
     >>> peg_points_ranks([4, 4, 4, 4], 20).pairs
     12
     """
+    return PegScore(count, *peg_parts(ranks, count))
+
+
+def peg_parts(ranks: Sequence[int], count: int) -> tuple[int, int, int, int]:
+    """The last card's fifteen, thirty-one, pairs and run points, for a series given as ranks and its count (the
+    replay's hot path: no object built).
+
+    >>> peg_parts([3, 4, 5], 15)
+    (2, 0, 0, 3)
+    """
     if not ranks:
-        return PegScore(count, 0, 0, 0, 0)
+        return 0, 0, 0, 0
     last = ranks[-1]
+    n = len(ranks)
     same = 1
-    while same < len(ranks) and ranks[-1 - same] == last and same < 4:
+    while same < n and ranks[-1 - same] == last and same < 4:
         same += 1
+    # the run: the longest tail of ranks all different and consecutive (max - min = length - 1), found in one
+    # pass back from the last card; a rank met twice ends the search, as every longer tail holds it twice too
     run = 0
-    for k in range(len(ranks), 2, -1):
-        tail = ranks[-k:]
-        if max(tail) - min(tail) == k - 1 and len(set(tail)) == k:
-            run = k
+    low = high = last
+    seen = 1 << last
+    for k in range(2, n + 1):
+        r = ranks[-k]
+        if seen >> r & 1:
             break
-    return PegScore(
-        count=count,
-        fifteen=2 if count == FIFTEEN else 0,
-        thirty_one=2 if count == THIRTY_ONE else 0,
-        pairs=PAIR_POINTS[same],
-        run=run,
-    )
+        seen |= 1 << r
+        if r < low:
+            low = r
+        elif r > high:
+            high = r
+        if k >= 3 and high - low == k - 1:
+            run = k
+    return 2 if count == FIFTEEN else 0, 2 if count == THIRTY_ONE else 0, PAIR_POINTS[same], run
 
 
 def rank_points(ranks: Sequence[int]) -> int:

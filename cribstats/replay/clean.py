@@ -18,6 +18,7 @@ from cribstats.gamelog import GO, Deal
 from cribstats.play import PlayState
 from cribstats.replay.facts import DealFacts, PlayerDealFacts, ShowFact
 from cribstats.scoring import THIRTY_ONE, heels_points, score_show_total
+from cribstats.variants import CRIB_SIZE
 
 if TYPE_CHECKING:
     from cribstats.replay.game import GameReplay
@@ -25,14 +26,15 @@ if TYPE_CHECKING:
 
 def replay_clean_deal(g: GameReplay, deal: Deal, number: int, previous_dealer: str | None) -> DealFacts | None:
     """Replay a clean deal and credit it to ``g``; None, with ``g`` untouched, for any other deal."""
-    rules = g.rules
     if deal.muggins or deal.bid is not None or g.over or not g.board_known or deal.pegged is not None:
         return None
     events = deal.play
+    rules = g.rules
     if events is None or (number == 1 and rules.first_deal_bonus):
         return None
     recorded = deal.scores
-    if recorded and max(recorded.values()) >= g.target:
+    target = g.target
+    if recorded and max(recorded.values()) >= target:
         return None  # by its board the game ends in this deal: the full replay finds where
     players, seat_of = g.players, g.seat_of
     n = len(players)
@@ -45,29 +47,34 @@ def replay_clean_deal(g: GameReplay, deal: Deal, number: int, previous_dealer: s
 
     # the deal: every hand and discard of the right size, the discards dealt, no card twice
     card_of = CARD_BY_TEXT
-    starter = card_of[deal.starter]
     hands, discards = deal.hands, deal.discards
     dealt_size, crib_size = rules.dealt, rules.to_crib
-    seen: set[Card] = {starter}
+    kept_size = dealt_size - crib_size
+    starter = card_of[deal.starter]
+    text_to_card = card_of.__getitem__
     dealt_by_seat: list[tuple[Card, ...]] = []
     out_by_seat: list[tuple[Card, ...]] = []
     kept_by_seat: list[list[Card]] = []
+    crib: list[Card] = []
     for p in players:
         dealt_texts, out_texts = hands.get(p), discards.get(p)
         if dealt_texts is None or out_texts is None:
             return None
-        if len(dealt_texts) != dealt_size or len(out_texts) != crib_size:
+        dealt = tuple(map(text_to_card, dealt_texts))
+        out = tuple(map(text_to_card, out_texts))
+        if len(dealt) != dealt_size or len(out) != crib_size:
             return None
-        dealt = tuple([card_of[t] for t in dealt_texts])
-        out = tuple([card_of[t] for t in out_texts])
-        seen.update(dealt)
-        kept = [c for c in dealt if c not in out]
-        if len(kept) != dealt_size - crib_size:
-            return None
+        kept = list(dealt)
+        try:
+            for c in out:
+                kept.remove(c)
+        except ValueError:
+            return None  # a discard not dealt
         dealt_by_seat.append(dealt)
         out_by_seat.append(out)
         kept_by_seat.append(kept)
-    crib: list[Card] = [c for out in out_by_seat for c in out]
+        crib += out
+    seen = {starter}.union(*dealt_by_seat)
     if crib_text is not None:
         crib_card = card_of[crib_text]
         seen.add(crib_card)
@@ -86,8 +93,6 @@ def replay_clean_deal(g: GameReplay, deal: Deal, number: int, previous_dealer: s
     size = len(events)
     dues = [0] * size
     counts = [0] * size
-    claims = [0] * size  # what each card claims (0 for a go, and for a card without points when cards claim)
-    by_card = False  # any event carries points: every card claims
     pegged = [0] * n
     last = -1  # the index of the last card laid
     for index, event in enumerate(events):
@@ -99,9 +104,6 @@ def replay_clean_deal(g: GameReplay, deal: Deal, number: int, previous_dealer: s
             state.go(seat)
             counts[index] = state.count
             continue
-        if len(event) == 3:
-            claims[index] = event[2]
-            by_card = True
         card = card_of[text]
         base = lay_if_legal(seat, card)
         if base is None:
@@ -119,44 +121,42 @@ def replay_clean_deal(g: GameReplay, deal: Deal, number: int, previous_dealer: s
         last = index
         if count == THIRTY_ONE:
             state.close_series()  # 31 closes the series with no go point (the 2 for it are in ``base``)
-    if not state.over and state.series and state.series_over:
+    if not state.over:
+        if not (state.series and state.series_over):
+            return None  # cards the rules make someone play are left: the full replay says so
         go, taker = state.close_series()  # the last card
         dues[last] += go
         pegged[taker] += go
-    if not state.over or (by_card and claims != dues):
-        return None  # cards the rules make someone play are left, or a claim is wrong: the full replay says so
-
-    # the show: the hands from the pone round to the dealer, then the crib
-    show_claims = deal.show or {}
-    hand_size = rules.hand_size
-    order = g.order_from[dealer_seat]
-    shown: list[int] = []
-    for p in order:
-        kept = kept_by_seat[seat_of[p]]
-        if len(kept) != hand_size:
+        if not state.over:
             return None
-        due = score_show_total(kept, starter)
+    by_card = 3 in map(len, events)  # any event carries points: every card claims (0 when it carries none)
+    if by_card and [e[2] if len(e) == 3 else 0 for e in events] != dues:
+        return None  # a claim is wrong
+
+    # the show: the hands from the pone round to the dealer, then the crib; every claim right
+    show_claims = deal.show or {}
+    hand_due = [0] * n
+    for p in g.order_from[dealer_seat]:
+        seat = seat_of[p]
+        due = hand_due[seat] = score_show_total(kept_by_seat[seat], starter)
         claimed = show_claims.get(p)
         if claimed is not None and claimed != due:
             return None
-        shown.append(due)
-    crib_due = score_show_total(crib, starter, crib=True) if len(crib) == 4 else -1
-    crib_claimed = show_claims.get("crib")
-    if crib_due < 0 or (crib_claimed is not None and crib_claimed != crib_due):
+    if len(crib) != CRIB_SIZE or rules.hand_size != kept_size:
+        return None
+    crib_due = score_show_total(crib, starter, crib=True)
+    claimed = show_claims.get("crib")
+    if claimed is not None and claimed != crib_due:
         return None
 
     # the board: the deal's points by side, none reaching the target, and the recorded board as claimed
-    side_of_seat, target = g.side_of_seat, g.target
-    gained = [0] * g.sides
+    side_of_seat = g.side_of_seat
+    after, after_due = list(g.board), list(g.board_due)
     for seat in range(n):
-        gained[side_of_seat[seat]] += pegged[seat]
-    for p, due in zip(order, shown, strict=True):
-        gained[side_of_seat[seat_of[p]]] += due
-    crib_side = side_of_seat[dealer_seat]
-    gained[crib_side] += crib_due + heels_due
-    board, board_due = g.board, g.board_due
-    after = [board[s] + gained[s] for s in range(g.sides)]
-    after_due = [board_due[s] + gained[s] for s in range(g.sides)]
+        side = side_of_seat[seat]
+        points = pegged[seat] + hand_due[seat] + (crib_due + heels_due if seat == dealer_seat else 0)
+        after[side] += points
+        after_due[side] += points
     if max(after) >= target or max(after_due) >= target:
         return None
     offsets = g.board_offsets
@@ -166,28 +166,25 @@ def replay_clean_deal(g: GameReplay, deal: Deal, number: int, previous_dealer: s
                 offset = recorded[p] - after[side]
                 if offset != 0 and offset != offsets.get(p, 0):
                     return None
+        for p, side in g.player_sides:
+            if p in recorded:
+                offsets[p] = recorded[p] - after[side]
 
     # clean: credit it all, and give the facts
     g.board[:] = after
     g.board_due[:] = after_due
-    if recorded is not None:
-        for p, side in g.player_sides:
-            if p in recorded:
-                offsets[p] = recorded[p] - after[side]
-    facts = [
-        PlayerDealFacts(
-            p, seat, "dealer" if seat == dealer_seat else "pone", dealt_by_seat[seat], out_by_seat[seat],
-            pegged[seat], pegged[seat], None, None, None, None,
-        )
-        for seat, p in enumerate(players)
-    ]
-    shows = []
-    for p, due in zip(order, shown, strict=True):
+    facts: list[PlayerDealFacts] = []
+    shows: list[ShowFact] = []
+    for seat, p in enumerate(players):
+        due, pegs = hand_due[seat], pegged[seat]
+        facts.append(PlayerDealFacts(
+            p, seat, "pone", dealt_by_seat[seat], out_by_seat[seat], pegs, pegs, due, due, None, None,
+        ))  # fmt: skip
+    for p in g.order_from[dealer_seat]:
         seat = seat_of[p]
-        player = facts[seat]
-        player.hand_due = player.hand_claimed = due
-        shows.append(ShowFact(p, "hand", tuple(kept_by_seat[seat]), starter, due, due))
+        shows.append(ShowFact(p, "hand", tuple(kept_by_seat[seat]), starter, hand_due[seat], hand_due[seat]))
     holder = facts[dealer_seat]
+    holder.role = "dealer"
     holder.crib_due = holder.crib_claimed = crib_due
     holder.heels_due = holder.heels_claimed = heels_due
     shows.append(ShowFact(players[dealer_seat], "crib", tuple(crib), starter, crib_due, crib_due))
