@@ -6,7 +6,8 @@ Simulates ``--games`` six-card games into a JSON Lines file in a temporary folde
 the next run; an existing ``--file`` is used as it is), then, in one process, times (best of ``--repeat``):
 
 - orjson: decoding every line with orjson alone, the floor of any reader;
-- parse: reading the file into validated game logs (``cribstats.formats.read_games``);
+- parse: reading the file into validated game logs (``cribstats.formats.read_games``, the fast path), and the
+  same lines by the pydantic model alone (``validate_game_model``), the way every line was read before;
 - audit: the same reading, plus the replay of every game, the collection of findings and the summary and
   the findings' JSON lines (what ``cribstats audit --json`` does, without writing them out);
 - the command: ``cribstats audit --json FILE`` in a new process (its CPU time from the operating system), and
@@ -67,6 +68,13 @@ def parse_only(path: Path) -> int:
     return sum(1 for _ in read_games(path))
 
 
+def parse_by_model(path: Path) -> int:
+    from cribstats.gamelog import validate_game_model
+
+    with path.open("rb") as handle:
+        return sum(1 for line in handle if validate_game_model(orjson.loads(line)))
+
+
 def audit(path: Path) -> int:
     collector = AuditCollector(keep=False)
     size = 0
@@ -110,6 +118,7 @@ def main() -> None:
         audit(path)  # warm up: the scoring memos are filled once per process
         decode_wall, decode_cpu, decoded = best_of(args.repeat, decode_only, path)
         parse_wall, parse_cpu, parsed = best_of(args.repeat, parse_only, path)
+        model_wall, model_cpu, _ = best_of(args.repeat, parse_by_model, path)
         audit_wall, audit_cpu, audited = best_of(args.repeat, audit, path)
         runs = [command_cpu("audit", "--json", str(path)) for _ in range(args.repeat)]
         command_wall, command_cpu_s = min(r[0] for r in runs), min(r[1] for r in runs)
@@ -125,12 +134,14 @@ def main() -> None:
     rows = (
         ("orjson decoding alone (floor)", decode_wall, decode_cpu),
         ("parse (validated logs)", parse_wall, parse_cpu),
+        ("parse by the pydantic model", model_wall, model_cpu),
         ("audit in this process", audit_wall, audit_cpu),
         ("cribstats audit --json", command_wall, command_cpu_s),
     )
     for name, wall, cpu in rows:
         rates = f"{audited / wall:10,.0f}{cpu:10.3f}{audited / cpu:10,.0f}{cpu / decode_cpu:10.1f}"
         print(f"{name:32}{wall:10.3f}{rates}")
+    print(f"parse: the fast path takes {parse_cpu / model_cpu:.2f}x the CPU of the pydantic model alone")
     rate = audited / command_cpu_s
     print(f"cribstats audit --json: {rate:,.0f} games per CPU second, {command_cpu_s / decode_cpu:.1f}x orjson "
           f"decoding alone; target >= {GAMES_PER_SECOND_TARGET:,}: {verdict(rate >= GAMES_PER_SECOND_TARGET)}")

@@ -1,12 +1,19 @@
 """How fast game logs are read: JSON Lines of six-card games, parsed and validated into GameLog models.
 
-Run: ``.venv/bin/python benchmarks/bench_parse.py [GAMES]`` (default 10,000). It prints games per second for
-each stage, measured in the same run, and each stage's time as a ratio of ``orjson.loads`` alone (the floor):
+Run: ``.venv/bin/python benchmarks/bench_parse.py [GAMES] [--simulated]`` (default 10,000 games of the shape
+below; ``--simulated``: games of the simulator, every card with its claim, as ``bench_audit.py`` reads). It prints
+games per CPU second for each stage, measured in the same run, each stage's time as a ratio of ``orjson.loads``
+alone (the floor), and the fast path and the canonical form beside the pydantic model's:
 
 - ``orjson.loads``: decoding the JSON only;
+- ``msgspec Structs``: decoding into the fast path's Structs, with the types and ranges it checks in C;
 - ``model_validate``: decoding, then ``GameLog.model_validate`` (no cross-field checks);
-- ``validate_game``: decoding, the model and the player checks of the contract;
-- ``read_games``: the whole reader on the file (lines, errors, places).
+- ``pydantic path``: decoding, the model and the contract's checks (``validate_game_model``);
+- ``fast path``: the same verdict by msgspec (``decode_game_json``: Structs, checks, the same models built);
+- ``validate_game``: the fast path on a decoded value (``msgspec.convert``), as the other readers call it;
+- ``read_games``: the whole reader on the file (lines, errors, places);
+- the canonical text and content hash of every game, by pydantic's ``model_dump`` (before) and by
+  ``canonical_json`` (now), as the import writes them.
 
 The games are random but shaped like real ones: nine deals, six cards each, the play laid out card by card
 within 31 with points on about a third of the cards, a show and the board after every deal.
@@ -20,11 +27,13 @@ import tempfile
 import time
 from pathlib import Path
 
+import msgspec
 import orjson
 
 from cribstats.cards import DECK, format_card, value
 from cribstats.formats import read_games
-from cribstats.gamelog import GameLog, validate_game
+from cribstats.gamelog import GameLog, canonical_json, content_hash, validate_game, validate_game_model
+from cribstats.gamelog.fast import GameStruct, decode_game_json
 
 REPEATS = 5
 
@@ -87,24 +96,57 @@ def timed(label: str, games: int, run: object, floor: float | None) -> float:
         run()  # type: ignore[operator]
         seconds = min(seconds, time.process_time() - start)
     ratio = f"{seconds / floor:5.2f}x floor" if floor else "floor"
-    print(f"{label:>16}: {games / seconds:10,.0f} games/s  {ratio}")
+    print(f"{label:>22}: {games / seconds:10,.0f} games/s  {seconds / games * 1e6:6.1f} us a game  {ratio}")
     return seconds
 
 
+def canonical_before(game: GameLog) -> tuple[bytes, str]:
+    """The canonical text and hash as they were made before: pydantic's dump, then orjson twice."""
+    dumped = game.model_dump(mode="json", by_alias=True, exclude_unset=True)
+    return orjson.dumps(dumped), content_hash(game, dumped)
+
+
+def canonical_now(game: GameLog) -> tuple[bytes, str]:
+    return canonical_json(game)
+
+
+def simulated_lines(count: int) -> list[bytes]:
+    from cribstats.simulate import simulate_games
+
+    return [orjson.dumps(sim.log) for sim in simulate_games(count, variant="six-card", seed=1)]
+
+
 def main(argv: list[str]) -> None:
-    count = int(argv[1]) if len(argv) > 1 else 10_000
+    args = [a for a in argv[1:] if not a.startswith("--")]
+    count = int(args[0]) if args else 10_000
     rng = random.Random(7)
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "games.jsonl"
-        lines = [orjson.dumps(make_game(rng, n)) for n in range(count)]
+        if "--simulated" in argv:
+            lines = simulated_lines(count)
+        else:
+            lines = [orjson.dumps(make_game(rng, n)) for n in range(count)]
         path.write_bytes(b"\n".join(lines) + b"\n")
-        print(f"{count:,} six-card games, {path.stat().st_size / 1e6:.1f} MB of JSON Lines")
+        print(f"{count:,} six-card games, {path.stat().st_size / 1e6:.1f} MB of JSON Lines; CPU time, best of "
+              f"{REPEATS}")
 
         floor = timed("orjson.loads", count, lambda: each(lines, orjson.loads), None)
+        structs = msgspec.json.Decoder(GameStruct).decode
+        timed("msgspec Structs", count, lambda: each(lines, structs), floor)
         model = GameLog.model_validate
         timed("model_validate", count, lambda: each(lines, lambda b: model(orjson.loads(b))), floor)
+        slow = timed("pydantic path", count, lambda: each(lines, lambda b: validate_game_model(orjson.loads(b))),
+                     floor)
+        fast = timed("fast path", count, lambda: each(lines, decode_game_json), floor)
         timed("validate_game", count, lambda: each(lines, lambda b: validate_game(orjson.loads(b))), floor)
         timed("read_games", count, lambda: each(read_games(str(path)), lambda g: g), floor)
+        games = [validate_game_model(orjson.loads(line)) for line in lines]
+        if any(canonical_before(g) != canonical_now(g) for g in games):
+            raise SystemExit("the canonical text or hash differs from pydantic's")
+        before = timed("canonical+hash before", count, lambda: each(games, canonical_before), None)
+        now = timed("canonical+hash now", count, lambda: each(games, canonical_now), None)
+    print(f"fast path: {fast / slow:.2f}x the pydantic path's CPU ({slow / fast:.1f}x as fast); canonical text "
+          f"and hash: {now / before:.2f}x the time before, byte-identical on all {count:,} games")
 
 
 if __name__ == "__main__":

@@ -30,6 +30,8 @@ from cribstats.formats.sources import (
     report,
 )
 from cribstats.gamelog import GameLogError, describe, join_place, validate_game
+from cribstats.gamelog.fast import decode_game_json
+from cribstats.gamelog.validate import validate_game_model
 from cribstats.match.model import MatchError, inline_games, inner_place, is_match_record, validate_match
 from cribstats.names import MAX_GAME_BYTES, game_size_message
 
@@ -67,6 +69,10 @@ def read_json_lines(
         if len(line) > MAX_GAME_BYTES:
             report(_too_big(file, line_place(number), len(line)), on_error)
             continue
+        game = decode_game_json(line)  # the fast path: None for anything the model must settle
+        if game is not None:
+            yield SourceGame(file, f"line {number}", game)
+            continue
         try:
             data = orjson.loads(line)
         except orjson.JSONDecodeError:
@@ -85,7 +91,7 @@ def read_json_lines(
             yield from read_match(data, file, f"line {number}", on_error, on_record)
             continue
         try:
-            game = validate_game(data)
+            game = validate_game_model(data)
         except GameLogError as err:
             report(LogError(file, line_place(number, err.place), err.message), on_error)
             continue

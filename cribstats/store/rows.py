@@ -7,11 +7,9 @@ from dataclasses import dataclass
 from datetime import date as Date
 from typing import Any, NamedTuple
 
-import orjson
-
 from cribstats.cards import CARD_TEXT
 from cribstats.errors import CribstatsError
-from cribstats.gamelog import Deal, GameLog, content_hash, dump_game, game_key
+from cribstats.gamelog import Deal, GameLog, canonical_json, game_key
 from cribstats.replay import DealFacts, GameOutcome, ReplayVisitor, replay
 from cribstats.store.tables import name_key
 
@@ -146,10 +144,10 @@ class GameRefused(CribstatsError):
 def canonical_log(game: GameLog) -> tuple[str, str]:
     """The canonical game log JSON (fields in the spec's order) and its content hash.
 
-    The hash is :func:`cribstats.gamelog.content_hash`, computed from the same dump to spare a second one.
+    The hash is :func:`cribstats.gamelog.content_hash`, both from :func:`cribstats.gamelog.canonical_json`.
     """
-    dumped = dump_game(game)
-    return orjson.dumps(dumped).decode(), content_hash(game, dumped)
+    text, digest = canonical_json(game)
+    return text.decode(), digest
 
 
 class RowBuilder(ReplayVisitor):

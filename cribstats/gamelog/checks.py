@@ -1,0 +1,180 @@
+"""The contract's rules that a schema cannot say: the players' names (distinct, known everywhere the log names
+a player, the right count for the variant) and the game options (bidding, a match's game number, scores below
+0). Both decoders run these same checks on the game they built."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from itertools import chain
+from operator import attrgetter, itemgetter
+from typing import Any
+
+from cribstats.gamelog.messages import format_place
+from cribstats.gamelog.model import Deal, GameLog, GameLogError
+from cribstats.gamelog.spelling import CRIB
+from cribstats.names import TextError, name_or_same, normalise_deal_names, normalise_keys, normalise_name
+
+
+def check_players(game: GameLog) -> None:
+    """The player rules of the contract that a schema cannot say: names distinct, known, and the right count.
+
+    :raises GameLogError: naming the first place that breaks them.
+    """
+    players = _normalise_players(game)
+    known = set(players)
+    if len(known) != len(players):
+        twice = next(p for p in players if players.count(p) > 1)
+        raise GameLogError("players", f"{twice!r} is named twice: player names must be distinct")
+    if CRIB in known:
+        raise GameLogError("players", "'crib' cannot be a player's name: show uses it for the crib")
+    rules = game.variant_rules
+    if len(players) != rules.players:
+        raise GameLogError("players", f"{rules.name} is played by {rules.players} players, not {len(players)}")
+    if game.deals and not _all_names_fit(game.deals, known):
+        show_names = known | {CRIB}
+        for d, deal in enumerate(game.deals):
+            # the common case costs a few set operations in C; _check_deal runs only to name the culprit
+            fits = _names_fit(deal, known, show_names)
+            if not fits:
+                normalise_deal_names(deal)  # names in another Unicode form or with spaces around them
+                fits = _names_fit(deal, known, show_names)
+            if deal.muggins or not fits:
+                _check_deal(deal, f"deals[{d}]", players, known)
+    result = game.result
+    if result is not None:
+        if result.winner is not None and result.winner not in known:
+            result.winner = name_or_same(result.winner)
+        if result.scores and not known.issuperset(result.scores):
+            result.scores = normalise_keys(result.scores)
+        if result.winner is not None and result.winner not in known:
+            raise GameLogError("result.winner", _not_a_player(result.winner))
+        _check_names(result.scores, known, "result.scores")
+
+
+def _all_names_fit(deals: list[Deal], known: set[str]) -> bool:
+    """True when every name every deal uses is a player's and no deal has muggins calls (which _check_deal
+    checks further): a few passes over the whole game in C, the common case."""
+    players = frozenset(known)
+    return (
+        known.issuperset(map(_dealer, deals))
+        and set(map(frozenset, map(_hands, deals))) == {players}
+        and set(map(frozenset, map(_discards, deals))) == {players}
+        and known.issuperset(map(_first, _chain(filter(None, map(_play, deals)))))
+        and known.issuperset(_chain(filter(None, map(_pegged, deals))))
+        and known.issuperset(_chain(filter(None, map(_scores, deals))))
+        and (known | {CRIB}).issuperset(_chain(filter(None, map(_show, deals))))
+        and not any(map(_muggins, deals))
+    )
+
+
+def _names_fit(deal: Deal, known: set[str], show_names: set[str]) -> bool:
+    """True when every name a deal uses is a player's (a few set operations in C)."""
+    play, pegged, show, scores = deal.play, deal.pegged, deal.show, deal.scores
+    return not (
+        deal.dealer not in known
+        or deal.hands.keys() != known
+        or deal.discards.keys() != known
+        or (play and not known.issuperset(map(_first, play)))
+        or (pegged and not known.issuperset(pegged))
+        or (show and not show_names.issuperset(show))
+        or (scores and not known.issuperset(scores))
+        or (deal.muggins and not all(c.by in known and c.from_ in known for c in deal.muggins))
+    )
+
+
+def _normalise_players(game: GameLog) -> list[str]:
+    """The players' names under the name rule (:func:`cribstats.names.normalise_name`), put back in the game.
+
+    :raises GameLogError: at ``players[i]`` for a name the rule refuses.
+    """
+    names = []
+    for i, name in enumerate(game.players):
+        try:
+            names.append(normalise_name(name))
+        except TextError as err:
+            raise GameLogError(f"players[{i}]", str(err)) from None
+    if names != game.players:
+        game.players = names
+    return names
+
+
+_first = itemgetter(0)
+_chain = chain.from_iterable
+_dealer, _hands, _discards, _play = (attrgetter(name) for name in ("dealer", "hands", "discards", "play"))
+_pegged, _show, _scores, _muggins = (attrgetter(name) for name in ("pegged", "show", "scores", "muggins"))
+_bid = attrgetter("bid")
+
+
+def _positions(game: GameLog) -> Iterator[tuple[tuple[str | int, ...], dict[str, int]]]:
+    for d, deal in enumerate(game.deals or ()):
+        if deal.scores:
+            yield ("deals", d, "scores"), deal.scores
+    if game.result is not None and game.result.scores:
+        yield ("result", "scores"), game.result.scores
+
+
+def check_options(game: GameLog) -> None:
+    """The game options of seed 002 (RULES.md): bidding is six-card only, and a ``bid`` needs it and a player.
+
+    :raises GameLogError: naming the first place that breaks them.
+    """
+    if game.bidding_rule and game.variant_rules.name != "six-card":
+        raise GameLogError("bidding", f"bidding for the crib is six-card only, not {game.variant_rules.name}")
+    if game.match_game is not None and game.match is None:
+        raise GameLogError("match_game", "a game number in a match needs 'match', the match id")
+    if not game.bidding_rule:
+        for place, scores in _positions(game):
+            if min(scores.values()) >= 0:
+                continue
+            below = next(p for p, score in scores.items() if score < 0)
+            raise GameLogError(format_place((*place, below)), f"must be 0 or more, not {scores[below]} (only "
+                               "a bidding game's scores go below 0)")
+    if not any(map(_bid, game.deals or ())):
+        return
+    for d, deal in enumerate(game.deals or ()):
+        if deal.bid is None:
+            continue
+        if not game.bidding_rule:
+            raise GameLogError(f"deals[{d}].bid", "a bid for the crib needs \"bidding\": true on the game")
+        if deal.bid.player not in game.players:
+            raise GameLogError(f"deals[{d}].bid.player", _not_a_player(deal.bid.player))
+
+
+def _not_a_player(name: str) -> str:
+    return f"{name!r} is not a player of this game"
+
+
+def _check_names(names: dict[str, Any] | None, known: set[str], place: str) -> None:
+    if names and not known.issuperset(names):
+        raise GameLogError(place, _not_a_player(next(n for n in names if n not in known)))
+
+
+def _check_deal(deal: Deal, where: str, players: list[str], known: set[str]) -> None:
+    if deal.dealer not in known:
+        raise GameLogError(f"{where}.dealer", _not_a_player(deal.dealer))
+    _check_names(deal.hands, known, f"{where}.hands")
+    for name in players:
+        if name not in deal.hands:
+            raise GameLogError(f"{where}.hands", f"no hand for {name!r}")
+    _check_names(deal.discards, known, f"{where}.discards")
+    for name in players:
+        if name not in deal.discards:
+            raise GameLogError(f"{where}.discards", f"no discards for {name!r}")
+    play = deal.play or []
+    for e, event in enumerate(play):
+        if event[0] not in known:
+            raise GameLogError(f"{where}.play[{e}]", _not_a_player(event[0]))
+    _check_names(deal.pegged, known, f"{where}.pegged")
+    if deal.show:
+        _check_names({n: 0 for n in deal.show if n != CRIB}, known, f"{where}.show")
+    for m, call in enumerate(deal.muggins or ()):
+        place = f"{where}.muggins[{m}]"
+        for name in (call.by, call.from_):
+            if name not in known:
+                raise GameLogError(place, _not_a_player(name))
+        if call.by == call.from_:
+            raise GameLogError(place, f"{call.by!r} cannot call muggins on themself")
+        if call.event is not None and call.event >= len(play):
+            raise GameLogError(f"{place}.event", f"there is no play event {call.event} in this deal "
+                               f"(its play has {len(play)})")
+    _check_names(deal.scores, known, f"{where}.scores")

@@ -1,0 +1,215 @@
+"""The fast path: game logs decoded by msgspec into typed Structs, checked, and built into the same
+:class:`~cribstats.gamelog.model.GameLog` objects the pydantic model makes.
+
+It settles only what it can check whole: cards in canonical spelling, ``"go"`` in lower case, no ``null`` for an
+optional field, every field of the right type and range (msgspec, in C), then the few shapes a Struct cannot say
+(play events, a muggins call's ``event``, dates, free text) and the contract's own checks
+(:func:`~cribstats.gamelog.checks.check_players`, :func:`~cribstats.gamelog.checks.check_options`). Anything
+else, and every refusal, is left to the pydantic model (None here), so that a break is named in one way only.
+
+The Structs mirror the models field for field (a test holds them equal); a new field is added to the model, here,
+and nowhere else: the checks and the canonical form read the built model.
+"""
+
+from __future__ import annotations
+
+from itertools import chain, compress, zip_longest
+from typing import Annotated, Any, Literal
+
+import msgspec
+from msgspec import Meta, Struct, field
+
+from cribstats.gamelog.checks import check_options, check_players
+from cribstats.gamelog.fields import iso_date
+from cribstats.gamelog.model import Bid, Deal, GameLog, GameLogError, MugginsCall, Result
+from cribstats.gamelog.spelling import CANONICAL_CARDS, FORMAT, GO, MUGGINS_PHASES
+from cribstats.names import TextError, check_text
+from cribstats.variants import VARIANT_NAMES
+
+# orjson reads a whole number beyond 64 bits as a float, which the model refuses; msgspec would read it whole.
+# The Structs take the signed 64-bit range (the most msgspec bounds) and leave the rest to the model
+_LOWEST, _HIGHEST = -(2**63), 2**63 - 1
+Card = Literal[CANONICAL_CARDS]  # type: ignore[valid-type]
+Name = Annotated[str, Meta(min_length=1)]
+Points = Annotated[int, Meta(ge=0, le=_HIGHEST)]
+Score = Annotated[int, Meta(ge=_LOWEST, le=_HIGHEST)]
+Text = Annotated[str, Meta(min_length=1)]
+Event = tuple[str | int, ...]  # [player, card], [player, card, points] or [player, "go"]: see _play_fits
+#: the default of an optional field: absent. Its type leaves out None, so that a ``null`` written in the log is
+#: left to the model (which keeps it, and writes it back)
+ABSENT: Any = None
+
+
+class _Struct(Struct, kw_only=True, forbid_unknown_fields=True):
+    pass
+
+
+class BidStruct(_Struct, kw_only=True):
+    player: Name
+    points: Annotated[int, Meta(ge=1, le=_HIGHEST)]
+
+
+class MugginsStruct(_Struct, kw_only=True):
+    by: Name
+    from_: Name = field(name="from")
+    phase: Literal[MUGGINS_PHASES]  # type: ignore[valid-type]
+    points: Points
+    event: Points = ABSENT
+
+
+class DealStruct(_Struct, kw_only=True):
+    dealer: Name
+    hands: dict[Name, list[Card]]
+    crib_card: Card = ABSENT
+    discards: dict[Name, list[Card]]
+    bid: BidStruct = ABSENT
+    starter: Card
+    heels: Points = ABSENT
+    play: list[Event] = ABSENT
+    pegged: dict[Name, Points] = ABSENT
+    show: dict[Name, Points] = ABSENT
+    muggins: list[MugginsStruct] = ABSENT
+    scores: dict[Name, Score] = ABSENT
+
+
+class ResultStruct(_Struct, kw_only=True):
+    winner: Name = ABSENT
+    scores: dict[Name, Score] = ABSENT
+
+
+class GameStruct(_Struct, kw_only=True):
+    format: Literal[FORMAT]  # type: ignore[valid-type]
+    id: Text = ABSENT
+    event: str = ABSENT
+    date: str = ABSENT
+    site: str = ABSENT
+    round: str = ABSENT
+    match: Text = ABSENT
+    match_game: Annotated[int, Meta(ge=1, le=_HIGHEST)] = ABSENT
+    variant: Literal[VARIANT_NAMES] = ABSENT  # type: ignore[valid-type]
+    target: Annotated[int, Meta(gt=0, le=_HIGHEST)] = ABSENT
+    muggins: bool = ABSENT
+    giveaway: bool = ABSENT
+    bidding: bool = ABSENT
+    players: Annotated[list[Name], Meta(min_length=2, max_length=4)]
+    deals: list[DealStruct] = ABSENT
+    result: ResultStruct = ABSENT
+
+
+#: each Struct and the model it becomes
+STRUCTS: dict[type[Struct], type[Any]] = {
+    GameStruct: GameLog, DealStruct: Deal, ResultStruct: Result, MugginsStruct: MugginsCall, BidStruct: Bid,
+}
+#: the free-text fields of a game, checked (and put in NFC) by the name and text rule under these names
+_FREE_TEXT = {"id": "id", "match": "id", "event": "event", "site": "site", "round": "round"}
+_CARDS_OR_GO = frozenset((*CANONICAL_CARDS, GO))
+_NOTHING = frozenset((None,))
+_is_go = GO.__eq__
+_asdict = msgspec.structs.asdict
+_decoder = msgspec.json.Decoder(GameStruct)
+_new = object.__new__
+_setattr = object.__setattr__
+
+
+class _Unsettled(Exception):
+    """The fast path cannot settle this log: the pydantic model decides."""
+
+
+def decode_game_json(text: bytes | str) -> GameLog | None:
+    """The game in JSON text, checked whole; None when the pydantic model must decide (a break, or a spelling
+    this path does not read)."""
+    try:
+        struct = _decoder.decode(text)
+    except msgspec.MsgspecError:
+        return None
+    return _settle(struct)
+
+
+def convert_game(data: object) -> GameLog | None:
+    """:func:`decode_game_json` for a decoded JSON value."""
+    try:
+        struct = msgspec.convert(data, GameStruct)
+    except msgspec.MsgspecError:
+        return None
+    return _settle(struct)
+
+
+def _settle(struct: GameStruct) -> GameLog | None:
+    try:
+        game = _game(struct)
+        check_players(game)
+        check_options(game)
+    except (_Unsettled, GameLogError):
+        return None
+    return game
+
+
+def _model(cls: type[Any], struct: Struct) -> Any:
+    """The model ``cls`` holding the Struct's values, as ``model_construct`` builds it (the values are checked;
+    a field is given when it is not None, since a written ``null`` never reaches here)."""
+    values = _asdict(struct)
+    model = _new(cls)
+    _setattr(model, "__dict__", values)
+    _setattr(model, "__pydantic_fields_set__", {name for name, value in values.items() if value is not None})
+    _setattr(model, "__pydantic_extra__", None)
+    _setattr(model, "__pydantic_private__", None)
+    return model
+
+
+def _game(struct: GameStruct) -> GameLog:
+    for name, rule in _FREE_TEXT.items():
+        text = getattr(struct, name)
+        if text is not None:
+            try:
+                setattr(struct, name, check_text(text, rule))
+            except TextError:
+                raise _Unsettled from None
+    if struct.date is not None:
+        try:
+            iso_date(struct.date)
+        except ValueError:
+            raise _Unsettled from None
+    game: GameLog = _model(GameLog, struct)
+    if struct.deals is not None:
+        if not _play_fits(list(chain.from_iterable(filter(None, [deal.play for deal in struct.deals])))):
+            raise _Unsettled
+        game.__dict__["deals"] = [_deal(deal) for deal in struct.deals]
+    if struct.result is not None:
+        game.__dict__["result"] = _model(Result, struct.result)
+    return game
+
+
+def _deal(struct: DealStruct) -> Deal:
+    deal: Deal = _model(Deal, struct)
+    if struct.bid is not None:
+        deal.__dict__["bid"] = _model(Bid, struct.bid)
+    if struct.muggins is not None:
+        calls = []
+        for call in struct.muggins:
+            if (call.phase == "play") != (call.event is not None):
+                raise _Unsettled
+            calls.append(_model(MugginsCall, call))
+        deal.__dict__["muggins"] = calls
+    return deal
+
+
+def _play_fits(events: list[Event]) -> bool:
+    """True when every event is ``[player, card]``, ``[player, "go"]`` or ``[player, card, points >= 0]``, the
+    player a string (checked in bulk, by column: the common case costs a few passes in C)."""
+    if not events:
+        return True
+    columns = list(zip_longest(*events))  # names, cards and points (None where an event has none)
+    if len(columns) == 2:
+        names, cards = columns
+        points: tuple[Any, ...] = ()
+    elif len(columns) == 3:
+        names, cards, points = columns
+    else:
+        return False
+    if not _CARDS_OR_GO.issuperset(cards) or set(map(type, names)) != {str}:
+        return False
+    if not points:
+        return True
+    if not _NOTHING.issuperset(compress(points, map(_is_go, cards))):  # a go carries no points
+        return False
+    return all(type(p) is int and 0 <= p <= _HIGHEST for p in set(points) if p is not None)

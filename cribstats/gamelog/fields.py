@@ -1,0 +1,95 @@
+"""The field types of the game log model (pydantic): cards in any spelling read as canonical, dates, names,
+points and the free-text fields under the name and text rule, each with the JSON Schema it is published as."""
+
+from __future__ import annotations
+
+import re
+from datetime import date as Date
+from functools import partial
+from typing import Annotated, Any, Literal
+
+from pydantic import AfterValidator, Field, PlainValidator, WithJsonSchema
+
+from cribstats.gamelog.spelling import (
+    CANONICAL_CARDS,
+    CARD_OR_GO_PATTERN,
+    CARD_PATTERN,
+    CARD_SPELLINGS,
+    GO,
+    card_message,
+)
+from cribstats.names import TEXT_LIMITS, check_text
+
+# canonical spellings are checked by pydantic-core (a literal lookup); others go through a table
+
+
+def _lenient_card(value: Any) -> str:
+    canonical = CARD_SPELLINGS.get(value) if isinstance(value, str) else None
+    if canonical is None:
+        raise ValueError(card_message(value))
+    return canonical
+
+
+def _lenient_card_or_go(value: Any) -> str:
+    if isinstance(value, str) and value.lower() == GO:
+        return GO
+    return _lenient_card(value)
+
+
+_CARD_SCHEMA = {"type": "string", "pattern": CARD_PATTERN, "description": "a card: rank then suit, e.g. 5H, TS"}
+CardText = Annotated[
+    Literal[CANONICAL_CARDS] | Annotated[str, PlainValidator(_lenient_card)],  # type: ignore[valid-type]
+    Field(union_mode="left_to_right"),
+    WithJsonSchema(_CARD_SCHEMA),
+]
+CardOrGo = Annotated[
+    Literal[(*CANONICAL_CARDS, GO)] | Annotated[str, PlainValidator(_lenient_card_or_go)],  # type: ignore[valid-type]
+    Field(union_mode="left_to_right"),
+    WithJsonSchema({"type": "string", "pattern": CARD_OR_GO_PATTERN,
+                    "description": "a card, or \"go\""}),
+]
+
+_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
+
+
+def iso_date(text: str) -> str:
+    """A date as the contract writes it (``YYYY-MM-DD``, a day of the calendar).
+
+    :raises ValueError: saying which of the two it is not.
+    """
+    if not _DATE.fullmatch(text):
+        raise ValueError(f"{text!r} is not a date: write YYYY-MM-DD")
+    try:
+        Date.fromisoformat(text)
+    except ValueError:
+        raise ValueError(f"{text!r} is not a date of the calendar") from None
+    return text
+
+
+IsoDate = Annotated[
+    str,
+    AfterValidator(iso_date),
+    WithJsonSchema({"type": "string", "format": "date", "pattern": r"^\d{4}-\d{2}-\d{2}$"}),
+]
+PlayerName = Annotated[str, Field(min_length=1)]
+Points = Annotated[int, Field(ge=0, strict=True)]
+Score = Annotated[int, Field(strict=True)]  # a board position: below 0 only in a bidding game (check_options)
+
+
+def _free_text(field: str) -> Any:
+    """The checks of a free-text field under the name and text rule (:func:`cribstats.names.check_text`)."""
+    return AfterValidator(partial(check_text, field=field))
+
+
+def _max_length(field: str) -> Any:
+    return Field(json_schema_extra={"maxLength": TEXT_LIMITS[field]})
+
+
+Text = Annotated[str, Field(min_length=1), _max_length("id"), _free_text("id")]
+EventText = Annotated[str, _max_length("event"), _free_text("event")]
+SiteText = Annotated[str, _max_length("site"), _free_text("site")]
+RoundText = Annotated[str, _max_length("round"), _free_text("round")]
+PlayEvent = Annotated[
+    tuple[PlayerName, CardOrGo] | tuple[PlayerName, CardText, Points],
+    Field(union_mode="left_to_right"),
+]

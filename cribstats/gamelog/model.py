@@ -1,0 +1,148 @@
+"""The game log data model (spec game-log version 1), in pydantic: the published JSON Schema
+(``schemas/game-log-1.schema.json``) is generated from it, and it explains every contract break with its JSON path.
+
+The fast decoder (:mod:`cribstats.gamelog.fast`) builds these same objects for the logs it can check itself.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+from cribstats.errors import CribstatsError
+from cribstats.gamelog.fields import (
+    CardText,
+    EventText,
+    IsoDate,
+    PlayerName,
+    PlayEvent,
+    Points,
+    RoundText,
+    Score,
+    SiteText,
+    Text,
+)
+from cribstats.gamelog.spelling import CRIB
+from cribstats.names import MAX_NAME
+from cribstats.variants import VARIANT_NAMES, Variant, find_variant
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(extra="forbid", populate_by_name=True, frozen=False)
+
+
+class MugginsCall(_Model):
+    """A muggins call: ``by`` takes ``points`` that ``from`` missed in ``phase``; ``event`` for a play call."""
+
+    model_config = ConfigDict(
+        json_schema_extra={
+            "if": {"properties": {"phase": {"const": "play"}}, "required": ["phase"]},
+            "then": {"required": ["event"]},
+            "else": {"not": {"required": ["event"]}},
+        }
+    )
+
+    by: PlayerName
+    from_: PlayerName = Field(alias="from")
+    phase: Literal["play", "heels", "hand", "crib"]
+    points: Points
+    event: Annotated[int, Field(ge=0, strict=True)] | None = None
+
+    @model_validator(mode="after")
+    def _event_with_play(self) -> MugginsCall:
+        if self.phase == "play" and self.event is None:
+            raise ValueError("a play call needs 'event', the index of the play event whose claim it corrects")
+        if self.phase != "play" and self.event is not None:
+            raise ValueError(f"only a play call has 'event'; this call is on the {self.phase}")
+        return self
+
+
+class Bid(_Model):
+    """The winning bid for the crib in a bidding game: ``player`` takes the crib for ``points`` off his score."""
+
+    player: PlayerName
+    points: Annotated[int, Field(ge=1, strict=True)]
+
+
+class Deal(_Model):
+    """One deal: the cards, the play, the show claims, muggins calls and the board after it."""
+
+    dealer: PlayerName
+    hands: dict[PlayerName, list[CardText]]
+    crib_card: CardText | None = None
+    discards: dict[PlayerName, list[CardText]]
+    bid: Bid | None = None  # bidding for the crib, before the cut
+    starter: CardText
+    heels: Points | None = None
+    play: list[PlayEvent] | None = None
+    pegged: dict[PlayerName, Points] | None = None
+    show: dict[PlayerName, Points] | None = None
+    muggins: list[MugginsCall] | None = None
+    scores: dict[PlayerName, Score] | None = None
+
+
+class Result(_Model):
+    """What the table recorded at the end."""
+
+    winner: PlayerName | None = None
+    scores: dict[PlayerName, Score] | None = None
+
+
+class GameLog(_Model):
+    """One game, as a club or table logged it."""
+
+    model_config = ConfigDict(title="cribstats game log, version 1")
+
+    format: Literal["cribstats/game/1"]
+    id: Text | None = None
+    event: EventText | None = None
+    date: IsoDate | None = None
+    site: SiteText | None = None
+    round: RoundText | None = None
+    match: Text | None = None
+    match_game: Annotated[int, Field(ge=1, strict=True)] | None = None
+    variant: Literal[VARIANT_NAMES] | None = None  # type: ignore[valid-type]
+    target: Annotated[int, Field(gt=0, strict=True)] | None = None
+    muggins: Annotated[bool, Field(strict=True)] | None = None
+    giveaway: Annotated[bool, Field(strict=True)] | None = None
+    bidding: Annotated[bool, Field(strict=True)] | None = None
+    players: Annotated[
+        list[PlayerName],
+        Field(min_length=2, max_length=4, json_schema_extra={"uniqueItems": True, "items": {
+            "type": "string", "minLength": 1, "maxLength": MAX_NAME, "not": {"const": CRIB}}}),
+    ]
+    deals: list[Deal] | None = None
+    result: Result | None = None
+
+    @property
+    def variant_rules(self) -> Variant:
+        return find_variant(self.variant or VARIANT_NAMES[0])
+
+    @property
+    def target_score(self) -> int:
+        return self.target if self.target is not None else self.variant_rules.target
+
+    @property
+    def muggins_rule(self) -> bool:
+        return bool(self.muggins)
+
+    @property
+    def giveaway_rule(self) -> bool:
+        return bool(self.giveaway)
+
+    @property
+    def bidding_rule(self) -> bool:
+        return bool(self.bidding)
+
+
+class GameLogError(CribstatsError, ValueError):
+    """A log that breaks the contract; ``place`` is a JSON path such as ``deals[3].play[5]`` ('' for the game)."""
+
+    def __init__(self, place: str, message: str) -> None:
+        self.place = place
+        self.message = message
+        super().__init__(f"{place}: {message}" if place else message)
+
+
+GameLogError.__module__ = "cribstats.gamelog"  # where it is imported from, as tracebacks name it
