@@ -11,6 +11,8 @@ equal on games with mistakes of every kind.
 
 from __future__ import annotations
 
+from functools import partial
+from operator import itemgetter
 from typing import TYPE_CHECKING
 
 from cribstats.cards import CARD_BY_TEXT, Card
@@ -95,16 +97,17 @@ def replay_clean_deal(g: GameReplay, deal: Deal, number: int, previous_dealer: s
     counts = [0] * size
     pegged = [0] * n
     last = -1  # the index of the last card laid
-    for index, event in enumerate(events):
-        seat = seat_of[event[0]]
-        text = event[1]
-        if text == GO:
-            if state.over or not state.may_go(seat):
+    seats = list(map(seat_of.__getitem__, map(itemgetter(0), events)))
+    cards = list(map(card_of.get, map(itemgetter(1), events)))  # None for a go
+    index = -1
+    for seat, card in zip(seats, cards, strict=True):
+        index += 1
+        if card is None:
+            if events[index][1] != GO or state.over or not state.may_go(seat):
                 return None
             state.go(seat)
             counts[index] = state.count
             continue
-        card = card_of[text]
         base = lay_if_legal(seat, card)
         if base is None:
             if not (state.series and state.series_over):
@@ -173,6 +176,23 @@ def replay_clean_deal(g: GameReplay, deal: Deal, number: int, previous_dealer: s
     # clean: credit it all, and give the facts
     g.board[:] = after
     g.board_due[:] = after_due
+    build = partial(
+        clean_deal_facts, g, dealer_seat, starter, dealt_by_seat, out_by_seat, kept_by_seat, crib, pegged,
+        hand_due, crib_due, heels_due,
+    )
+    return DealFacts(
+        number, deal.dealer, starter, True, False, None, None, g.scores_by_player(after),
+        g.scores_by_player(after_due), events, dues, counts, size, by_card, _build=build,
+    )
+
+
+def clean_deal_facts(
+    g: GameReplay, dealer_seat: int, starter: Card, dealt_by_seat: list[tuple[Card, ...]],
+    out_by_seat: list[tuple[Card, ...]], kept_by_seat: list[list[Card]], crib: list[Card], pegged: list[int],
+    hand_due: list[int], crib_due: int, heels_due: int,
+) -> tuple[list[PlayerDealFacts], list[ShowFact]]:
+    """A clean deal's facts (every claim what is due), built when first asked for."""
+    players, seat_of = g.players, g.seat_of
     facts: list[PlayerDealFacts] = []
     shows: list[ShowFact] = []
     for seat, p in enumerate(players):
@@ -188,7 +208,4 @@ def replay_clean_deal(g: GameReplay, deal: Deal, number: int, previous_dealer: s
     holder.crib_due = holder.crib_claimed = crib_due
     holder.heels_due = holder.heels_claimed = heels_due
     shows.append(ShowFact(players[dealer_seat], "crib", tuple(crib), starter, crib_due, crib_due))
-    return DealFacts(
-        number, deal.dealer, starter, True, False, facts, shows, g.scores_by_player(after),
-        g.scores_by_player(after_due), events, dues, counts, size, by_card,
-    )
+    return facts, shows
