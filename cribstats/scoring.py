@@ -413,11 +413,23 @@ def score_show_total(hand: Sequence[Card], starter: Card, *, crib: bool = False)
     if len(hand) != 4:
         return score_show(hand, starter, crib=crib).total
     a, b, c, d = hand
-    points = _sorted_rank_points(tuple(sorted((a >> 2, b >> 2, c >> 2, d >> 2, starter >> 2))))
+    # the rank part, remembered by the multiset of the five ranks: the product of a prime per rank names it
+    key = _RANK_PRIME[a] * _RANK_PRIME[b] * _RANK_PRIME[c] * _RANK_PRIME[d] * _RANK_PRIME[starter]
+    points = _SHOW_RANKS.get(key)
+    if points is None:
+        points = _SHOW_RANKS[key] = _sorted_rank_points(
+            tuple(sorted((a >> 2, b >> 2, c >> 2, d >> 2, starter >> 2)))
+        )
     s = a & 3
     if s == b & 3 == c & 3 == d & 3:  # one suit: a flush, by the rule
         points += flush_points_for(4, 1, 1 if s == starter & 3 else 0, crib=crib)
-    nobs = nobs_card(starter)
+    nobs = _NOBS_CARD[starter]
     if a == nobs or b == nobs or c == nobs or d == nobs:
         points += NOBS
     return points
+
+
+_PRIMES = (2, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31, 37, 41)  # one for each rank, ace to king
+_RANK_PRIME: tuple[int, ...] = tuple(_PRIMES[c >> 2] for c in range(52))  # by card
+_NOBS_CARD: tuple[int, ...] = tuple(nobs_card(c) for c in range(52))  # by starter
+_SHOW_RANKS: dict[int, int] = {}  # the rank part of five cards' show, by the product of their ranks' primes
