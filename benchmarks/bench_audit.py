@@ -10,6 +10,8 @@ the next run; an existing ``--file`` is used as it is), then, in one process, ti
   same lines by the pydantic model alone (``validate_game_model``), the way every line was read before;
 - audit: the same reading, plus the replay of every game, the collection of findings and the summary and
   the findings' JSON lines (what ``cribstats audit --json`` does, without writing them out);
+- replay: the replay alone of the games read (in memory), clean deals by the short way, and every deal the full
+  way (``GameReplay.short_way`` off), in microseconds of CPU per game;
 - the command: ``cribstats audit --json FILE`` in a new process (its CPU time from the operating system), and
   ``cribstats audit`` of one game, the start-up (the median of five runs).
 
@@ -35,7 +37,9 @@ import orjson
 
 from cribstats.audit import AuditCollector, finding_json_line
 from cribstats.formats import read_games
-from cribstats.replay import replay
+from cribstats.gamelog import GameLog, game_key
+from cribstats.replay import ReplayVisitor, replay
+from cribstats.replay.game import GameReplay
 from cribstats.simulate import simulate_games
 
 GAMES_PER_SECOND_TARGET = 5000
@@ -84,6 +88,20 @@ def audit(path: Path) -> int:
     return collector.result().games
 
 
+def replay_cpu(repeat: int, games: list[GameLog], *, short_way: bool) -> float:
+    """The best CPU seconds of ``repeat`` replays of ``games`` (short way on or off)."""
+    visitor, keys = ReplayVisitor(), [game_key(g) for g in games]
+    best = float("inf")
+    for _ in range(repeat):
+        start = time.process_time()
+        for game, key in zip(games, keys, strict=True):
+            run = GameReplay(game, visitor, key)
+            run.short_way = short_way
+            run.run()
+        best = min(best, time.process_time() - start)
+    return best
+
+
 def best_of(repeat: int, run: Callable[[Path], int], path: Path) -> tuple[float, float, int]:
     """The best wall time and the best CPU time of ``repeat`` runs, and the games counted."""
     wall = cpu = float("inf")
@@ -120,6 +138,10 @@ def main() -> None:
         parse_wall, parse_cpu, parsed = best_of(args.repeat, parse_only, path)
         model_wall, model_cpu, _ = best_of(args.repeat, parse_by_model, path)
         audit_wall, audit_cpu, audited = best_of(args.repeat, audit, path)
+        games = [source.game for source in read_games(path)]
+        full_cpu = replay_cpu(args.repeat, games, short_way=False)
+        short_cpu = replay_cpu(args.repeat, games, short_way=True)
+        del games
         runs = [command_cpu("audit", "--json", str(path)) for _ in range(args.repeat)]
         command_wall, command_cpu_s = min(r[0] for r in runs), min(r[1] for r in runs)
         one = Path(folder) / "one.jsonl"
@@ -141,12 +163,16 @@ def main() -> None:
     for name, wall, cpu in rows:
         rates = f"{audited / wall:10,.0f}{cpu:10.3f}{audited / cpu:10,.0f}{cpu / decode_cpu:10.1f}"
         print(f"{name:32}{wall:10.3f}{rates}")
+    per_game = 1e6 / audited
+    print(f"replay alone: {short_cpu * per_game:.0f} us of CPU a game with clean deals the short way, "
+          f"{full_cpu * per_game:.0f} us with every deal the full way ({short_cpu / full_cpu:.2f}x)")
     print(f"parse: the fast path takes {parse_cpu / model_cpu:.2f}x the CPU of the pydantic model alone")
     rate = audited / command_cpu_s
     print(f"cribstats audit --json: {rate:,.0f} games per CPU second, {command_cpu_s / decode_cpu:.1f}x orjson "
           f"decoding alone; target >= {GAMES_PER_SECOND_TARGET:,}: {verdict(rate >= GAMES_PER_SECOND_TARGET)}")
     print(f"start-up, cribstats audit of one game: {startup:.3f} s CPU (median of 5); target < {STARTUP_TARGET}: "
           f"{verdict(startup < STARTUP_TARGET)}")
+
 
 if __name__ == "__main__":
     main()

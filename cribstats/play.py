@@ -28,36 +28,33 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from cribstats.cards import VALUES, Card, Rank
-from cribstats.scoring import THIRTY_ONE, PegScore, peg_points_ranks
+from cribstats.scoring import THIRTY_ONE, PegScore, peg_parts, peg_points_ranks
 
 __all__ = ["VALUE", "PlayState", "peg_points", "peg_score"]
 
 VALUE = VALUES  # the counting value of each card, by card (:data:`cribstats.cards.VALUES`)
 
-# series of ranks recur a great deal: a pure function's memo, bounded, of each series' points and breakdown
-_PEG_MEMO: dict[tuple[Rank, ...], tuple[int, PegScore]] = {}
+# series of ranks recur a great deal: a pure function's memo, bounded, of the points of each series' last card
+_PEG_MEMO: dict[tuple[Rank, ...], int] = {}
 _PEG_MEMO_SIZE = 1 << 17
 
 
-def _peg_entry(series: tuple[Rank, ...], count: int) -> tuple[int, PegScore]:
-    entry = _PEG_MEMO.get(series)
-    if entry is None:
-        if len(_PEG_MEMO) >= _PEG_MEMO_SIZE:
-            _PEG_MEMO.clear()
-        peg = peg_points_ranks(series, count)
-        entry = _PEG_MEMO[series] = (peg.points, peg)
-    return entry
+def _peg_entry(series: tuple[Rank, ...], count: int) -> int:
+    if len(_PEG_MEMO) >= _PEG_MEMO_SIZE:
+        _PEG_MEMO.clear()
+    points = _PEG_MEMO[series] = sum(peg_parts(series, count))
+    return points
 
 
 def peg_points(series: tuple[Rank, ...], count: int) -> int:
     """The points of the last card of a series given by its ranks (``count`` is theirs), remembered."""
-    entry = _PEG_MEMO.get(series)
-    return (entry if entry is not None else _peg_entry(series, count))[0]
+    points = _PEG_MEMO.get(series)
+    return points if points is not None else _peg_entry(series, count)
 
 
 def peg_score(series: tuple[Rank, ...], count: int) -> PegScore:
     """:func:`peg_points` with its breakdown: fifteen, thirty-one, pairs and run."""
-    return _peg_entry(series, count)[1]
+    return peg_points_ranks(series, count)
 
 
 class PlayState:
@@ -111,16 +108,21 @@ class PlayState:
         """Whether ``seat``, holding cards, holds none that fits: it must say go."""
         return not self.over and bool(self.held[seat]) and not self.can_lay(seat)
 
+    def may_go(self, seat: int) -> bool:
+        """Whether ``seat`` may say go: it said go already, or holds no card that fits (else the go is false)."""
+        return seat in self.gone or not self.can_lay(seat)
+
     @property
     def series_over(self) -> bool:
         """No one who has not said go holds a card that fits: the series closes (31 closes it at once)."""
         room = THIRTY_ONE - self.count
-        value_of = VALUE.__getitem__
         gone = self.gone
-        return not any(
-            cards and seat not in gone and min(map(value_of, cards)) <= room
-            for seat, cards in enumerate(self.held)
-        )
+        for seat, cards in enumerate(self.held):
+            if seat not in gone:
+                for card in cards:
+                    if VALUE[card] <= room:
+                        return False
+        return True
 
     def turn(self) -> int | None:
         """Whose turn it is to act (lay a card, or say go): the first seat after the last card's that holds a
@@ -186,8 +188,8 @@ class PlayState:
         self.count = count = self.count + VALUE[card]
         self.series = series = (*self.series, card >> 2)
         self.last = seat
-        entry = _PEG_MEMO.get(series)
-        return (entry if entry is not None else _peg_entry(series, count))[0]
+        points = _PEG_MEMO.get(series)
+        return points if points is not None else _peg_entry(series, count)
 
     def lay_if_legal(self, seat: int, card: Card) -> int | None:
         """:meth:`lay` when it is legal (the play goes on, ``seat`` has not said go, holds ``card``, it fits and it
@@ -208,8 +210,8 @@ class PlayState:
         self.count = count
         self.series = series = (*series, card >> 2)
         self.last = seat
-        entry = _PEG_MEMO.get(series)
-        return (entry if entry is not None else _peg_entry(series, count))[0]
+        points = _PEG_MEMO.get(series)
+        return points if points is not None else _peg_entry(series, count)
 
     def lay_over(self, seat: int, card: Card) -> None:
         """``seat`` lays ``card`` past 31: it counts for nothing and ends the series (with no go point)."""

@@ -347,30 +347,45 @@ def score_peg(series: Sequence[Card]) -> PegScore:
 
 
 def peg_points_ranks(ranks: Sequence[int], count: int) -> PegScore:
-    """:func:`score_peg` for a series given as ranks and its count (the replay's hot path).
+    """:func:`score_peg` for a series given as ranks and its count.
 
     >>> peg_points_ranks([4, 4, 4, 4], 20).pairs
     12
     """
+    return PegScore(count, *peg_parts(ranks, count))
+
+
+def peg_parts(ranks: Sequence[int], count: int) -> tuple[int, int, int, int]:
+    """The last card's fifteen, thirty-one, pairs and run points, for a series given as ranks and its count (the
+    replay's hot path: no object built).
+
+    >>> peg_parts([3, 4, 5], 15)
+    (2, 0, 0, 3)
+    """
     if not ranks:
-        return PegScore(count, 0, 0, 0, 0)
+        return 0, 0, 0, 0
     last = ranks[-1]
+    n = len(ranks)
     same = 1
-    while same < len(ranks) and ranks[-1 - same] == last and same < 4:
+    while same < n and ranks[-1 - same] == last and same < 4:
         same += 1
+    # the run: the longest tail of ranks all different and consecutive (max - min = length - 1), found in one
+    # pass back from the last card; a rank met twice ends the search, as every longer tail holds it twice too
     run = 0
-    for k in range(len(ranks), 2, -1):
-        tail = ranks[-k:]
-        if max(tail) - min(tail) == k - 1 and len(set(tail)) == k:
-            run = k
+    low = high = last
+    seen = 1 << last
+    for k in range(2, n + 1):
+        r = ranks[-k]
+        if seen >> r & 1:
             break
-    return PegScore(
-        count=count,
-        fifteen=2 if count == FIFTEEN else 0,
-        thirty_one=2 if count == THIRTY_ONE else 0,
-        pairs=PAIR_POINTS[same],
-        run=run,
-    )
+        seen |= 1 << r
+        if r < low:
+            low = r
+        elif r > high:
+            high = r
+        if k >= 3 and high - low == k - 1:
+            run = k
+    return 2 if count == FIFTEEN else 0, 2 if count == THIRTY_ONE else 0, PAIR_POINTS[same], run
 
 
 def rank_points(ranks: Sequence[int]) -> int:
@@ -398,11 +413,23 @@ def score_show_total(hand: Sequence[Card], starter: Card, *, crib: bool = False)
     if len(hand) != 4:
         return score_show(hand, starter, crib=crib).total
     a, b, c, d = hand
-    points = _sorted_rank_points(tuple(sorted((a >> 2, b >> 2, c >> 2, d >> 2, starter >> 2))))
+    # the rank part, remembered by the multiset of the five ranks: the product of a prime per rank names it
+    key = _RANK_PRIME[a] * _RANK_PRIME[b] * _RANK_PRIME[c] * _RANK_PRIME[d] * _RANK_PRIME[starter]
+    points = _SHOW_RANKS.get(key)
+    if points is None:
+        points = _SHOW_RANKS[key] = _sorted_rank_points(
+            tuple(sorted((a >> 2, b >> 2, c >> 2, d >> 2, starter >> 2)))
+        )
     s = a & 3
     if s == b & 3 == c & 3 == d & 3:  # one suit: a flush, by the rule
         points += flush_points_for(4, 1, 1 if s == starter & 3 else 0, crib=crib)
-    nobs = nobs_card(starter)
+    nobs = _NOBS_CARD[starter]
     if a == nobs or b == nobs or c == nobs or d == nobs:
         points += NOBS
     return points
+
+
+_PRIMES = (2, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31, 37, 41)  # one for each rank, ace to king
+_RANK_PRIME: tuple[int, ...] = tuple(_PRIMES[c >> 2] for c in range(52))  # by card
+_NOBS_CARD: tuple[int, ...] = tuple(nobs_card(c) for c in range(52))  # by starter
+_SHOW_RANKS: dict[int, int] = {}  # the rank part of five cards' show, by the product of their ranks' primes

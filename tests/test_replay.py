@@ -463,3 +463,16 @@ def test_the_visitor_is_told_events_in_game_order_each_finding_beside_its_event(
         "end deal",
         "finding result None",
     ]
+
+
+def test_deal_facts_made_by_hand_give_their_players_shows_and_plays() -> None:
+    """A reader may make a DealFacts itself (the store's doctests do): the players given, no shows, and the
+    play's facts built from its lists (a go's count is the count it was said on)."""
+    from cribstats.replay import DealFacts
+
+    facts = DealFacts(1, "Ann", 0, True, False, [], play_events=[("Bob", "6C"), ("Ann", "go")],
+                      play_dues=[0, 0], play_counts=[6, 6], play_after_end_from=2)
+    assert facts.players == [] and facts.shows == []
+    assert [(p.index, p.player, p.card, p.count, p.due, p.claimed, p.after_end) for p in facts.plays] == [
+        (0, "Bob", parse_card("6C"), 6, 0, None, False), (1, "Ann", None, 6, 0, None, False),
+    ]

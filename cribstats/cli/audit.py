@@ -71,12 +71,15 @@ def audit(
         ) as progress:
             task = progress.add_task("audit", total=None)
             sources = read_paths(paths, on_error=on_read_error, on_record=collector.add_record)
+            advance = progress.advance if shown is not None else None  # no progress line: nothing to tell it
             for game in chain(collector.audit_sources(sources, on_error=say), collector.finish(on_error=say)):
-                if out is not None:
-                    out.write(b"".join(finding_json_line(f) for f in game.findings))
-                elif console is not None and game.findings:
-                    console.print(game_table(game))
-                progress.advance(task)
+                if game.findings:
+                    if out is not None:
+                        out.write(b"".join([finding_json_line(f) for f in game.findings]))
+                    elif console is not None:
+                        console.print(game_table(game))
+                if advance is not None:
+                    advance(task)
         if out is not None:
             out.flush()
     except BrokenPipeError:  # the reader of our output went away (e.g. `| head`): stop quietly

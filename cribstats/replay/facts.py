@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -82,8 +82,10 @@ class DealFacts:
     starter: Card
     completed: bool  # False for the deal in which the game ended and any deal after the end
     after_end: bool  # the whole deal came after the game had ended
-    players: list[PlayerDealFacts]
-    shows: list[ShowFact] = field(default_factory=list)
+    #: the players' facts, in seat order (see :attr:`players`; None while still to be built by ``_build``)
+    _players: list[PlayerDealFacts] | None = None
+    #: the hands and the crib shown, in counting order (see :attr:`shows`)
+    _shows: list[ShowFact] | None = None
     scores_claimed: dict[str, int] = field(default_factory=dict)  # board after the deal, per player (team score)
     scores_due: dict[str, int] = field(default_factory=dict)
     #: the log's play events as replayed (empty when the deal was not played out: no ``play``, or after the end)
@@ -97,6 +99,34 @@ class DealFacts:
     #: the deal claims card by card (an event without points claims 0); else no card claims anything
     play_claims_by_card: bool = False
     _plays: list[PlayFact] | None = field(default=None, repr=False, compare=False)
+    #: builds the players' facts and the shows when first asked for (a clean deal's, which an audit never reads)
+    _build: Callable[[], tuple[list[PlayerDealFacts], list[ShowFact]]] | None = field(
+        default=None, repr=False, compare=False
+    )
+
+    @property
+    def players(self) -> list[PlayerDealFacts]:
+        """What each player did and was due in the deal, in seat order."""
+        players = self._players
+        if players is None:
+            self._built()
+            players = self._players = self._players or []
+        return players
+
+    @property
+    def shows(self) -> list[ShowFact]:
+        """The hands and the crib shown, in counting order."""
+        shows = self._shows
+        if shows is None:
+            self._built()
+            shows = self._shows = self._shows or []
+        return shows
+
+    def _built(self) -> None:
+        build = self._build
+        if build is not None:
+            self._build = None
+            self._players, self._shows = build()
 
     def play_claims(self) -> list[int | None]:
         """What the log claims for each event: None for a go, and for every card when it does not claim card by

@@ -17,6 +17,7 @@ from cribstats.findings import (
 )
 from cribstats.gamelog import GameLog, game_key
 from cribstats.replay.claims import NEVER
+from cribstats.replay.clean import replay_clean_deal
 from cribstats.replay.deal import DealReplay
 from cribstats.replay.facts import DealFacts, GameOutcome
 from cribstats.replay.visitor import ReplayVisitor, overrides
@@ -81,6 +82,7 @@ class GameReplay:
         # the visitor is told every play, show and finding; one that ignores them is not called for each
         self.tell_events = any(overrides(visitor, m) for m in ("visit_play", "visit_show", "visit_finding"))
         self.tell_plays = overrides(visitor, "visit_play")  # the play's facts are built only for one that asks
+        self.short_way = True  # a clean deal takes the short way (replay.clean); False: every deal the full way
 
     # -- bookkeeping ------------------------------------------------------------------------------------------
 
@@ -143,7 +145,9 @@ class GameReplay:
             self.deal_findings = []
             self.place_at = NEVER
             visitor.begin_deal(number, deal)
-            facts = DealReplay(self, deal, number, previous_dealer).run()
+            facts = (self.short_way and replay_clean_deal(self, deal, number, previous_dealer)) or DealReplay(
+                self, deal, number, previous_dealer
+            ).run()
             previous_dealer = deal.dealer
             if self.deal_findings:
                 self.deal_findings.sort(key=itemgetter(0))

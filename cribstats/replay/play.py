@@ -200,7 +200,7 @@ class PlayReplay:
         self.counts[index] = state.count
         if self.g.over or state.over:
             return  # a go after the play or after the end changes nothing
-        if seat not in state.gone and state.can_lay(seat):
+        if not state.may_go(seat):
             fits = state.legal_cards(seat)
             card = format_card(fits[0])
             new_count = state.count + VALUES[fits[0]]
