@@ -108,12 +108,20 @@ def _table(rows: list[dict[str, Any]], columns: tuple[str, ...]) -> list[list[st
 
 
 def _standings(engine: Any, filters: Any) -> dict[str, Any]:
+    """The standings table as the pages show it, rendered once per store version and filters: a page with many
+    players costs one cache look-up, not a table's formatting."""
+    from markupsafe import Markup
+
     from cribstats.report import LABELS
     from cribstats.stats.measures import STANDINGS_COLUMNS
 
-    rows = views.standings_rows(engine, filters)
-    return {"head": [LABELS[c] for c in STANDINGS_COLUMNS], "rows": _table(rows, STANDINGS_COLUMNS),
-            "players": [r["player"] for r in rows], "scope": filters.describe()}  # fmt: skip
+    def build() -> dict[str, Any]:
+        rows = views.standings_rows(engine, filters)
+        macro = _environment().get_template("_table.html.j2").module.table  # type: ignore[attr-defined]
+        html = macro([LABELS[c] for c in STANDINGS_COLUMNS], _table(rows, STANDINGS_COLUMNS))
+        return {"table": Markup(html), "players": [r["player"] for r in rows], "scope": filters.describe()}
+
+    return views.CACHE.get(engine, ("standings-page", filters), build)
 
 
 @router.get("/", response_class=HTMLResponse)

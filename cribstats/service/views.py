@@ -2,17 +2,16 @@
 command line give the same numbers): statistics and standings as ``compute_stats``/``compute_standings`` give
 them, games as ``list_games``/``find_game`` and the replay give them.
 
-Statistics are cached per process, keyed by the filters and the store's version (:func:`store_version`: the
-number of stored games and the newest game's id, which every import, replacement or deletion changes). The
-version is read again at most every :data:`VERSION_SECONDS`, and an upload through this process clears the
-cache at once, so a figure is at most that old after another process changed the store. The cache is a copy of
-what the store says, never the only one, so any number of workers serve one store.
+Figures (and the standings tables as rendered) are cached per process, keyed by what they are and the store's
+version (:mod:`cribstats.store.version`: a number every completed write raises in its own transaction). Each
+request reads the version once (one row by its key) before it reads any figure, so no page or answer is ever
+older than a write that completed before it, in any worker; the cache is a copy of what the store says, never
+the only one, so any number of workers serve one store.
 """
 
 from __future__ import annotations
 
 import threading
-import time
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -26,18 +25,11 @@ from cribstats.stats.frames import StatsFilter
 from cribstats.store import tables as t
 from cribstats.store.queries import GameListing, StoredGame, find_game, list_games
 from cribstats.store.tables import name_key
+from cribstats.store.version import read_store_version
 
 T = TypeVar("T")
 CACHE_SIZE = 128
-VERSION_SECONDS = 1.0
 RECENT_GAMES = 10
-
-
-def store_version(conn: Connection) -> tuple[int, int]:
-    """What changes whenever the stored games do: their number and the newest game's id."""
-    g = t.game_table
-    row = conn.execute(sa.select(sa.func.count(), sa.func.max(g.c.id)).select_from(g)).one()
-    return int(row[0]), int(row[1] or 0)
 
 
 class FigureCache:
@@ -47,37 +39,19 @@ class FigureCache:
         self._items: OrderedDict[Any, Any] = OrderedDict()
         self._size = size
         self._lock = threading.Lock()
-        self._version: tuple[int, int] | None = None
-        self._version_read = 0.0
-        self._refreshing = False
 
     def clear(self) -> None:
-        """Forget every figure (the store was just changed through this process)."""
+        """Forget every figure."""
         with self._lock:
             self._items.clear()
-            self._version = None
-
-    def version(self, engine: Engine) -> tuple[int, int]:
-        """The store's version, read again once :data:`VERSION_SECONDS` have passed: by one thread, while the
-        others go on with the version read last."""
-        now = time.monotonic()
-        with self._lock:
-            fresh = self._version is not None and now - self._version_read < VERSION_SECONDS
-            if fresh or (self._version is not None and self._refreshing):
-                return self._version  # type: ignore[return-value]
-            self._refreshing = True
-        try:
-            with engine.connect() as conn:
-                version = store_version(conn)
-        finally:
-            with self._lock:
-                self._refreshing = False
-        with self._lock:
-            self._version, self._version_read = version, now
-        return version
 
     def get(self, engine: Engine, key: Any, compute: Callable[[], T]) -> T:
-        full = (key, self.version(engine))
+        """The figure ``key`` at the store's version now: the copy made at that version, or ``compute()``.
+
+        The version is read before the figure is computed, so a copy is never older than its version (a write
+        that commits in between only makes the copy newer than its key says)."""
+        with engine.connect() as conn:
+            full = (key, read_store_version(conn))
         with self._lock:
             if full in self._items:
                 self._items.move_to_end(full)
