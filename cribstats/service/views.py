@@ -19,7 +19,7 @@ from datetime import date as Date
 from typing import Any, TypeVar
 
 import sqlalchemy as sa
-from sqlalchemy.engine import Connection, Engine
+from sqlalchemy.engine import Engine
 
 from cribstats.stats.frames import StatsFilter
 from cribstats.store import tables as t

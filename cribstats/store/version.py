@@ -2,11 +2,11 @@
 the same transaction as the write, so a reader that finds it unchanged knows its copies of the figures are
 still the store's.
 
-The number lives in ``store_version`` (one row). Triggers raise it (migration 0010): on SQLite after each
-changed row; on PostgreSQL once per transaction, at commit (a deferred trigger), so concurrent imports hold the
-row only for the moment of their commit. The tables watched are the game, player, alias and match tables:
-what the figures are computed from (the facts of a game change only with its game row). Writes the triggers do not see (the discard values of stored games)
-call :func:`bump_store_version` in their own transaction.
+The number lives in ``store_version`` (one row). Triggers raise it (migration 0010) whenever a row of the game,
+player, alias or match tables changes, which is what the figures are computed from (the facts of a game change
+only with its game row): on SQLite after each changed row; on PostgreSQL once per transaction, at commit (a
+deferred trigger), so concurrent imports hold the row only for the moment of their commit. A write the
+triggers do not see (the discard values of stored games) calls :func:`bump_store_version` in its transaction.
 
 >>> from cribstats.store.db import make_engine, upgrade
 >>> engine = make_engine("sqlite://")

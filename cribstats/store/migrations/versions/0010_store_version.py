@@ -56,7 +56,8 @@ def downgrade() -> None:
     for table in WATCHED:
         for operation in OPERATIONS:
             name = f"store_version_{table}_{operation}"
-            op.execute(f'DROP TRIGGER IF EXISTS {name} ON "{table}"' if postgresql else f"DROP TRIGGER IF EXISTS {name}")
+            op.execute(f'DROP TRIGGER IF EXISTS {name} ON "{table}"' if postgresql
+                       else f"DROP TRIGGER IF EXISTS {name}")  # fmt: skip
     if postgresql:
         op.execute("DROP FUNCTION IF EXISTS store_version_raise()")
     op.drop_table("store_version")
