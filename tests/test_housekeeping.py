@@ -180,6 +180,20 @@ def test_players_who_met_cannot_be_merged(sqlite_url: str, tmp_path: Path) -> No
     assert run("players", "merge", "--db", sqlite_url, "Nobody", "Bob", "--yes").exit_code == 2
 
 
+def test_players_of_one_stored_match_cannot_be_merged_even_when_its_games_are_gone(db_url: str) -> None:
+    playoffs = Path(__file__).resolve().parent.parent / "sample_logs" / "matches" / "playoffs-best-of-3.jsonl"
+    imported(db_url, playoffs)
+    for game in orjson.loads(run("games", "--db", db_url, "--player", "Carol", "--format", "json").stdout):
+        if {"Alice", "Carol"} == set(game["players"]):  # the match Alice v Carol keeps no game of its own
+            assert run("delete", "--db", db_url, game["game"], "--yes").exit_code == 0
+    before = counts(db_url)
+    result = run("players", "merge", "--db", db_url, "Alice", "Carol", "--yes")
+    assert result.exit_code == 2, result.stderr
+    assert result.stderr.strip() == ("error: 'Alice' and 'Carol' both play in match 'match-s707-0001': they are "
+                                     "two players, and cannot be merged")
+    assert counts(db_url) == before
+
+
 def test_rename_changes_the_name_everywhere_and_keeps_the_old_spelling(sqlite_url: str, tmp_path: Path) -> None:
     logs = sims(2, 71, ["Bbo", "Ann"])
     imported(sqlite_url, write_jsonl(tmp_path / "a.jsonl", logs))

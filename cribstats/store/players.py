@@ -169,12 +169,29 @@ def player_columns() -> list[tuple[str, str]]:
     ]
 
 
+def _refuse_shared_match(conn: Connection, gone: tuple[int, str], kept: tuple[int, str]) -> None:
+    """A stored match that names both players (its games may since have been deleted) makes them two players."""
+    m, mp = t.match_table, t.match_player_table
+    both = (
+        sa.select(m.c.source_id)
+        .where(m.c.id.in_(sa.select(mp.c.match_id).where(mp.c.player_id == gone[0])))
+        .where(m.c.id.in_(sa.select(mp.c.match_id).where(mp.c.player_id == kept[0])))
+        .order_by(m.c.id)
+        .limit(1)
+    )
+    shared = conn.execute(both).scalar()
+    if shared is not None:
+        raise PlayerError(f"{gone[1]!r} and {kept[1]!r} both play in match {shared!r}: they are two players, "
+                          "and cannot be merged")
+
+
 def merge_players(conn: Connection, alias: str, into: str) -> tuple[str, str, int]:
     """Make the player ``alias`` names one with the player ``into`` names: every row moves to ``into``, and the
     merged name (and its aliases) become aliases of ``into``.
 
     :returns: the two stored names and the number of games moved.
-    :raises PlayerError: for an unknown player, one player twice, or players who sat in the same game.
+    :raises PlayerError: for an unknown player, one player twice, or players who sat in the same game or
+        play in the same stored match.
     """
     gone_id, gone_name = find_player(conn, alias)
     kept_id, kept_name = find_player(conn, into)
@@ -192,6 +209,7 @@ def merge_players(conn: Connection, alias: str, into: str) -> tuple[str, str, in
     if shared is not None:
         raise PlayerError(f"{gone_name!r} and {kept_name!r} both played in game {shared!r}: "
                           "they are two players, and cannot be merged")
+    _refuse_shared_match(conn, (gone_id, gone_name), (kept_id, kept_name))
     games = conn.execute(sa.select(sa.func.count()).where(gp.c.player_id == gone_id)).scalar_one()
     for table_name, column in player_columns():
         table = t.metadata.tables[table_name]
