@@ -273,17 +273,18 @@ def night_rows(engine: Engine, event: str, day: Date) -> list[dict[str, Any]]:
     return CACHE.get(engine, ("night", event.casefold(), day), read)
 
 
-def season_rows(engine: Engine, filters: StatsFilter) -> list[dict[str, Any]]:
-    """The rows of ``cribstats season --format json`` for these filters."""
+def season_rows(engine: Engine, filters: StatsFilter, *, quarters: bool = False,
+                drop_lowest: bool = False) -> list[dict[str, Any]]:  # fmt: skip
+    """The rows of ``cribstats season [--quarters] [--drop-lowest] --format json`` for these filters."""
     from cribstats.stats.results import load_night_totals
     from cribstats.stats.season import season_standings
 
     def read() -> list[dict[str, Any]]:
         with engine.connect() as conn:
             nights = load_night_totals(conn, filters)
-        return _rows(season_standings(nights))
+        return _rows(season_standings(nights, quarters=quarters, drop_lowest=drop_lowest))
 
-    return CACHE.get(engine, ("season", filters), read)
+    return CACHE.get(engine, ("season", filters, quarters, drop_lowest), read)
 
 
 def head_to_head_rows(engine: Engine, filters: StatsFilter, player: str | None) -> list[dict[str, Any]]:
@@ -295,12 +296,17 @@ def head_to_head_rows(engine: Engine, filters: StatsFilter, player: str | None) 
                      lambda: _rows(head_to_head_table(engine, filters, player)))  # fmt: skip
 
 
-def rating_rows(engine: Engine, filters: StatsFilter, player: str | None) -> list[dict[str, Any]]:
-    """The rows of ``cribstats rating [PLAYER] --format json``."""
+def rating_rows(engine: Engine, filters: StatsFilter, player: str | None, *,
+                history: bool = False) -> list[dict[str, Any]]:  # fmt: skip
+    """The rows of ``cribstats rating [PLAYER] [--history] --format json``."""
     from cribstats.stats.club import ratings_tables
 
+    def read() -> list[dict[str, Any]]:
+        latest, steps = ratings_tables(engine, filters, player, history=history)
+        return _rows(steps if history and steps is not None else latest)
+
     key = None if player is None else name_key(player)
-    return CACHE.get(engine, ("rating", filters, key), lambda: _rows(ratings_tables(engine, filters, player)[0]))
+    return CACHE.get(engine, ("rating", filters, key, history), read)
 
 
 def discard_rows(engine: Engine, filters: StatsFilter) -> list[dict[str, Any]]:
