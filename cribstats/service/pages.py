@@ -12,7 +12,6 @@ from urllib.parse import quote, urlencode
 
 import jinja2
 from fastapi import APIRouter, Depends, Form, Request
-from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from cribstats.safetext import page_value
@@ -82,6 +81,8 @@ def _style() -> str:
         "\n  form.stack input, form.stack textarea, form.stack button { font: inherit; padding: .4rem; }"
         "\n  .filters { display: flex; flex-wrap: wrap; gap: .5rem; align-items: end; }"
         "\n  .error { color: #a50f15; }"
+        "\n  table.cards input { font: inherit; padding: .2rem; max-width: 9rem; }"
+        "\n  table.cards tr.refused { background: #fee0d2; } .finding { color: #a63603; }"
     )
     return (found.group(1) if found else "") + extra
 
@@ -291,32 +292,3 @@ async def upload(request: Request) -> Response:
     summary = await receive_and_import(request, replace=False)
     status = 200 if not summary["refused_count"] and not summary["conflict_count"] else 400
     return render(request, "upload.html.j2", status, title="Upload logs", holder=holder, csrf="", summary=summary)
-
-
-@router.get("/scorecard", response_class=HTMLResponse)
-def scorecard_form(request: Request) -> Response:
-    holder = session_holder(request)
-    if holder is None:
-        return RedirectResponse("/session?next=/scorecard", status_code=303)
-    return render(request, "scorecard.html.j2", title="Scorecards", holder=holder, csrf="", sheet="",
-                  summary=None)  # fmt: skip
-
-
-@router.post("/scorecard", response_class=HTMLResponse)
-async def scorecard(request: Request) -> Response:
-    from cribstats.service.uploads import Part, import_parts, spool
-
-    holder = session_holder(request)
-    if holder is None:
-        return RedirectResponse("/session?next=/scorecard", status_code=303)
-    form = await request.form(max_files=0, max_fields=3, max_part_size=service_of(request).settings.max_upload)
-    token, sheet = form.get("csrf_token"), form.get("sheet")
-    check_csrf(request, token if isinstance(token, str) else None)
-    text = sheet if isinstance(sheet, str) else ""
-    handle = spool()
-    handle.write(text.replace("\r\n", "\n").encode("utf-8"))
-    summary = await run_in_threadpool(import_parts, service_of(request).engine, [Part("scorecard", handle)],
-                                      replace=False)  # fmt: skip
-    status = 200 if not summary["refused_count"] and not summary["conflict_count"] else 400
-    return render(request, "scorecard.html.j2", status, title="Scorecards", holder=holder, csrf="",
-                  sheet=text, summary=summary)  # fmt: skip
