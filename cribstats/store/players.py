@@ -17,7 +17,7 @@ be merged (a game has each player once). Each change happens in the caller's tra
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -73,6 +73,38 @@ def alias_ids(conn: Connection, keys: Iterable[str]) -> dict[str, int]:
         for key, player_id in conn.execute(sa.select(a.c.name_key, a.c.player_id).where(a.c.name_key.in_(chunk))):
             found[key] = player_id
     return found
+
+
+def seated_twice(names: Mapping[str, str], ids: Mapping[str, int]) -> str | None:
+    """Why a game cannot be stored when two of its names (name key -> spelling, ``ids`` the player id of each
+    key) are one stored player, a spelling merged into another with ``players merge``; None when they are not.
+
+    >>> seated_twice({"robert": "Robert", "bob": "Bob"}, {"robert": 7, "bob": 7})[:45]
+    "'Robert' and 'Bob' are one stored player (one"
+    """
+    seen: dict[int, str] = {}
+    for key, name in names.items():
+        player = ids.get(key)
+        if player is None:
+            continue
+        if player in seen:
+            return (f"{seen[player]!r} and {name!r} are one stored player (one spelling was merged into the "
+                    "other): a player sits once in a game")
+        seen[player] = name
+    return None
+
+
+def refuse_seated_twice(to_store: list[Any], ids: Mapping[str, int], refused: list[Any]) -> list[Any]:
+    """The importer's games to store (``(prepared game, replaced)`` pairs) less those that seat one player twice
+    (:func:`seated_twice`), which go to ``refused`` with the reason, as the importer refuses a game."""
+    kept = []
+    for item in to_store:
+        why = seated_twice(item[0].names, ids)
+        if why is None:
+            kept.append(item)
+        else:
+            refused.append((item[0], why))
+    return kept
 
 
 def list_players(conn: Connection) -> list[PlayerRow]:
