@@ -5,7 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from club_season import Played, decided_games, season_logs, season_store
+
+from club.club_season import Played, decided_games, season_logs, season_store
 
 
 @pytest.fixture

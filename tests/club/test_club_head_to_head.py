@@ -8,7 +8,7 @@ from collections import Counter, defaultdict
 from pathlib import Path
 from typing import Any
 
-from club_season import NAMES, PLAYOFFS, Played, _cli
+from club.club_season import NAMES, PLAYOFFS, Played, _cli
 
 # --- head to head -----------------------------------------------------------------------------------------------
 

@@ -7,8 +7,7 @@ from datetime import date as Date
 from pathlib import Path
 from typing import Any
 
-from club_season import LEAGUE, NAMES, NIGHTS, Played, _cli, _nights, _ordered, _places, _player_lines
-
+from club.club_season import LEAGUE, NAMES, NIGHTS, Played, _cli, _nights, _ordered, _places, _player_lines
 from cribstats.formats import read_paths
 from cribstats.replay import replay
 

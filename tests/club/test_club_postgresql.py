@@ -5,11 +5,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from club_season import LEAGUE, NAMES, Played, _cli, _nights
-from test_club_head_to_head import expected_pairs, expected_player_matches
-from test_club_nights import expected_night
-from test_club_seasons import _same, expected_season
 
+from club.club_season import LEAGUE, NAMES, Played, _cli, _nights
+from club.test_club_head_to_head import expected_pairs, expected_player_matches
+from club.test_club_nights import expected_night
+from club.test_club_seasons import _same, expected_season
 from cribstats.store.db import make_engine
 from cribstats.store.importer import import_paths
 

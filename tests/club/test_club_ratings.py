@@ -7,8 +7,9 @@ from datetime import date as Date
 from typing import Any
 
 import pytest
-from club_season import Played, _cli
 from openskill.models import PlackettLuce
+
+from club.club_season import Played, _cli
 
 # --- ratings ----------------------------------------------------------------------------------------------------
 

@@ -8,7 +8,8 @@ from datetime import date as Date
 from typing import Any
 
 import pytest
-from club_season import LEAGUE, Played, _cli, _nights, _ordered, _places, _player_lines
+
+from club.club_season import LEAGUE, Played, _cli, _nights, _ordered, _places, _player_lines
 
 # --- the season -------------------------------------------------------------------------------------------------
 
