@@ -31,6 +31,8 @@ LATER_TABLES = {"match", "match_game", "match_player", "match_finding"} | {"api_
 # added after the reference release, and checked by their own tests (tests/test_discard_store.py): the value of
 # every discard, and the statistics' discard loss per deal
 ADDED_TABLES = {"deal_discard"}
+# the store's version (tests/test_service_freshness.py): a count of writes, not a figure
+ADDED_TABLES |= {"store_version"}
 ADDED_COLUMNS = {"discard_loss_per_deal_dealer", "discard_loss_per_deal_pone"}
 # a deal's play is one value since (``deal.play``): the reference's ``play_event`` rows are made from it, numbered
 # in the order they were written (deal by deal, event by event), and the value itself is left out of ``deal``

@@ -180,6 +180,20 @@ def test_players_who_met_cannot_be_merged(sqlite_url: str, tmp_path: Path) -> No
     assert run("players", "merge", "--db", sqlite_url, "Nobody", "Bob", "--yes").exit_code == 2
 
 
+def test_players_of_one_stored_match_cannot_be_merged_even_when_its_games_are_gone(db_url: str) -> None:
+    playoffs = Path(__file__).resolve().parent.parent / "sample_logs" / "matches" / "playoffs-best-of-3.jsonl"
+    imported(db_url, playoffs)
+    for game in orjson.loads(run("games", "--db", db_url, "--player", "Carol", "--format", "json").stdout):
+        if {"Alice", "Carol"} == set(game["players"]):  # the match Alice v Carol keeps no game of its own
+            assert run("delete", "--db", db_url, game["game"], "--yes").exit_code == 0
+    before = counts(db_url)
+    result = run("players", "merge", "--db", db_url, "Alice", "Carol", "--yes")
+    assert result.exit_code == 2, result.stderr
+    assert result.stderr.strip() == ("error: 'Alice' and 'Carol' both play in match 'match-s707-0001': they are "
+                                     "two players, and cannot be merged")
+    assert counts(db_url) == before
+
+
 def test_rename_changes_the_name_everywhere_and_keeps_the_old_spelling(sqlite_url: str, tmp_path: Path) -> None:
     logs = sims(2, 71, ["Bbo", "Ann"])
     imported(sqlite_url, write_jsonl(tmp_path / "a.jsonl", logs))
@@ -240,3 +254,29 @@ def test_rename_and_merge_follow_into_the_sides_of_stored_matches(tmp_path: Path
     with make_engine(url).connect() as conn:
         match = load_match(conn, "final")
     assert match is not None and match.sides == (("Anne",), ("Bob",))
+
+
+def test_a_game_seating_a_player_and_a_spelling_merged_into_them_is_refused_in_a_sentence(
+    sqlite_url: str, tmp_path: Path
+) -> None:
+    from cribstats.formats import read_paths
+    from cribstats.store.players import alias_ids, refuse_seated_twice
+    from cribstats.store.rows import prepare_game
+
+    earlier = sims(1, 80, ["Robert", "Ann"]) + sims(1, 81, ["Bob", "Ann"])
+    imported(sqlite_url, write_jsonl(tmp_path / "a.jsonl", earlier))
+    assert run("players", "merge", "--db", sqlite_url, "Robert", "Bob", "--yes").exit_code == 0
+    later = write_jsonl(tmp_path / "later.jsonl", [dict(g, id="later-1") for g in sims(1, 82, ["Bob", "Robert"])]
+                        + [dict(g, id="later-2") for g in sims(1, 83, ["Ann", "Robert"])])  # fmt: skip
+    prepared = [prepare_game(s.game, s.file, s.place) for s in read_paths([str(later)])]
+    engine = make_engine(sqlite_url)
+    with engine.connect() as conn:  # the ids the importer gives each name: a player's own, or an alias's
+        ids = {k: v for k, v in conn.execute(sa.text("SELECT name_key, id FROM player"))}
+        ids |= alias_ids(conn, [k for g in prepared for k in g.names])
+    engine.dispose()
+    refused: list[Any] = []
+    kept = refuse_seated_twice([(g, False) for g in prepared], ids, refused)
+    assert [g.key for g, _ in kept] == ["later-2"]  # Ann v Robert (now Bob) is a game like any other
+    assert [(g.key, why) for g, why in refused] == [
+        ("later-1", "'Bob' and 'Robert' are one stored player (one spelling was merged into the other): a player "
+                    "sits once in a game")]  # fmt: skip

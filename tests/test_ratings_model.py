@@ -54,3 +54,49 @@ def test_ranks_by_hand() -> None:
     assert game_ranks([(0, True, 121), (1, False, 90)]) == [0, 1]
     assert game_ranks([(0, False, 90), (1, False, 110), (2, True, 121)]) == [2, 1, 0]
     assert game_ranks([(0, False, None), (1, True, 121), (2, False, 5)]) == [2, 0, 1]  # unknown score last
+
+
+# (key, date, round) in the order of the file; the play order by hand: the earlier date first; on 2026-11-05
+# round 1, then round 2 in the order of the file (k before a, though a's key sorts first), then round 10 (after
+# 2, as a number); the undated game last.
+PLAYED = [("k", "2026-11-05", "2", ("Ann", "Ben")), ("a", "2026-11-05", "2", ("Ben", "Cat")),
+          ("b", "2026-11-05", "10", ("Cat", "Ann")), ("c", "2026-11-05", "1", ("Ann", "Ben")),
+          ("u", None, "1", ("Ben", "Cat")), ("z", "2026-11-04", "7", ("Cat", "Ann"))]  # fmt: skip
+PLAY_ORDER = ["z", "c", "k", "a", "b", "u"]
+
+
+def test_ratings_take_the_games_in_play_order(store, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    import orjson
+
+    from cribstats.simulate import simulate_games
+    from cribstats.stats.club import ratings_tables
+    from cribstats.stats.frames import StatsFilter
+    from cribstats.stats.results import load_game_order
+    from cribstats.store.importer import import_file
+    from cribstats.store.queries import list_games
+
+    lines = []
+    for i, (key, day, round_, players) in enumerate(PLAYED):
+        log = next(iter(simulate_games(1, players=list(players), seed=40 + i))).log
+        log = {k: v for k, v in log.items() if k not in ("date", "round")} | {"id": key, "round": round_}
+        lines.append(orjson.dumps(log | ({"date": day} if day else {})))
+    path = tmp_path / "night.jsonl"
+    path.write_bytes(b"\n".join(lines) + b"\n")
+    assert import_file(path, store).imported == len(PLAYED)
+    with store.connect() as conn:
+        listed = {g.key: g for g in list_games(conn)}
+        ids = {listed[key].id: key for key in listed}
+        order = [ids[seats[0][0]] for _, seats in load_game_order(conn, StatsFilter())]
+    assert order == PLAY_ORDER
+
+    ratings: dict[str, object] = {}  # openskill's own model, game by game in the order worked out by hand
+    for key in PLAY_ORDER:
+        game = listed[key]
+        (winner,) = game.winners
+        sides = [winner, *(p for p in game.players if p != winner)]
+        rated = MODEL.rate([[ratings.get(p, MODEL.rating())] for p in sides], ranks=[0, 1])  # type: ignore[list-item]
+        ratings.update({p: team[0] for p, team in zip(sides, rated, strict=True)})
+    rows = {r["player"]: r for r in ratings_tables(store, StatsFilter(), None)[0].to_dicts()}
+    for player, rating in ratings.items():
+        assert rows[player]["mu"] == pytest.approx(rating.mu, abs=1e-9)  # type: ignore[attr-defined]
+        assert rows[player]["sigma"] == pytest.approx(rating.sigma, abs=1e-9)  # type: ignore[attr-defined]

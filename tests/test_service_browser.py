@@ -83,3 +83,54 @@ def test_upload_then_player_and_game_pages_in_chromium(browser: object, site: Li
     assert replay.startswith("Game ") and SCRIPT_NAME in replay
     assert driver.execute_script("return document.querySelectorAll('script').length") == 0  # type: ignore[attr-defined]
     assert driver.get_log("browser") == []  # type: ignore[attr-defined]
+
+
+def test_scorecards_typed_in_chromium(browser: object, site: LiveServer) -> None:
+    """A night's two cards typed into the form (one row more asked for, no script on the page), a row put right
+    after its message, then stored."""
+    from selenium.webdriver.common.by import By
+
+    driver = browser
+    key = site.add_key("browser-cards")
+    driver.get(site.url + "/scorecard")  # type: ignore[attr-defined]
+    driver.find_element(By.NAME, "key").send_keys(key)  # type: ignore[attr-defined]
+    driver.find_element(By.CSS_SELECTOR, "#sign-in form.stack button").click()  # type: ignore[attr-defined]
+    assert driver.current_url.endswith("/scorecard")  # type: ignore[attr-defined]
+
+    def type_row(i: int, values: dict[str, str]) -> None:
+        for column, value in values.items():
+            cell = driver.find_element(By.NAME, f"row-{i}-{column}")  # type: ignore[attr-defined]
+            cell.clear()
+            cell.send_keys(value)
+
+    def press(action: str) -> None:  # a button of the form, and the page it brings
+        from selenium.webdriver.support.expected_conditions import staleness_of
+        from selenium.webdriver.support.ui import WebDriverWait
+
+        button = driver.find_element(By.CSS_SELECTOR, f"button[value={action}]")  # type: ignore[attr-defined]
+        button.click()
+        WebDriverWait(driver, 30).until(staleness_of(button))  # type: ignore[arg-type]
+
+    def beside(i: int) -> str:
+        return driver.find_element(By.CSS_SELECTOR, f"#row-{i} td:last-child").text  # type: ignore[attr-defined,no-any-return]
+
+    driver.find_element(By.NAME, "night-date").send_keys("03022027")  # type: ignore[attr-defined]
+    driver.find_element(By.NAME, "night-event").send_keys("Card Night")  # type: ignore[attr-defined]
+    type_row(0, {"round": "1", "player": SCRIPT_NAME, "opponent": "Vic", "game_points": "2", "spread": "+24"})
+    type_row(1, {"round": "1", "player": "Vic", "opponent": SCRIPT_NAME, "game_points": "0", "spread": "-42"})
+    rows = len(driver.find_elements(By.CSS_SELECTOR, "table.cards tbody tr"))  # type: ignore[attr-defined]
+    press("more")
+    assert len(driver.find_elements(By.CSS_SELECTOR, "table.cards tbody tr")) > rows  # type: ignore[attr-defined]
+    assert driver.find_element(By.NAME, "row-0-player").get_attribute("value") == SCRIPT_NAME  # type: ignore[attr-defined]
+
+    press("store")
+    assert beside(0) == beside(1) == (f"the cards of {SCRIPT_NAME} against Vic in round 1 disagree: "
+                                     f"{SCRIPT_NAME}'s spread is +24 but Vic's is -42, not -24")  # as text
+    type_row(1, {"spread": "-24"})
+    press("store")
+    assert beside(0) == beside(1) == "ok"
+    assert "Imported\n1" in driver.find_element(By.ID, "result").text  # type: ignore[attr-defined]
+    assert driver.execute_script("return document.querySelectorAll('script').length") == 0  # type: ignore[attr-defined]
+    assert driver.get_log("browser") == []  # type: ignore[attr-defined]
+    with site.client() as client:
+        assert client.get("/api/v1/players/" + quote(SCRIPT_NAME, safe="")).json()["name"] == SCRIPT_NAME

@@ -26,6 +26,7 @@ from cribstats.service.models import (
     PlayerDetail,
     PlayerItem,
     RatingRow,
+    RatingStep,
     SeasonRow,
     StandingsRow,
     StatsRow,
@@ -243,9 +244,14 @@ def nights(request: Request,
 @router.get("/seasons", response_model=Page[SeasonRow],  # type: ignore[valid-type]
             summary="Season standings from the club nights")
 def seasons(request: Request, since: q.Since = None, until: q.Until = None, event: q.Event = None,
+            quarters: Annotated[bool, Query(description="Standings for each calendar quarter.")] = False,
+            drop_lowest: Annotated[bool, Query(description="Leave out each player's lowest night of the "
+                                                           "period.")] = False,
             limit: q.Limit = q.LIMIT_DEFAULT, offset: q.Offset = 0) -> Any:  # fmt: skip
-    """The rows of `cribstats season --format json` with the same filters, in its order (by rank)."""
-    rows = views.season_rows(service_of(request).engine, q.make_filter(None, event, since, until))
+    """The rows of `cribstats season [--quarters] [--drop-lowest] --format json` with the same filters, in its
+    order (by period, then rank)."""
+    rows = views.season_rows(service_of(request).engine, q.make_filter(None, event, since, until),
+                             quarters=quarters, drop_lowest=drop_lowest)  # fmt: skip
     return _listed(rows, limit, offset)
 
 
@@ -260,13 +266,17 @@ def head_to_head(request: Request, player: q.Player = None, event: q.Event = Non
     return _listed(rows, limit, offset)
 
 
-@router.get("/ratings", response_model=Page[RatingRow],  # type: ignore[valid-type]
-            summary="Ratings after the covered games, best first")
+@router.get("/ratings", response_model=Page[RatingRow] | Page[RatingStep],  # type: ignore[valid-type]
+            summary="Ratings after the covered games, best first; or after every game")
 def ratings(request: Request, player: q.Player = None, event: q.Event = None, since: q.Since = None,
-            until: q.Until = None, limit: q.Limit = q.LIMIT_DEFAULT, offset: q.Offset = 0) -> Any:  # fmt: skip
-    """The rows of `cribstats rating [PLAYER] --format json` with the same filters, best first."""
+            until: q.Until = None,
+            history: Annotated[bool, Query(description="The rating after every game (rows of RatingStep, in "
+                                                       "game order) instead of the latest.")] = False,
+            limit: q.Limit = q.LIMIT_DEFAULT, offset: q.Offset = 0) -> Any:  # fmt: skip
+    """The rows of `cribstats rating [PLAYER] [--history] --format json` with the same filters: the latest
+    ratings best first, or with `history` each player's rating after each of their games."""
     filters = q.make_filter(None, event, since, until)
-    rows = views.rating_rows(service_of(request).engine, filters, q.text(player, "player"))
+    rows = views.rating_rows(service_of(request).engine, filters, q.text(player, "player"), history=history)
     return _listed(rows, limit, offset)
 
 

@@ -25,7 +25,7 @@ API_PREFIX = "/api/"
 
 def create_app(settings: Settings) -> FastAPI:
     """The service over the store ``settings.db`` (migrated, or refused, as ``import`` does)."""
-    from cribstats.service import api, pages
+    from cribstats.service import api, pages, scorecard_page
     from cribstats.store.db import ensure_schema, make_engine
 
     engine = make_engine(settings.db)
@@ -41,6 +41,7 @@ def create_app(settings: Settings) -> FastAPI:
     app.state.service = Service.start(settings, engine)
     app.include_router(api.router)
     app.include_router(pages.router)
+    app.include_router(scorecard_page.router)
     _handlers(app)
     app.openapi = lambda: _openapi(app)  # type: ignore[method-assign]
     return app

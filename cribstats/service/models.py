@@ -57,7 +57,9 @@ def _club_schemas() -> dict[str, Any]:
                 "worst": worst_discards(conn).schema,
             }
         found["head_to_head"] = head_to_head_table(engine, StatsFilter()).schema
-        found["rating"] = ratings_tables(engine, StatsFilter())[0].schema
+        rating, steps = ratings_tables(engine, StatsFilter(), history=True)
+        found["rating"] = rating.schema
+        found["rating_history"] = steps.schema  # type: ignore[union-attr]
         return found
     finally:
         engine.dispose()
@@ -90,6 +92,8 @@ SeasonRow = _nullable_row_model("SeasonRow", _CLUB["season"], "One row of `cribs
 HeadToHeadRow = _nullable_row_model("HeadToHeadRow", _CLUB["head_to_head"],
                                     "One row of `cribstats head-to-head --format json`.")  # fmt: skip
 RatingRow = _nullable_row_model("RatingRow", _CLUB["rating"], "One row of `cribstats rating --format json`.")
+RatingStep = _nullable_row_model("RatingStep", _CLUB["rating_history"],
+                                 "One row of `cribstats rating --history --format json`.")  # fmt: skip
 DiscardRow = _nullable_row_model("DiscardRow", _CLUB["discards"],
                                  "One row of `cribstats discards --format json`.")  # fmt: skip
 WorstDiscard = _nullable_row_model("WorstDiscard", _CLUB["worst"], "One of the costliest discards.")

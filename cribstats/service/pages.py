@@ -12,7 +12,6 @@ from urllib.parse import quote, urlencode
 
 import jinja2
 from fastapi import APIRouter, Depends, Form, Request
-from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from cribstats.safetext import page_value
@@ -82,6 +81,8 @@ def _style() -> str:
         "\n  form.stack input, form.stack textarea, form.stack button { font: inherit; padding: .4rem; }"
         "\n  .filters { display: flex; flex-wrap: wrap; gap: .5rem; align-items: end; }"
         "\n  .error { color: #a50f15; }"
+        "\n  table.cards input { font: inherit; padding: .2rem; max-width: 9rem; }"
+        "\n  table.cards tr.refused { background: #fee0d2; } .finding { color: #a63603; }"
     )
     return (found.group(1) if found else "") + extra
 
@@ -108,12 +109,20 @@ def _table(rows: list[dict[str, Any]], columns: tuple[str, ...]) -> list[list[st
 
 
 def _standings(engine: Any, filters: Any) -> dict[str, Any]:
+    """The standings table as the pages show it, rendered once per store version and filters: a page with many
+    players costs one cache look-up, not a table's formatting."""
+    from markupsafe import Markup
+
     from cribstats.report import LABELS
     from cribstats.stats.measures import STANDINGS_COLUMNS
 
-    rows = views.standings_rows(engine, filters)
-    return {"head": [LABELS[c] for c in STANDINGS_COLUMNS], "rows": _table(rows, STANDINGS_COLUMNS),
-            "players": [r["player"] for r in rows], "scope": filters.describe()}  # fmt: skip
+    def build() -> dict[str, Any]:
+        rows = views.standings_rows(engine, filters)
+        macro = _environment().get_template("_table.html.j2").module.table  # type: ignore[attr-defined]
+        html = macro([LABELS[c] for c in STANDINGS_COLUMNS], _table(rows, STANDINGS_COLUMNS))
+        return {"table": Markup(html), "players": [r["player"] for r in rows], "scope": filters.describe()}
+
+    return views.CACHE.get(engine, ("standings-page", filters), build)
 
 
 @router.get("/", response_class=HTMLResponse)
@@ -283,32 +292,3 @@ async def upload(request: Request) -> Response:
     summary = await receive_and_import(request, replace=False)
     status = 200 if not summary["refused_count"] and not summary["conflict_count"] else 400
     return render(request, "upload.html.j2", status, title="Upload logs", holder=holder, csrf="", summary=summary)
-
-
-@router.get("/scorecard", response_class=HTMLResponse)
-def scorecard_form(request: Request) -> Response:
-    holder = session_holder(request)
-    if holder is None:
-        return RedirectResponse("/session?next=/scorecard", status_code=303)
-    return render(request, "scorecard.html.j2", title="Scorecards", holder=holder, csrf="", sheet="",
-                  summary=None)  # fmt: skip
-
-
-@router.post("/scorecard", response_class=HTMLResponse)
-async def scorecard(request: Request) -> Response:
-    from cribstats.service.uploads import Part, import_parts, spool
-
-    holder = session_holder(request)
-    if holder is None:
-        return RedirectResponse("/session?next=/scorecard", status_code=303)
-    form = await request.form(max_files=0, max_fields=3, max_part_size=service_of(request).settings.max_upload)
-    token, sheet = form.get("csrf_token"), form.get("sheet")
-    check_csrf(request, token if isinstance(token, str) else None)
-    text = sheet if isinstance(sheet, str) else ""
-    handle = spool()
-    handle.write(text.replace("\r\n", "\n").encode("utf-8"))
-    summary = await run_in_threadpool(import_parts, service_of(request).engine, [Part("scorecard", handle)],
-                                      replace=False)  # fmt: skip
-    status = 200 if not summary["refused_count"] and not summary["conflict_count"] else 400
-    return render(request, "scorecard.html.j2", status, title="Scorecards", holder=holder, csrf="",
-                  sheet=text, summary=summary)  # fmt: skip

@@ -22,7 +22,6 @@ from sqlalchemy.engine import Engine
 from starlette.types import Message, Receive
 
 from cribstats.service.problems import ProblemError
-from cribstats.service.views import CACHE
 from cribstats.store import tables as t
 
 RAW_TYPES = ("application/json", "application/x-ndjson", "text/csv", "text/plain")
@@ -102,12 +101,9 @@ def import_parts(engine: Engine, parts: list[Part], *, replace: bool) -> dict[st
     with engine.connect() as conn:
         before = conn.execute(sa.select(sa.func.max(t.game_table.c.id))).scalar() or 0
     importer = Importer(engine, replace=replace)
-    try:
-        with importer:
-            for source in _sources(parts, seen, importer):
-                importer.add(source)
-    finally:
-        CACHE.clear()  # this process shows the new figures at once
+    with importer:  # each batch raises the store's version as it commits: every worker's figures follow
+        for source in _sources(parts, seen, importer):
+            importer.add(source)
     summary = importer.summary
     games = _stored(engine, seen.places, before)
     return {

@@ -2,17 +2,16 @@
 command line give the same numbers): statistics and standings as ``compute_stats``/``compute_standings`` give
 them, games as ``list_games``/``find_game`` and the replay give them.
 
-Statistics are cached per process, keyed by the filters and the store's version (:func:`store_version`: the
-number of stored games and the newest game's id, which every import, replacement or deletion changes). The
-version is read again at most every :data:`VERSION_SECONDS`, and an upload through this process clears the
-cache at once, so a figure is at most that old after another process changed the store. The cache is a copy of
-what the store says, never the only one, so any number of workers serve one store.
+Figures (and the standings tables as rendered) are cached per process, keyed by what they are and the store's
+version (:mod:`cribstats.store.version`: a number every completed write raises in its own transaction). Each
+request reads the version once (one row by its key) before it reads any figure, so no page or answer is ever
+older than a write that completed before it, in any worker; the cache is a copy of what the store says, never
+the only one, so any number of workers serve one store.
 """
 
 from __future__ import annotations
 
 import threading
-import time
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -20,24 +19,17 @@ from datetime import date as Date
 from typing import Any, TypeVar
 
 import sqlalchemy as sa
-from sqlalchemy.engine import Connection, Engine
+from sqlalchemy.engine import Engine
 
 from cribstats.stats.frames import StatsFilter
 from cribstats.store import tables as t
 from cribstats.store.queries import GameListing, StoredGame, find_game, list_games
 from cribstats.store.tables import name_key
+from cribstats.store.version import read_store_version
 
 T = TypeVar("T")
 CACHE_SIZE = 128
-VERSION_SECONDS = 1.0
 RECENT_GAMES = 10
-
-
-def store_version(conn: Connection) -> tuple[int, int]:
-    """What changes whenever the stored games do: their number and the newest game's id."""
-    g = t.game_table
-    row = conn.execute(sa.select(sa.func.count(), sa.func.max(g.c.id)).select_from(g)).one()
-    return int(row[0]), int(row[1] or 0)
 
 
 class FigureCache:
@@ -47,37 +39,19 @@ class FigureCache:
         self._items: OrderedDict[Any, Any] = OrderedDict()
         self._size = size
         self._lock = threading.Lock()
-        self._version: tuple[int, int] | None = None
-        self._version_read = 0.0
-        self._refreshing = False
 
     def clear(self) -> None:
-        """Forget every figure (the store was just changed through this process)."""
+        """Forget every figure."""
         with self._lock:
             self._items.clear()
-            self._version = None
-
-    def version(self, engine: Engine) -> tuple[int, int]:
-        """The store's version, read again once :data:`VERSION_SECONDS` have passed: by one thread, while the
-        others go on with the version read last."""
-        now = time.monotonic()
-        with self._lock:
-            fresh = self._version is not None and now - self._version_read < VERSION_SECONDS
-            if fresh or (self._version is not None and self._refreshing):
-                return self._version  # type: ignore[return-value]
-            self._refreshing = True
-        try:
-            with engine.connect() as conn:
-                version = store_version(conn)
-        finally:
-            with self._lock:
-                self._refreshing = False
-        with self._lock:
-            self._version, self._version_read = version, now
-        return version
 
     def get(self, engine: Engine, key: Any, compute: Callable[[], T]) -> T:
-        full = (key, self.version(engine))
+        """The figure ``key`` at the store's version now: the copy made at that version, or ``compute()``.
+
+        The version is read before the figure is computed, so a copy is never older than its version (a write
+        that commits in between only makes the copy newer than its key says)."""
+        with engine.connect() as conn:
+            full = (key, read_store_version(conn))
         with self._lock:
             if full in self._items:
                 self._items.move_to_end(full)
@@ -299,17 +273,18 @@ def night_rows(engine: Engine, event: str, day: Date) -> list[dict[str, Any]]:
     return CACHE.get(engine, ("night", event.casefold(), day), read)
 
 
-def season_rows(engine: Engine, filters: StatsFilter) -> list[dict[str, Any]]:
-    """The rows of ``cribstats season --format json`` for these filters."""
+def season_rows(engine: Engine, filters: StatsFilter, *, quarters: bool = False,
+                drop_lowest: bool = False) -> list[dict[str, Any]]:  # fmt: skip
+    """The rows of ``cribstats season [--quarters] [--drop-lowest] --format json`` for these filters."""
     from cribstats.stats.results import load_night_totals
     from cribstats.stats.season import season_standings
 
     def read() -> list[dict[str, Any]]:
         with engine.connect() as conn:
             nights = load_night_totals(conn, filters)
-        return _rows(season_standings(nights))
+        return _rows(season_standings(nights, quarters=quarters, drop_lowest=drop_lowest))
 
-    return CACHE.get(engine, ("season", filters), read)
+    return CACHE.get(engine, ("season", filters, quarters, drop_lowest), read)
 
 
 def head_to_head_rows(engine: Engine, filters: StatsFilter, player: str | None) -> list[dict[str, Any]]:
@@ -321,12 +296,17 @@ def head_to_head_rows(engine: Engine, filters: StatsFilter, player: str | None) 
                      lambda: _rows(head_to_head_table(engine, filters, player)))  # fmt: skip
 
 
-def rating_rows(engine: Engine, filters: StatsFilter, player: str | None) -> list[dict[str, Any]]:
-    """The rows of ``cribstats rating [PLAYER] --format json``."""
+def rating_rows(engine: Engine, filters: StatsFilter, player: str | None, *,
+                history: bool = False) -> list[dict[str, Any]]:  # fmt: skip
+    """The rows of ``cribstats rating [PLAYER] [--history] --format json``."""
     from cribstats.stats.club import ratings_tables
 
+    def read() -> list[dict[str, Any]]:
+        latest, steps = ratings_tables(engine, filters, player, history=history)
+        return _rows(steps if history and steps is not None else latest)
+
     key = None if player is None else name_key(player)
-    return CACHE.get(engine, ("rating", filters, key), lambda: _rows(ratings_tables(engine, filters, player)[0]))
+    return CACHE.get(engine, ("rating", filters, key, history), read)
 
 
 def discard_rows(engine: Engine, filters: StatsFilter) -> list[dict[str, Any]]:

@@ -2,8 +2,9 @@
 
 Every decided game is one update: its sides are the teams (four-player: the two partnerships; three-player:
 three sides of one), ranked the winner first and the others by their final score (higher is better; equal
-scores tie). Games are taken in date order, a day's games by round then game key, and undated games after every
-dated one (:func:`cribstats.stats.results.game_order_query`). Every player starts at openskill's default
+scores tie). Games are taken in play order, the one order of a night's games
+(:func:`cribstats.store.queries.play_order`: date, undated games after every dated one; round; the sheet's file
+and place; the order stored). Every player starts at openskill's default
 (mu 25, sigma 25/3). The **rating** shown is openskill's ordinal, ``mu - 3 * sigma``: a rating the player is
 very likely to be at least as good as, so that a newcomer is not ranked above a regular on one lucky night.
 

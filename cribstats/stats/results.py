@@ -24,6 +24,8 @@ query                one row per
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from datetime import date as Date
 from typing import Any
 
 import polars as pl
@@ -130,21 +132,20 @@ def pair_totals_query(filters: StatsFilter) -> sa.Select[Any]:
 
 def game_order_query(filters: StatsFilter) -> sa.Select[Any]:
     """Every seat of the covered games (game id, date as ISO text, player id, team, won as 0/1, final score
-    claimed) in the order ratings are updated: dated games by date, undated ones after them; a day's games by
-    round (a round written as a number in number order: by length, then digits), then by game key; a game's
-    seats in seat order."""
+    claimed, and what :func:`cribstats.store.queries.play_order` orders games by: round, source file and place),
+    game by game, a game's seats in seat order; :func:`load_game_order` puts the games in play order."""
     gp, g, e = t.game_player_table, t.game_table, t.event_table
     source = gp.join(g, g.c.id == gp.c.game_id)
     if filters.event is not None:
         source = source.outerjoin(e, e.c.id == g.c.event_id)
-    round_text = sa.func.coalesce(g.c.round, "")
     return (
         sa.select(gp.c.game_id, sa.cast(g.c.date, sa.String).label("date"), gp.c.player_id, gp.c.team,
-                  sa.cast(gp.c.won, sa.Integer).label("won"), gp.c.final_score_claimed)
+                  sa.cast(gp.c.won, sa.Integer).label("won"), gp.c.final_score_claimed, g.c.round,
+                  g.c.source_file, g.c.source_place)
         .select_from(source)
         .where(*_covered(filters))
-        .order_by(g.c.date.is_(None), g.c.date, sa.func.length(round_text), round_text, g.c.game_key, gp.c.seat)
-    )
+        .order_by(gp.c.game_id, gp.c.seat)
+    )  # fmt: skip
 
 
 def qualifying_query(event: str) -> sa.Select[Any]:
@@ -212,19 +213,35 @@ Seat = tuple[int, int, int, int, int | None]
 """A seat of a game: game id, player id, team, won (0/1), final score claimed."""
 
 
+@dataclass(frozen=True, slots=True)
+class _Played:
+    """What a game is ordered by (the fields :func:`cribstats.store.queries.play_order` reads)."""
+
+    id: int
+    date: Date | None
+    round: str | None
+    source_file: str | None
+    source_place: str | None
+
+
 def load_game_order(conn: Connection, filters: StatsFilter) -> list[tuple[str | None, list[Seat]]]:
-    """The covered games in the order of :func:`game_order_query`, each as its date (ISO text) and its seats in
-    seat order. A game no side won has ``won`` 0 in every seat (:func:`cribstats.stats.ratings.rate_games`
-    skips it)."""
-    games: list[tuple[str | None, list[Seat]]] = []
+    """The covered games in play order (:func:`cribstats.store.queries.play_order`, the one order of a night's
+    games: date, undated last; round; the file and the place in it; the order stored), each as its date (ISO
+    text) and its seats in seat order. A game no side won has ``won`` 0 in every seat
+    (:func:`cribstats.stats.ratings.rate_games` skips it)."""
+    from cribstats.store.queries import play_order
+
+    games: list[tuple[_Played, str | None, list[Seat]]] = []
     current = None
-    for game_id, day, player_id, team, won, score in conn.execute(game_order_query(filters)):
+    for game_id, day, player_id, team, won, score, round_, file, place in conn.execute(game_order_query(filters)):
         if game_id != current:
             current = game_id
             seats: list[Seat] = []
-            games.append((day, seats))
+            played = _Played(game_id, Date.fromisoformat(day) if day else None, round_, file, place)
+            games.append((played, day, seats))
         seats.append((game_id, player_id, team, won, score))
-    return games
+    games.sort(key=lambda game: play_order(game[0]))
+    return [(day, seats) for _, day, seats in games]
 
 
 def load_player_names(conn: Connection) -> pl.DataFrame:

@@ -30,6 +30,7 @@ from cribstats.store import tables as t
 from cribstats.store.bulk import bulk_insert
 from cribstats.store.db import atomic, writer
 from cribstats.store.totals import id_runs
+from cribstats.store.version import bump_store_version
 from cribstats.variants import find_variant
 
 BATCH_GAMES = 500
@@ -123,6 +124,7 @@ def fill_discard_values(
                     dd = t.deal_discard_table
                     conn.execute(dd.delete().where(_in_runs(dd.c.game_id, id_runs(batch))))
                 rows += add_discard_values(conn, batch)
+                bump_store_version(conn)  # the service's figures include the discard losses
             if progress is not None:
                 progress(len(batch))
     return len(todo), rows

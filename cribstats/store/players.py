@@ -17,7 +17,7 @@ be merged (a game has each player once). Each change happens in the caller's tra
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -73,6 +73,38 @@ def alias_ids(conn: Connection, keys: Iterable[str]) -> dict[str, int]:
         for key, player_id in conn.execute(sa.select(a.c.name_key, a.c.player_id).where(a.c.name_key.in_(chunk))):
             found[key] = player_id
     return found
+
+
+def seated_twice(names: Mapping[str, str], ids: Mapping[str, int]) -> str | None:
+    """Why a game cannot be stored when two of its names (name key -> spelling, ``ids`` the player id of each
+    key) are one stored player, a spelling merged into another with ``players merge``; None when they are not.
+
+    >>> seated_twice({"robert": "Robert", "bob": "Bob"}, {"robert": 7, "bob": 7})[:45]
+    "'Robert' and 'Bob' are one stored player (one"
+    """
+    seen: dict[int, str] = {}
+    for key, name in names.items():
+        player = ids.get(key)
+        if player is None:
+            continue
+        if player in seen:
+            return (f"{seen[player]!r} and {name!r} are one stored player (one spelling was merged into the "
+                    "other): a player sits once in a game")
+        seen[player] = name
+    return None
+
+
+def refuse_seated_twice(to_store: list[Any], ids: Mapping[str, int], refused: list[Any]) -> list[Any]:
+    """The importer's games to store (``(prepared game, replaced)`` pairs) less those that seat one player twice
+    (:func:`seated_twice`), which go to ``refused`` with the reason, as the importer refuses a game."""
+    kept = []
+    for item in to_store:
+        why = seated_twice(item[0].names, ids)
+        if why is None:
+            kept.append(item)
+        else:
+            refused.append((item[0], why))
+    return kept
 
 
 def list_players(conn: Connection) -> list[PlayerRow]:
@@ -169,12 +201,29 @@ def player_columns() -> list[tuple[str, str]]:
     ]
 
 
+def _refuse_shared_match(conn: Connection, gone: tuple[int, str], kept: tuple[int, str]) -> None:
+    """A stored match that names both players (its games may since have been deleted) makes them two players."""
+    m, mp = t.match_table, t.match_player_table
+    both = (
+        sa.select(m.c.source_id)
+        .where(m.c.id.in_(sa.select(mp.c.match_id).where(mp.c.player_id == gone[0])))
+        .where(m.c.id.in_(sa.select(mp.c.match_id).where(mp.c.player_id == kept[0])))
+        .order_by(m.c.id)
+        .limit(1)
+    )
+    shared = conn.execute(both).scalar()
+    if shared is not None:
+        raise PlayerError(f"{gone[1]!r} and {kept[1]!r} both play in match {shared!r}: they are two players, "
+                          "and cannot be merged")
+
+
 def merge_players(conn: Connection, alias: str, into: str) -> tuple[str, str, int]:
     """Make the player ``alias`` names one with the player ``into`` names: every row moves to ``into``, and the
     merged name (and its aliases) become aliases of ``into``.
 
     :returns: the two stored names and the number of games moved.
-    :raises PlayerError: for an unknown player, one player twice, or players who sat in the same game.
+    :raises PlayerError: for an unknown player, one player twice, or players who sat in the same game or
+        play in the same stored match.
     """
     gone_id, gone_name = find_player(conn, alias)
     kept_id, kept_name = find_player(conn, into)
@@ -192,6 +241,7 @@ def merge_players(conn: Connection, alias: str, into: str) -> tuple[str, str, in
     if shared is not None:
         raise PlayerError(f"{gone_name!r} and {kept_name!r} both played in game {shared!r}: "
                           "they are two players, and cannot be merged")
+    _refuse_shared_match(conn, (gone_id, gone_name), (kept_id, kept_name))
     games = conn.execute(sa.select(sa.func.count()).where(gp.c.player_id == gone_id)).scalar_one()
     for table_name, column in player_columns():
         table = t.metadata.tables[table_name]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from alembic import context
 
+import cribstats.store.version  # noqa: F401  (its table is on the same metadata)
 from cribstats.store.tables import metadata
 
 

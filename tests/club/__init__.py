@@ -1,0 +1,1 @@
+"""The club tables recomputed from a simulated season's logs, by subject."""
