@@ -280,3 +280,33 @@ def test_a_game_seating_a_player_and_a_spelling_merged_into_them_is_refused_in_a
     assert [(g.key, why) for g, why in refused] == [
         ("later-1", "'Bob' and 'Robert' are one stored player (one spelling was merged into the other): a player "
                     "sits once in a game")]  # fmt: skip
+
+
+def test_the_import_refuses_a_game_seating_a_player_and_their_merged_spelling(db_url: str, tmp_path: Path) -> None:
+    """After Robert is merged into Bob, a game of Bob against Robert is refused in a sentence with its file and
+    place, the batch's other game is stored, and a replacement seating them both leaves the game it would replace.
+    """
+    earlier = [dict(g, id="r1") for g in sims(1, 80, ["Robert", "Ann"])]
+    earlier += [dict(g, id="b1") for g in sims(1, 81, ["Bob", "Ann"])]
+    imported(db_url, write_jsonl(tmp_path / "a.jsonl", earlier))
+    assert run("players", "merge", "--db", db_url, "Robert", "Bob", "--yes").exit_code == 0
+    later_file = tmp_path / "later.jsonl"
+    write_jsonl(later_file, [dict(g, id="later-1") for g in sims(1, 82, ["Bob", "Robert"])]
+                + [dict(g, id="later-2") for g in sims(1, 83, ["Ann", "Robert"])])  # fmt: skip
+    result = run("import", "--db", db_url, "-q", str(later_file))
+    assert result.exit_code == 2, result.output
+    assert "later.jsonl" in result.output and "line 1" in result.output
+    assert "'Bob' and 'Robert' are one stored player" in result.output
+    assert "Traceback" not in result.output and "the database refused" not in result.output
+    assert counts(db_url)["game"] == 3  # r1, b1 and later-2
+
+    replacement = write_jsonl(tmp_path / "b1.jsonl", [dict(g, id="b1") for g in sims(1, 84, ["Bob", "Robert"])])
+    result = run("import", "--db", db_url, "-q", "--replace", str(replacement))
+    assert result.exit_code == 2 and "are one stored player" in result.output, result.output
+    engine = make_engine(db_url)
+    with engine.connect() as conn:
+        names = conn.execute(sa.text(
+            "SELECT p.name FROM game g JOIN game_player gp ON gp.game_id = g.id JOIN player p ON p.id = gp.player_id"
+            " WHERE g.source_id = 'b1' ORDER BY p.name")).scalars().all()  # fmt: skip
+    engine.dispose()
+    assert names == ["Ann", "Bob"]  # the stored b1, untouched

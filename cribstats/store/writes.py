@@ -20,7 +20,7 @@ from cribstats.store import tables as t
 from cribstats.store.bulk import bulk_insert, chunks, insert_ignore, next_id
 from cribstats.store.db import is_postgresql
 from cribstats.store.identity import IN_CHUNK, BatchOutcome, existing_games, id_conflict, key_conflict
-from cribstats.store.players import alias_ids
+from cribstats.store.players import alias_ids, refuse_seated_twice
 from cribstats.store.rows import (
     DATE_AT,
     DEAL_COLUMNS,
@@ -74,7 +74,7 @@ class BatchWriter:
         by_source = {row.source_id: row for row in existing if row.source_id is not None}
         by_key = {row.game_key: row for row in existing}
         to_store: list[tuple[PreparedGame, bool]] = []
-        to_delete: list[int] = []
+        replacing: dict[str, int] = {}  # content hash -> the id of the stored game it replaces
         for g in batch:
             if g.content_hash in by_hash:
                 out.present.append(g)
@@ -85,7 +85,7 @@ class BatchWriter:
                 if same_key is not None and same_key.id != same_id.id:
                     out.conflicts.append((g, key_conflict(g)))
                 else:
-                    to_delete.append(same_id.id)
+                    replacing[g.content_hash] = same_id.id
                     to_store.append((g, True))
             elif same_id is not None:
                 out.conflicts.append((g, id_conflict(g)))
@@ -95,11 +95,17 @@ class BatchWriter:
                 to_store.append((g, False))
         if not to_store:
             return out
+        players = self._resolve_players(conn, [g for g, _ in to_store], out)
+        # a game seating one stored player twice (a spelling merged into another) is refused before any game
+        # it would replace is deleted
+        to_store = refuse_seated_twice(to_store, players, out.refused)
+        to_delete = [replacing[g.content_hash] for g, replaced in to_store if replaced]
+        if not to_store:
+            return out
         if to_delete:
             games = t.game_table
             for chunk in chunks(to_delete, IN_CHUNK):
                 conn.execute(sa.delete(games).where(games.c.id.in_(chunk)))
-        players = self._resolve_players(conn, [g for g, _ in to_store], out)
         events = self._resolve_events(conn, [g for g, _ in to_store], out)
         # games in hash order: concurrent imports into PostgreSQL then take their unique keys in one order
         ordered = sorted(to_store, key=lambda item: item[0].content_hash)

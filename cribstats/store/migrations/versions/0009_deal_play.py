@@ -5,7 +5,7 @@ Each deal's events move over in their order as ``[seat, card, count, due, claime
 the ``play_event`` rows again from the value.
 
 Revision ID: 0009
-Revises: 0010
+Revises: 0008
 Create Date: 2026-12-01 12:30:00.000000
 """
 
@@ -19,7 +19,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0009"
-down_revision = "0010"  # after the store version (0010), which came first
+down_revision = "0008"
 branch_labels = None
 depends_on = None
 
