@@ -306,7 +306,7 @@ def test_the_import_refuses_a_game_seating_a_player_and_their_merged_spelling(db
     engine = make_engine(db_url)
     with engine.connect() as conn:
         names = conn.execute(sa.text(
-            "SELECT p.name FROM game g JOIN game_player gp ON gp.game_id = g.id JOIN player p ON p.id = gp.player_id"
-            " WHERE g.source_id = 'b1' ORDER BY p.name")).scalars().all()  # fmt: skip
+            "SELECT p.name FROM game g JOIN game_player gp ON gp.game_id = g.id"
+            " JOIN player p ON p.id = gp.player_id WHERE g.source_id = 'b1' ORDER BY p.name")).scalars().all()  # fmt: skip
     engine.dispose()
     assert names == ["Ann", "Bob"]  # the stored b1, untouched
