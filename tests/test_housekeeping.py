@@ -305,8 +305,10 @@ def test_the_import_refuses_a_game_seating_a_player_and_their_merged_spelling(db
     assert result.exit_code == 2 and "are one stored player" in result.output, result.output
     engine = make_engine(db_url)
     with engine.connect() as conn:
-        names = conn.execute(sa.text(
+        query = sa.text(
             "SELECT p.name FROM game g JOIN game_player gp ON gp.game_id = g.id"
-            " JOIN player p ON p.id = gp.player_id WHERE g.source_id = 'b1' ORDER BY p.name")).scalars().all()  # fmt: skip
+            " JOIN player p ON p.id = gp.player_id WHERE g.source_id = 'b1' ORDER BY p.name"
+        )
+        names = conn.execute(query).scalars().all()
     engine.dispose()
     assert names == ["Ann", "Bob"]  # the stored b1, untouched
