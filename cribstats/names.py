@@ -168,6 +168,8 @@ def normalise_deal_names(deal: Any) -> None:
             setattr(deal, field, normalise_keys(value))
     for call in deal.muggins or ():
         call.by, call.from_ = name_or_same(call.by), name_or_same(call.from_)
+    if getattr(deal, "bid", None) is not None:
+        deal.bid.player = name_or_same(deal.bid.player)
 
 
 def name_key(name: str) -> str:

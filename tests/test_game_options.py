@@ -59,6 +59,26 @@ def test_a_bid_is_taken_off_the_board_at_once_and_the_bidder_has_the_crib() -> N
     assert outcome.deals[0].dealer == "Bob"  # the deal is still Bob's: the next one passes to Alice
 
 
+@pytest.mark.parametrize("spelling", [" Alice ", "Alice\u00a0", "\tAlice"])
+def test_a_bid_names_its_player_as_every_other_field_may(spelling: str) -> None:
+    # the name rule trims a name (and puts it in NFC) wherever a deal names a player: the bid too, and the
+    # bid is then Alice's exactly as when spelt plainly
+    plain = replay(game(deal("Bob", bid={"player": "Alice", "points": 3}, scores={"Alice": 21, "Bob": 12}),
+                        bidding=True))
+    spelt = game(deal("Bob", bid={"player": spelling, "points": 3}, scores={"Alice": 21, "Bob": 12}), bidding=True)
+    assert spelt.deals[0].bid.player == "Alice"
+    assert replay(spelt).scores_claimed == plain.scores_claimed == {"Alice": 21, "Bob": 12}
+
+
+def test_a_bid_by_a_player_in_another_unicode_form_is_theirs() -> None:
+    # "Zoë" with a combining diaeresis is the player "Zoë" of the players list (NFC), in the bid as in the hands
+    log = {"format": "cribstats/game/1", "players": ["Alice", "Zo\u00eb"], "bidding": True,
+           "deals": [{"dealer": "Alice", "hands": {"Alice": [], "Zoe\u0308": []},
+                      "discards": {"Alice": [], "Zoe\u0308": ["AC"]}, "starter": "AC",
+                      "bid": {"player": "Zoe\u0308", "points": 2}}]}
+    assert validate_game(log).deals[0].bid.player == "Zo\u00eb"
+
+
 def test_a_board_that_forgets_the_bid_is_a_board_finding() -> None:
     outcome = replay(game(deal("Bob", bid={"player": "Alice", "points": 3}, scores={"Alice": 24, "Bob": 12}),
                           bidding=True))

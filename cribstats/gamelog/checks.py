@@ -136,6 +136,8 @@ def check_options(game: GameLog) -> None:
             continue
         if not game.bidding_rule:
             raise GameLogError(f"deals[{d}].bid", "a bid for the crib needs \"bidding\": true on the game")
+        if deal.bid.player not in game.players:  # another Unicode form, or spaces around it
+            deal.bid.player = name_or_same(deal.bid.player)
         if deal.bid.player not in game.players:
             raise GameLogError(f"deals[{d}].bid.player", _not_a_player(deal.bid.player))
 
