@@ -7,6 +7,8 @@ import html
 import re
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
+from urllib.parse import quote
 
 import orjson
 import pytest
@@ -96,6 +98,22 @@ def _page_players(live: LiveServer) -> list[str]:
     return [html.unescape(n) for n in re.findall(r'<td><a href="/players/[^"]*">([^<]*)</a></td>', page.text)]
 
 
+def _player_page_figures(live: LiveServer, name: str) -> dict[str, str]:
+    """The figures of a player's page: each labelled cell of its tables."""
+    with live.client() as client:
+        page = client.get(f"/players/{quote(name)}")
+    assert page.status_code == 200
+    cells = re.findall(r'<tr><th scope="row">([^<]*)</th><td>([^<]*)</td></tr>', page.text)
+    return {html.unescape(label): html.unescape(value) for label, value in cells}
+
+
+def _figures_of(row: dict[str, Any]) -> dict[str, str]:
+    """What a player's page must show for the statistics row ``row``, formatted as the report formats it."""
+    from cribstats.report import LABELS, PLAYER_GROUPS, format_value
+
+    return {LABELS[c]: format_value(c, row[c]) for _, columns in PLAYER_GROUPS for c in columns}
+
+
 def _same_as_the_commands(live: LiveServer, reads: int = 1) -> None:
     """The standings (API and page) and the statistics equal the commands', ``reads`` times over."""
     standings = orjson.loads(cli("standings", "--format", "json", db=live.db).stdout)
@@ -105,6 +123,8 @@ def _same_as_the_commands(live: LiveServer, reads: int = 1) -> None:
             assert client.get("/api/v1/standings", params={"limit": 500}).json()["items"] == standings
             assert client.get("/api/v1/stats", params={"limit": 500}).json()["items"] == stats
         assert _page_players(live) == [row["player"] for row in standings]
+        for row in stats[:2]:  # each player's page, cached per version like the rest
+            assert _figures_of(row).items() <= _player_page_figures(live, row["player"]).items()
 
 
 def _writes_show_at_once(live: LiveServer, folder: Path, reads: int) -> None:

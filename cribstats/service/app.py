@@ -25,7 +25,7 @@ API_PREFIX = "/api/"
 
 def create_app(settings: Settings) -> FastAPI:
     """The service over the store ``settings.db`` (migrated, or refused, as ``import`` does)."""
-    from cribstats.service import api, pages, scorecard_page
+    from cribstats.service import api, pages, scorecard_page, views
     from cribstats.store.db import ensure_schema, make_engine
 
     engine = make_engine(settings.db)
@@ -39,6 +39,7 @@ def create_app(settings: Settings) -> FastAPI:
         redoc_url=None,
     )
     app.state.service = Service.start(settings, engine)
+    views.CACHE.settles_collector = True  # a server's long-lived objects frozen as figures are cached
     app.include_router(api.router)
     app.include_router(pages.router)
     app.include_router(scorecard_page.router)

@@ -155,6 +155,15 @@ def players(request: Request, holder: Reader, offset: q.Offset = 0) -> Response:
 
 @router.get("/players/{name:path}", response_class=HTMLResponse)
 def player(request: Request, name: str, holder: Reader) -> Response:
+    from cribstats.names import name_key
+
+    # the page's figures at the store's version, gathered once: a hit costs one look-up of the version
+    page = views.CACHE.get(service_of(request).engine, ("player-page", name_key(name)),
+                           lambda: _player_page(request, name))  # fmt: skip
+    return render(request, "player.html.j2", title=page["name"], holder=holder, **page)
+
+
+def _player_page(request: Request, name: str) -> dict[str, Any]:
     from cribstats.report import LABELS, PLAYER_GROUPS, format_value
     from cribstats.service.api import player_detail
 
@@ -165,9 +174,8 @@ def player(request: Request, name: str, holder: Reader) -> Response:
         groups = [(group, [(LABELS[c], format_value(c, row[c])) for c in cols]) for group, cols in PLAYER_GROUPS]
     charts = [(kind, f"/charts/{kind}.svg?{urlencode({'player': detail['name']})}")
               for kind in ("averages", "accuracy", "skunks")]  # fmt: skip
-    return render(request, "player.html.j2", title=detail["name"], holder=holder, name=detail["name"],
-                  groups=groups, games=detail["recent_games"], charts=charts,
-                  discards=_player_discards(service_of(request).engine, detail["name"]))  # fmt: skip
+    return {"name": detail["name"], "groups": groups, "games": detail["recent_games"], "charts": charts,
+            "discards": _player_discards(service_of(request).engine, detail["name"])}
 
 
 def _player_discards(engine: Any, name: str) -> dict[str, Any] | None:
