@@ -9,12 +9,12 @@ skipped, and the skip says why.
 from __future__ import annotations
 
 import os
-import uuid
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 import sqlalchemy as sa
+from databases import new_pg_database
 
 PG_ENV = "CRIBSTATS_TEST_PG_URL"
 ROOT = Path(__file__).resolve().parent.parent
@@ -52,16 +52,8 @@ def pg_server() -> sa.URL:
 @pytest.fixture
 def pg_url(pg_server: sa.URL) -> Iterator[str]:
     """A fresh, empty PostgreSQL database for one test, dropped afterwards."""
-    name = f"cribstats_t_{uuid.uuid4().hex[:12]}"
-    admin = sa.create_engine(pg_server, isolation_level="AUTOCOMMIT")
-    try:
-        with admin.connect() as conn:
-            conn.exec_driver_sql(f'CREATE DATABASE "{name}"')
-        yield pg_server.set(database=name).render_as_string(hide_password=False)
-        with admin.connect() as conn:
-            conn.exec_driver_sql(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-    finally:
-        admin.dispose()
+    with new_pg_database(pg_server) as url:
+        yield url
 
 
 @pytest.fixture

@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import uuid
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -12,6 +11,7 @@ import orjson
 import pytest
 import sqlalchemy as sa
 from alembic import command
+from databases import new_pg_database
 from stored_play import play_events
 
 from cribstats.cards import format_card
@@ -97,17 +97,8 @@ def second_url(db_url: str, tmp_path: Path, request: pytest.FixtureRequest) -> I
     if db_url.startswith("sqlite"):
         yield f"sqlite:///{tmp_path / 'at-0008.db'}"
         return
-    server: sa.URL = request.getfixturevalue("pg_server")
-    name = f"cribstats_t_{uuid.uuid4().hex[:12]}"
-    admin = sa.create_engine(server, isolation_level="AUTOCOMMIT")
-    try:
-        with admin.connect() as conn:
-            conn.exec_driver_sql(f'CREATE DATABASE "{name}"')
-        yield server.set(database=name).render_as_string(hide_password=False)
-        with admin.connect() as conn:
-            conn.exec_driver_sql(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-    finally:
-        admin.dispose()
+    with new_pg_database(request.getfixturevalue("pg_server")) as url:
+        yield url
 
 
 def test_a_store_at_0008_is_migrated_with_its_play_events(imported: sa.Engine, second_url: str) -> None:

@@ -1,0 +1,24 @@
+"""Databases for tests: a fresh PostgreSQL database on the test server, dropped after."""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+import sqlalchemy as sa
+
+
+@contextmanager
+def new_pg_database(server: sa.URL) -> Iterator[str]:
+    """A fresh, empty PostgreSQL database on ``server`` (its URL), dropped when the block ends."""
+    name = f"cribstats_t_{uuid.uuid4().hex[:12]}"
+    admin = sa.create_engine(server, isolation_level="AUTOCOMMIT")
+    try:
+        with admin.connect() as conn:
+            conn.exec_driver_sql(f'CREATE DATABASE "{name}"')
+        yield server.set(database=name).render_as_string(hide_password=False)
+        with admin.connect() as conn:
+            conn.exec_driver_sql(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+    finally:
+        admin.dispose()
