@@ -64,6 +64,7 @@ def _all_names_fit(deals: list[Deal], known: set[str]) -> bool:
         and known.issuperset(_chain(filter(None, map(_scores, deals))))
         and (known | {CRIB}).issuperset(_chain(filter(None, map(_show, deals))))
         and not any(map(_muggins, deals))
+        and known.issuperset(bid.player for bid in filter(None, map(_bid, deals)))
     )
 
 
@@ -79,6 +80,7 @@ def _names_fit(deal: Deal, known: set[str], show_names: set[str]) -> bool:
         or (show and not show_names.issuperset(show))
         or (scores and not known.issuperset(scores))
         or (deal.muggins and not all(c.by in known and c.from_ in known for c in deal.muggins))
+        or (deal.bid is not None and deal.bid.player not in known)
     )
 
 
@@ -136,8 +138,6 @@ def check_options(game: GameLog) -> None:
             continue
         if not game.bidding_rule:
             raise GameLogError(f"deals[{d}].bid", "a bid for the crib needs \"bidding\": true on the game")
-        if deal.bid.player not in game.players:  # another Unicode form, or spaces around it
-            deal.bid.player = name_or_same(deal.bid.player)
         if deal.bid.player not in game.players:
             raise GameLogError(f"deals[{d}].bid.player", _not_a_player(deal.bid.player))
 
