@@ -5,8 +5,8 @@ a player, the right count for the variant) and the game options (bidding, a matc
 from __future__ import annotations
 
 from collections.abc import Iterator
-from itertools import chain
-from operator import attrgetter, itemgetter
+from itertools import chain, repeat
+from operator import attrgetter, eq, itemgetter
 from typing import Any
 
 from cribstats.gamelog.messages import format_place
@@ -57,13 +57,12 @@ def check_players(game: GameLog, *, play_names: frozenset[str] | None = None) ->
 def _all_names_fit(deals: list[Deal], known: set[str], play_names: frozenset[str] | None) -> bool:
     """True when every name every deal uses is a player's and no deal has muggins calls (which _check_deal
     checks further): a few passes over the whole game in C, the common case."""
-    players = frozenset(known)
     if play_names is None:
         play_names = frozenset(map(_first, _chain(filter(None, map(_play, deals)))))
     return (
         known.issuperset(map(_dealer, deals))
-        and set(map(frozenset, map(_hands, deals))) == {players}
-        and set(map(frozenset, map(_discards, deals))) == {players}
+        and all(map(eq, map(dict.keys, map(_hands, deals)), repeat(known)))  # a dict's keys equal to a set
+        and all(map(eq, map(dict.keys, map(_discards, deals)), repeat(known)))
         and known.issuperset(play_names)
         and known.issuperset(_chain(filter(None, map(_pegged, deals))))
         and known.issuperset(_chain(filter(None, map(_scores, deals))))
