@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 
@@ -47,7 +48,7 @@ def test_a_usage_error_is_the_same_from_the_group_alone(args: list[str]) -> None
 
 def run(code: str, *args: str) -> tuple[int, str, str]:
     done = subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True, check=False,
-                          env={"COLUMNS": "100", "PATH": "/usr/bin:/bin"})
+                          env={**os.environ, "COLUMNS": "100"})
     return done.returncode, done.stdout, done.stderr
 
 

@@ -376,7 +376,7 @@ def test_json_text_gets_the_models_verdict(text: bytes) -> None:
         assert verdict(lambda _: fast, None) == expected
 
 
-# --- the fast path's bulk checks: the play's columns, the names of every deal, the boards' lowest score -----------
+# --- the fast path's bulk checks: the play's columns, the names of every deal, the boards' lowest score ----------
 
 def _two_deals(change: Any) -> dict[str, Any]:
     """The spec's game with a second deal (Bob's), ``change`` applied to that deal."""
