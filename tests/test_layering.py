@@ -134,14 +134,18 @@ def _audit_run(*args: str) -> str:
     )
 
 
-def test_the_audit_of_a_plain_game_log_loads_only_what_it_uses(tmp_path: Path) -> None:
-    """Start-up: the audit of games with no match id, in JSON lines, loads none of NOT_FOR_A_PLAIN_AUDIT."""
+@pytest.mark.parametrize("name", ["one.jsonl", "array.json", "one.json"])
+def test_the_audit_of_a_plain_game_log_loads_only_what_it_uses(tmp_path: Path, name: str) -> None:
+    """Start-up: the audit of a game with no match id (a line of JSON lines, an array, a game alone) loads none
+    of NOT_FOR_A_PLAIN_AUDIT."""
     sample = Path(__file__).resolve().parent.parent / "sample_logs" / "club-night.jsonl"
     game = orjson.loads(sample.read_bytes().splitlines()[0])
     game.pop("match", None)
     game.pop("match_game", None)
-    log = tmp_path / "one.jsonl"
-    log.write_bytes(orjson.dumps(game) + b"\n")
+    log = tmp_path / name
+    texts = {"one.jsonl": orjson.dumps(game) + b"\n", "array.json": orjson.dumps([game]),
+             "one.json": orjson.dumps(game)}
+    log.write_bytes(texts[name])
     loaded = modules_loaded_by(_audit_run("--json", str(log)))
     assert {"cribstats.replay", "cribstats.cli.audit", "cribstats.formats.jsonlog"} <= loaded  # the audit ran
     assert not loaded & NOT_FOR_A_PLAIN_AUDIT

@@ -43,7 +43,7 @@ def json_error(file: str, err: orjson.JSONDecodeError, line: int | None = None) 
 def is_match_record(data: object) -> bool:
     """:func:`cribstats.match.model.is_match_record`, the match models loaded only for a value that is not
     plainly a game log (start-up stays short for logs of games)."""
-    if isinstance(data, dict) and data.get("format") == FORMAT:
+    if not isinstance(data, dict) or data.get("format") == FORMAT:  # a game, or no record (records are objects)
         return False
     from cribstats.match.model import is_match_record as is_record
 

@@ -14,6 +14,7 @@ and nowhere else: the checks and the canonical form read the built model.
 from __future__ import annotations
 
 from itertools import chain, compress, zip_longest
+from operator import attrgetter
 from typing import Annotated, Any, Literal
 
 import msgspec
@@ -105,6 +106,7 @@ _FREE_TEXT = {"id": "id", "match": "id", "event": "event", "site": "site", "roun
 _CARDS_OR_GO = frozenset((*CANONICAL_CARDS, GO))
 _NOTHING = frozenset((None,))
 _is_go = GO.__eq__
+_play_of, _bid_of, _muggins_of = attrgetter("play"), attrgetter("bid"), attrgetter("muggins")
 _asdict = msgspec.structs.asdict
 _decoder = msgspec.json.Decoder(GameStruct)
 _new = object.__new__
@@ -173,13 +175,13 @@ def _game(struct: GameStruct) -> tuple[GameLog, frozenset[str]]:
     game: GameLog = _model(GameLog, struct)
     play_names: frozenset[str] = frozenset()
     if struct.deals is not None:
-        names = _play_names(list(chain.from_iterable(filter(None, [deal.play for deal in struct.deals]))))
+        names = _play_names(list(chain.from_iterable(filter(None, map(_play_of, struct.deals)))))
         if names is None:
             raise _Unsettled
         play_names = names
         deals = [_model(Deal, deal) for deal in struct.deals]
-        for model, deal in zip(deals, struct.deals, strict=True):
-            if deal.bid is not None or deal.muggins is not None:
+        if any(map(_bid_of, struct.deals)) or any(map(_muggins_of, struct.deals)):
+            for model, deal in zip(deals, struct.deals, strict=True):
                 _deal_parts(model, deal)
         game.__dict__["deals"] = deals
     if struct.result is not None:
