@@ -17,7 +17,7 @@ from cribstats.findings import (
 )
 from cribstats.gamelog import GameLog, game_key
 from cribstats.replay.claims import NEVER
-from cribstats.replay.clean import replay_clean_deal
+from cribstats.replay.clean import walk_deal
 from cribstats.replay.deal import DealReplay
 from cribstats.replay.facts import DealFacts, GameOutcome
 from cribstats.replay.visitor import ReplayVisitor, overrides
@@ -64,7 +64,8 @@ class GameReplay:
         self.side_of_seat = [rules.side_of(seat) for seat in range(n)]
         self.seat_is_side = self.side_of_seat == list(range(self.sides))  # no partners: each seat scores alone
         #: the players in counting order (from the pone round to the dealer), by the dealer's seat
-        self.order_from = [tuple(players[(dealer + i) % n] for i in range(1, n + 1)) for dealer in range(n)]
+        self.seat_order_from = [tuple((dealer + i) % n for i in range(1, n + 1)) for dealer in range(n)]
+        self.order_from = [tuple(players[seat] for seat in seats) for seats in self.seat_order_from]
         self.board = [0] * self.sides  # as the table had it: claims, muggins takings, bonus
         self.board_due = [0] * self.sides
         self.board_known = True
@@ -82,7 +83,7 @@ class GameReplay:
         # the visitor is told every play, show and finding; one that ignores them is not called for each
         self.tell_events = any(overrides(visitor, m) for m in ("visit_play", "visit_show", "visit_finding"))
         self.tell_plays = overrides(visitor, "visit_play")  # the play's facts are built only for one that asks
-        self.short_way = True  # a clean deal takes the short way (replay.clean); False: every deal the full way
+        self.short_way = True  # a deal goes the short way while clean (replay.clean); False: all the full way
 
     # -- bookkeeping ------------------------------------------------------------------------------------------
 
@@ -145,7 +146,7 @@ class GameReplay:
             self.deal_findings = []
             self.place_at = NEVER
             visitor.begin_deal(number, deal)
-            facts = (self.short_way and replay_clean_deal(self, deal, number, previous_dealer)) or DealReplay(
+            facts = (self.short_way and walk_deal(self, deal, number, previous_dealer)) or DealReplay(
                 self, deal, number, previous_dealer
             ).run()
             previous_dealer = deal.dealer
