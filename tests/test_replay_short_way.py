@@ -105,16 +105,23 @@ def break_deal(d: dict[str, Any], players: list[str], what: str, where: int) -> 
     what=st.sampled_from(BREAKS),
     deal=st.integers(0, 2),
     where=st.integers(0, 30),
+    boards=st.booleans(),
 )
 @SETTINGS
 def test_the_short_way_gives_what_the_full_replay_gives(
-    variant: str, seed: int, rate: float, muggins: bool, strip_claims: bool, what: str, deal: int, where: int
+    variant: str, seed: int, rate: float, muggins: bool, strip_claims: bool, what: str, deal: int, where: int,
+    boards: bool,
 ) -> None:
+    """Every fact, finding, score and winner the same either way; without recorded boards (``boards`` False)
+    the deal where the game ends is started the short way too, and taken over from within."""
     log = simulated(variant, seed, mistake_rate=rate, muggins=muggins)
     if strip_claims:
         for d in log["deals"]:
             if d.get("play") and not d.get("muggins"):
                 d["play"] = [event[:2] for event in d["play"]]
+    if not boards:
+        for d in log["deals"]:
+            d.pop("scores", None)
     try:
         game = validate_game(broken(log, what, deal, where))
     except GameLogError:
@@ -188,10 +195,12 @@ def test_each_deal_is_walked_once(
 
 
 @pytest.mark.parametrize("variant", VARIANT_NAMES)
-def test_every_deal_starts_the_short_way(variant: str, monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize("board", [True, False])
+def test_every_deal_starts_the_short_way(variant: str, board: bool, monkeypatch: pytest.MonkeyPatch) -> None:
     """The comparison above is not between two full replays: in a simulated game without mistakes every deal but
-    the first of a variant with a first-deal bonus is started the short way, the last (where the target is
-    reached) included, which the full replay takes over from within."""
+    the first of a variant with a first-deal bonus is started the short way, except the last when its recorded
+    board is at the target (the game ends in it: the full replay takes it from the start). Without that board,
+    the last deal too is started the short way, and the full replay takes it over from within (only it)."""
     taken: list[bool] = []
     handed: list[int] = []
     short_way, take_over = game_module.walk_deal, play_module.PlayReplay.take_over
@@ -208,11 +217,18 @@ def test_every_deal_starts_the_short_way(variant: str, monkeypatch: pytest.Monke
     monkeypatch.setattr(game_module, "walk_deal", spy)
     monkeypatch.setattr(play_module.PlayReplay, "take_over", spy_take_over)
     log = simulated(variant, 7)
-    replayed(validate_game(log), short_way=True)
+    if not board:
+        del log["deals"][-1]["scores"]
+    game = validate_game(log)
+    outcome = replayed(game, short_way=True)
     bonus = variant == "five-card"  # three for last to the first pone, in the first deal
-    assert len(taken) == len(log["deals"]) >= 3
-    assert taken[bonus:] == [True] * (len(taken) - bonus)
-    assert handed == [len(log["deals"])]  # the last deal, where the target is reached, and only it
+    last = len(log["deals"])
+    assert len(taken) == last >= 3
+    assert taken[bonus:-1] == [True] * (last - 1 - bonus)
+    assert taken[-1] is not board
+    assert handed == ([] if board else [last])
+    assert outcome.ended_in_deal == last
+    assert outcome_data(outcome) == outcome_data(replayed(game, short_way=False))
 
 
 @pytest.mark.parametrize("variant", VARIANT_NAMES)
@@ -260,3 +276,23 @@ def test_the_short_way_on_a_sweep_of_broken_plays_without_claims(variant: str) -
                 ), (variant, seed, what, first)
                 compared += 1
     assert compared == 30 * 9
+
+
+@pytest.mark.parametrize("variant", VARIANT_NAMES)
+def test_the_deal_where_the_game_ends_without_claims_or_boards(variant: str) -> None:
+    """Without card claims or recorded boards, the deal in which the game ends is started the short way, which
+    must stop at the card that reaches the target (after it the play counts for nothing): on a sweep of seeds,
+    with mistakes and without, the same as the full replay, and the game ends in the same deal."""
+    ended_in_play = 0
+    for seed in range(40):
+        log = simulated(variant, seed, mistake_rate=0.1 if seed % 2 else 0.0)
+        for d in log["deals"]:
+            d.pop("scores", None)
+            if d.get("play") and not d.get("muggins"):
+                d["play"] = [event[:2] for event in d["play"]]
+        game = validate_game(log)
+        short, full = replayed(game, short_way=True), replayed(game, short_way=False)
+        assert outcome_data(short) == outcome_data(full), (variant, seed)
+        last = short.deals[-1]
+        ended_in_play += last.players[0].hand_due is None and last.players[1].hand_due is None
+    assert ended_in_play > 0  # some games end in the play, where the walk must stop at the card

@@ -7,15 +7,17 @@ side reaching the target) it hands the deal over to :class:`~cribstats.replay.de
 done: the cards read, and the play's state after the events it took, with what each earned
 (:class:`~cribstats.replay.play.PlayWalk`); the full replay credits and judges those events and goes on from
 there. So each deal is walked once. A deal the short way does not take at all (a muggins call, a bid, a
-first-deal bonus, ``pegged`` totals, no play, the dealer out of turn, the game over, the board unknown) goes to
-the full replay before anything is read. ``tests/test_replay_short_way.py`` holds the two ways equal on games
-with mistakes of every kind.
+first-deal bonus, ``pegged`` totals, no play, the dealer out of turn, the game over, the board unknown, a
+recorded board at the target) goes to the full replay before anything is read.
+``tests/test_replay_short_way.py`` holds the two ways equal on games with mistakes of every kind.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import partial
+from itertools import repeat
+from operator import add, ge, sub
 from typing import TYPE_CHECKING, Any
 
 from cribstats.cards import CARD_BY_TEXT, Card
@@ -48,14 +50,19 @@ def walk_deal(g: GameReplay, deal: Deal, number: int, previous_dealer: str | Non
     crib_text = deal.crib_card
     if (crib_text is None) != (rules.crib_from_deck == 0):
         return None
+    recorded = deal.scores
+    if recorded and max(recorded.values()) >= g.target:
+        return None  # by its board the game ends in this deal: the full replay, which ends it, walks it all
 
     # the deal, read by its texts: every hand and discard of the right size, the discards dealt, no card twice
     hands, discards = deal.hands, deal.discards
     dealt_size, crib_size = rules.dealt, rules.to_crib
     kept_size = dealt_size - crib_size
+    card_of = CARD_BY_TEXT.__getitem__
     dealt_texts: list[list[str]] = []
     out_texts: list[list[str]] = []
     kept_texts: list[list[str]] = []
+    crib: list[Card] = []
     for p in players:
         dealt_t, out_t = hands.get(p), discards.get(p)
         if dealt_t is None or out_t is None or len(dealt_t) != dealt_size or len(out_t) != crib_size:
@@ -66,12 +73,13 @@ def walk_deal(g: GameReplay, deal: Deal, number: int, previous_dealer: str | Non
         dealt_texts.append(dealt_t)
         out_texts.append(out_t)
         kept_texts.append(kept_t)
+        crib += map(card_of, out_t)  # in seat order
     seen = {deal.starter}.union(*dealt_texts)
     if crib_text is not None:
         seen.add(crib_text)
+        crib.append(card_of(crib_text))
     if len(seen) != n * dealt_size + 1 + (crib_text is not None):
         return None
-    card_of = CARD_BY_TEXT.__getitem__
     starter = card_of(deal.starter)
     kept_by_seat = [list(map(card_of, kept_t)) for kept_t in kept_texts]
 
@@ -89,13 +97,15 @@ def walk_deal(g: GameReplay, deal: Deal, number: int, previous_dealer: str | Non
     # claim that does that, hands the play over right after the card (the full replay ends the game on it)
     by_card = 3 in map(len, events)  # any event carries points: every card claims (0 when it carries none)
     claims = [e[2] if len(e) == 3 else 0 for e in events] if by_card else None
-    # how far each side is from the target, by its board as claimed or as due, whichever is further on
-    room = [target - max(pair) for pair in zip(g.board, g.board_due, strict=True)]
-    room[dealer_side] -= heels_due
+    # how far each side is from the target, by its board as claimed or as due, whichever is further on, and
+    # the points the deal has given each side so far (his heels)
+    room = list(map(sub, repeat(target), map(max, g.board, g.board_due)))
+    pegged = [0] * len(room)
+    pegged[dealer_side] = heels_due
     size = len(events)
     ends_at: int | None = None  # the event after a claim that reaches the target, if one does: the walk stops
-    if claims is not None and sum(claims) >= min(room):
-        run = [0] * len(room)
+    if claims is not None and heels_due + sum(claims) >= min(room):
+        run = list(pegged)
         for index, e in enumerate(events):
             if len(e) == 3:
                 side = side_of_seat[seat_of[e[0]]]
@@ -108,13 +118,14 @@ def walk_deal(g: GameReplay, deal: Deal, number: int, previous_dealer: str | Non
     dues = [0] * size
     counts = [0] * size
     closes: dict[int, int] = {}
-    pegged = [0] * len(room)  # by side
     last = -1  # the index of the last card laid
+    card_or_go = CARD_BY_TEXT.get
+    watch = claims is None  # without card claims a side's points peg as they are due: watch them reach the target
     index = -1
     for event in events if ends_at is None else events[:ends_at]:
         index += 1
         seat = seat_of[event[0]]
-        card = CARD_BY_TEXT.get(event[1])  # None for a go
+        card = card_or_go(event[1])  # None for a go
         if card is None:
             if state.over or not state.may_go(seat):
                 return hand_over(g, deal, number, previous_dealer, dealt_texts, out_texts, kept_by_seat,
@@ -132,7 +143,7 @@ def walk_deal(g: GameReplay, deal: Deal, number: int, previous_dealer: str | Non
             closes[last] = go
             side = side_of_seat[taker]
             pegged[side] += go
-            if pegged[side] >= room[side] or (base := lay_if_legal(seat, card)) is None:
+            if (watch and pegged[side] >= room[side]) or (base := lay_if_legal(seat, card)) is None:
                 return hand_over(g, deal, number, previous_dealer, dealt_texts, out_texts, kept_by_seat,
                                  PlayWalk(state, index, dues, counts, closes))
         dues[index] = base
@@ -143,7 +154,7 @@ def walk_deal(g: GameReplay, deal: Deal, number: int, previous_dealer: str | Non
         if count == THIRTY_ONE:
             state.close_series()  # 31 closes the series with no go point (the 2 for it are in ``base``)
             closes[index] = 0
-        if pegged[side] >= room[side]:
+        if watch and pegged[side] >= room[side]:
             return hand_over(g, deal, number, previous_dealer, dealt_texts, out_texts, kept_by_seat,
                              PlayWalk(state, index + 1, dues, counts, closes))
     if ends_at is not None:
@@ -158,7 +169,7 @@ def walk_deal(g: GameReplay, deal: Deal, number: int, previous_dealer: str | Non
         closes[last] = go
         side = side_of_seat[taker]
         pegged[side] += go
-        if not state.over or pegged[side] >= room[side]:
+        if not state.over or (watch and pegged[side] >= room[side]):
             return hand_over(g, deal, number, previous_dealer, dealt_texts, out_texts, kept_by_seat, whole)
     if claims is not None and claims != dues:  # a claim is wrong
         return hand_over(g, deal, number, previous_dealer, dealt_texts, out_texts, kept_by_seat, whole)
@@ -166,27 +177,24 @@ def walk_deal(g: GameReplay, deal: Deal, number: int, previous_dealer: str | Non
     # the show: the hands from the pone round to the dealer, then the crib; every claim right
     show_claims = deal.show or {}
     hand_due = [0] * n
-    crib = list(map(card_of, [t for out_t in out_texts for t in out_t]))  # in seat order
-    if crib_text is not None:
-        crib.append(card_of(crib_text))
     if len(crib) != CRIB_SIZE or rules.hand_size != kept_size:
         return hand_over(g, deal, number, previous_dealer, dealt_texts, out_texts, kept_by_seat, whole)
     for seat in g.seat_order_from[dealer_seat]:
         due = hand_due[seat] = score_show_total(kept_by_seat[seat], starter)
         claimed = show_claims.get(players[seat])
-        side = side_of_seat[seat]
-        pegged[side] += due
-        if (claimed is not None and claimed != due) or pegged[side] >= room[side]:
+        if claimed is not None and claimed != due:
             return hand_over(g, deal, number, previous_dealer, dealt_texts, out_texts, kept_by_seat, whole)
+        pegged[side_of_seat[seat]] += due
     crib_due = score_show_total(crib, starter, crib=True)
     claimed = show_claims.get("crib")
-    pegged[dealer_side] += crib_due + heels_due
-    if (claimed is not None and claimed != crib_due) or pegged[dealer_side] >= room[dealer_side] + heels_due:
+    if claimed is not None and claimed != crib_due:
+        return hand_over(g, deal, number, previous_dealer, dealt_texts, out_texts, kept_by_seat, whole)
+    pegged[dealer_side] += crib_due
+    if any(map(ge, pegged, room)):  # points only add up: none reaching the target by the end reached it within
         return hand_over(g, deal, number, previous_dealer, dealt_texts, out_texts, kept_by_seat, whole)
 
     # the board: the recorded board as claimed
-    after = [b + p for b, p in zip(g.board, pegged, strict=True)]
-    recorded = deal.scores
+    after = list(map(add, g.board, pegged))
     if recorded is not None:
         offsets = g.board_offsets
         for p, side in g.player_sides:
@@ -203,8 +211,7 @@ def walk_deal(g: GameReplay, deal: Deal, number: int, previous_dealer: str | Non
     # clean: credit it all, and give the facts
     g.board[:] = after
     after_due = g.board_due
-    for side, points in enumerate(pegged):
-        after_due[side] += points
+    after_due[:] = map(add, after_due, pegged)
     build = partial(
         clean_deal_facts, g, dealer_seat, starter, dealt_texts, out_texts, kept_by_seat, crib, dues, events,
         hand_due, crib_due, heels_due,

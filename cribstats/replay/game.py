@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from operator import itemgetter
 from typing import Any
 
@@ -21,6 +22,7 @@ from cribstats.replay.clean import walk_deal
 from cribstats.replay.deal import DealReplay
 from cribstats.replay.facts import DealFacts, GameOutcome
 from cribstats.replay.visitor import ReplayVisitor, overrides
+from cribstats.variants import Variant
 
 STAGE = {"deal": 0, "heels": 1, "play": 2, "hand": 3, "crib": 4, "board": 5}
 PLAY_STAGE = STAGE["play"]
@@ -55,17 +57,18 @@ class GameReplay:
         self.key = key
         self.rules = rules = game.variant_rules
         self.target = game.target if game.target is not None else rules.target
-        self.players = players = list(game.players)
-        n = len(players)
-        self.seat_of = {name: seat for seat, name in enumerate(players)}
-        self.side_of = {name: rules.side_of(seat) for seat, name in enumerate(players)}
+        table = _table(tuple(game.players), rules)
+        self.players = list(table.players)
+        self.seat_of = table.seat_of
+        self.side_of = table.side_of
         self.sides = rules.sides
-        self.player_sides = tuple(self.side_of.items())  # (name, side) in seat order
-        self.side_of_seat = [rules.side_of(seat) for seat in range(n)]
-        self.seat_is_side = self.side_of_seat == list(range(self.sides))  # no partners: each seat scores alone
-        #: the players in counting order (from the pone round to the dealer), by the dealer's seat
-        self.seat_order_from = [tuple((dealer + i) % n for i in range(1, n + 1)) for dealer in range(n)]
-        self.order_from = [tuple(players[seat] for seat in seats) for seats in self.seat_order_from]
+        self.player_sides = table.player_sides  # (name, side) in seat order
+        self.side_of_seat = table.side_of_seat
+        self.seat_is_side = table.seat_is_side  # no partners: each seat scores alone
+        #: the seats and the players in counting order (from the pone round to the dealer), by the dealer's seat
+        self.seat_order_from = table.seat_order_from
+        self.order_from = table.order_from
+        self.sides_of = table.sides_of  # the players of each side
         self.board = [0] * self.sides  # as the table had it: claims, muggins takings, bonus
         self.board_due = [0] * self.sides
         self.board_known = True
@@ -130,7 +133,7 @@ class GameReplay:
 
     def scores_by_player(self, board: list[int]) -> dict[str, int]:
         if self.seat_is_side:
-            return dict(zip(self.players, board, strict=True))
+            return dict(zip(self.players, board))  # noqa: B905 (one side a seat: as many as players; strict costs)
         return {name: board[side] for name, side in self.player_sides}
 
     # -- the game ---------------------------------------------------------------------------------------------
@@ -180,9 +183,7 @@ class GameReplay:
 
     def outcome(self, deals: list[DealFacts]) -> GameOutcome:
         recorded = self.game.result
-        sides_of = [
-            [p for seat, p in enumerate(self.players) if self.rules.side_of(seat) == s] for s in range(self.sides)
-        ]
+        sides_of = self.sides_of
         if deals and self.board_known:
             scores = self.scores_by_player(self.board)
             winners = tuple(sides_of[self.winner_side]) if self.winner_side is not None else ()
@@ -223,7 +224,7 @@ class GameReplay:
         )
 
     @staticmethod
-    def giveaway_winners(sides_of: list[list[str]], reached: int | None) -> tuple[str, ...]:
+    def giveaway_winners(sides_of: Sequence[Sequence[str]], reached: int | None) -> tuple[str, ...]:
         """Giveaway (RULES.md, seed 002): the side that reached the target loses; every other side wins."""
         if reached is None:
             return ()
@@ -248,3 +249,45 @@ class GameReplay:
                     result_score_message(player, recorded.scores[player], scores[player]),
                     claimed=recorded.scores[player], due=scores[player],
                 )
+
+
+@dataclass(frozen=True, slots=True)
+class _Table:
+    """Who sits where, and on which side: the same for every game the same players play in the same seats."""
+
+    players: tuple[str, ...]
+    seat_of: dict[str, int]
+    side_of: dict[str, int]
+    player_sides: tuple[tuple[str, int], ...]
+    side_of_seat: list[int]
+    seat_is_side: bool
+    seat_order_from: list[tuple[int, ...]]
+    order_from: list[tuple[str, ...]]
+    sides_of: list[list[str]]
+
+
+_TABLES: dict[tuple[tuple[str, ...], Variant], _Table] = {}  # a memo, bounded: a club's tables recur
+
+
+def _table(players: tuple[str, ...], rules: Variant) -> _Table:
+    table = _TABLES.get((players, rules))
+    if table is not None:
+        return table
+    n = len(players)
+    side_of_seat = [rules.side_of(seat) for seat in range(n)]
+    seat_order_from = [tuple((dealer + i) % n for i in range(1, n + 1)) for dealer in range(n)]
+    table = _Table(
+        players,
+        {name: seat for seat, name in enumerate(players)},
+        {name: side_of_seat[seat] for seat, name in enumerate(players)},
+        tuple((name, side_of_seat[seat]) for seat, name in enumerate(players)),
+        side_of_seat,
+        side_of_seat == list(range(rules.sides)),
+        seat_order_from,
+        [tuple(players[seat] for seat in seats) for seats in seat_order_from],
+        [[p for seat, p in enumerate(players) if side_of_seat[seat] == s] for s in range(rules.sides)],
+    )
+    if len(_TABLES) >= 4096:
+        _TABLES.clear()
+    _TABLES[(players, rules)] = table
+    return table
