@@ -16,8 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import partial
-from itertools import repeat
-from operator import add, ge, sub
+from operator import add, ge
 from typing import TYPE_CHECKING, Any
 
 from cribstats.cards import CARD_BY_TEXT, Card
@@ -78,7 +77,9 @@ def walk_deal(g: GameReplay, deal: Deal, number: int, previous_dealer: str | Non
     if crib_text is not None:
         seen.add(crib_text)
         crib.append(card_of(crib_text))
-    if len(seen) != n * dealt_size + 1 + (crib_text is not None):
+    if len(seen) != n * dealt_size + 1 + (crib_text is not None) or len(crib) != CRIB_SIZE or (
+        rules.hand_size != kept_size
+    ):
         return None
     starter = card_of(deal.starter)
     kept_by_seat = [list(map(card_of, kept_t)) for kept_t in kept_texts]
@@ -97,30 +98,33 @@ def walk_deal(g: GameReplay, deal: Deal, number: int, previous_dealer: str | Non
     # claim that does that, hands the play over right after the card (the full replay ends the game on it)
     by_card = 3 in map(len, events)  # any event carries points: every card claims (0 when it carries none)
     claims = [e[2] if len(e) == 3 else 0 for e in events] if by_card else None
-    # how far each side is from the target, by its board as claimed or as due, whichever is further on, and
-    # the points the deal has given each side so far (his heels)
-    room = list(map(sub, repeat(target), map(max, g.board, g.board_due)))
-    pegged = [0] * len(room)
-    pegged[dealer_side] = heels_due
+    board, board_due = g.board, g.board_due
+    lead = max(max(board), max(board_due)) + heels_due  # no side is further on, by its board as claimed or due
     size = len(events)
+    watch = claims is None  # without card claims a side's points peg as they are due: watch them reach the target
+    room: list[int] = []  # how far each side is from the target, once it may be reached in the deal
+    pegged: list[int] = []  # the play's points of each side so far, while watched
     ends_at: int | None = None  # the event after a claim that reaches the target, if one does: the walk stops
-    if claims is not None and heels_due + sum(claims) >= min(room):
-        run = list(pegged)
-        for index, e in enumerate(events):
-            if len(e) == 3:
-                side = side_of_seat[seat_of[e[0]]]
-                run[side] += e[2]
-                if run[side] >= room[side]:
-                    ends_at = index + 1
-                    break
+    if watch or lead + sum(claims or ()) >= target:
+        room = target_room(g, dealer_side, heels_due)
+        pegged = [0] * len(room)
+        if claims is not None:
+            for index, e in enumerate(events):
+                if len(e) == 3:
+                    side = side_of_seat[seat_of[e[0]]]
+                    pegged[side] += e[2]
+                    if pegged[side] >= room[side]:
+                        ends_at = index + 1
+                        break
+            pegged = [0] * len(room)
     state = PlayState(kept_by_seat, dealer_seat, single_series=rules.single_series)
     lay_if_legal = state.lay_if_legal
     dues = [0] * size
     counts = [0] * size
     closes: dict[int, int] = {}
-    last = -1  # the index of the last card laid
+    by_seat = [0] * n  # the deal's points of each seat (his heels apart)
     card_or_go = CARD_BY_TEXT.get
-    watch = claims is None  # without card claims a side's points peg as they are due: watch them reach the target
+    last = -1  # the index of the last card laid
     index = -1
     for event in events if ends_at is None else events[:ends_at]:
         index += 1
@@ -141,85 +145,114 @@ def walk_deal(g: GameReplay, deal: Deal, number: int, previous_dealer: str | Non
             go, taker = state.close_series()  # nobody can go on: the go, to the last card laid
             dues[last] += go
             closes[last] = go
-            side = side_of_seat[taker]
-            pegged[side] += go
+            by_seat[taker] += go
+            if watch:
+                side = side_of_seat[taker]
+                pegged[side] += go
             if (watch and pegged[side] >= room[side]) or (base := lay_if_legal(seat, card)) is None:
                 return hand_over(g, deal, number, previous_dealer, dealt_texts, out_texts, kept_by_seat,
                                  PlayWalk(state, index, dues, counts, closes))
         dues[index] = base
         counts[index] = count = state.count
         last = index
-        side = side_of_seat[seat]
-        pegged[side] += base
+        by_seat[seat] += base
         if count == THIRTY_ONE:
             state.close_series()  # 31 closes the series with no go point (the 2 for it are in ``base``)
             closes[index] = 0
-        if watch and pegged[side] >= room[side]:
-            return hand_over(g, deal, number, previous_dealer, dealt_texts, out_texts, kept_by_seat,
-                             PlayWalk(state, index + 1, dues, counts, closes))
+        if watch:
+            side = side_of_seat[seat]
+            pegged[side] += base
+            if pegged[side] >= room[side]:
+                return hand_over(g, deal, number, previous_dealer, dealt_texts, out_texts, kept_by_seat,
+                                 PlayWalk(state, index + 1, dues, counts, closes))
     if ends_at is not None:
-        walk = PlayWalk(state, ends_at, dues, counts, closes)
-        return hand_over(g, deal, number, previous_dealer, dealt_texts, out_texts, kept_by_seat, walk)
-    whole = PlayWalk(state, size, dues, counts, closes)
+        return hand_over(g, deal, number, previous_dealer, dealt_texts, out_texts, kept_by_seat,
+                         PlayWalk(state, ends_at, dues, counts, closes))
     if not state.over:
-        if not (state.series and state.series_over):  # cards the rules make someone play are left
-            return hand_over(g, deal, number, previous_dealer, dealt_texts, out_texts, kept_by_seat, whole)
-        go, taker = state.close_series()  # the last card
-        dues[last] += go
-        closes[last] = go
-        side = side_of_seat[taker]
-        pegged[side] += go
-        if not state.over or (watch and pegged[side] >= room[side]):
-            return hand_over(g, deal, number, previous_dealer, dealt_texts, out_texts, kept_by_seat, whole)
+        if state.series and state.series_over:
+            go, taker = state.close_series()  # the last card
+            dues[last] += go
+            closes[last] = go
+            by_seat[taker] += go
+            if watch:
+                side = side_of_seat[taker]
+                pegged[side] += go
+        if not state.over or (watch and pegged[side] >= room[side]):  # cards the rules make someone play are
+            return hand_over(g, deal, number, previous_dealer, dealt_texts, out_texts, kept_by_seat,  # left
+                             PlayWalk(state, size, dues, counts, closes))
     if claims is not None and claims != dues:  # a claim is wrong
-        return hand_over(g, deal, number, previous_dealer, dealt_texts, out_texts, kept_by_seat, whole)
+        return hand_over(g, deal, number, previous_dealer, dealt_texts, out_texts, kept_by_seat,
+                         PlayWalk(state, size, dues, counts, closes))
 
-    # the show: the hands from the pone round to the dealer, then the crib; every claim right
+    # the show: the hands from the pone round to the dealer, then the crib; every claim right; points only add
+    # up, so no side reaching the target by the end of the deal reached it within it
     show_claims = deal.show or {}
     hand_due = [0] * n
-    if len(crib) != CRIB_SIZE or rules.hand_size != kept_size:
-        return hand_over(g, deal, number, previous_dealer, dealt_texts, out_texts, kept_by_seat, whole)
     for seat in g.seat_order_from[dealer_seat]:
         due = hand_due[seat] = score_show_total(kept_by_seat[seat], starter)
         claimed = show_claims.get(players[seat])
         if claimed is not None and claimed != due:
-            return hand_over(g, deal, number, previous_dealer, dealt_texts, out_texts, kept_by_seat, whole)
-        pegged[side_of_seat[seat]] += due
-    crib_due = score_show_total(crib, starter, crib=True)
-    claimed = show_claims.get("crib")
-    if claimed is not None and claimed != crib_due:
-        return hand_over(g, deal, number, previous_dealer, dealt_texts, out_texts, kept_by_seat, whole)
-    pegged[dealer_side] += crib_due
-    if any(map(ge, pegged, room)):  # points only add up: none reaching the target by the end reached it within
-        return hand_over(g, deal, number, previous_dealer, dealt_texts, out_texts, kept_by_seat, whole)
-
-    # the board: the recorded board as claimed
-    after = list(map(add, g.board, pegged))
-    if recorded is not None:
-        offsets = g.board_offsets
-        for p, side in g.player_sides:
-            if p in recorded:
-                offset = recorded[p] - after[side]
-                if offset != 0 and offset != offsets.get(p, 0):
-                    return hand_over(
-                        g, deal, number, previous_dealer, dealt_texts, out_texts, kept_by_seat, whole
+            break
+        by_seat[seat] += due
+    else:
+        crib_due = score_show_total(crib, starter, crib=True)
+        claimed = show_claims.get("crib")
+        if claimed is None or claimed == crib_due:
+            by_seat[dealer_seat] += crib_due
+            points = by_seat if g.seat_is_side else by_side(g, by_seat)
+            if lead + max(points) < target or not any(
+                map(ge, points, room or target_room(g, dealer_side, heels_due))
+            ):
+                points = list(points)
+                points[dealer_side] += heels_due
+                after = list(map(add, board, points))
+                if board_agrees(g, deal, after):
+                    board[:] = after
+                    board_due[:] = map(add, board_due, points)
+                    build = partial(
+                        clean_deal_facts, g, dealer_seat, starter, dealt_texts, out_texts, kept_by_seat, crib,
+                        dues, events, hand_due, crib_due, heels_due,
                     )
-        for p, side in g.player_sides:
-            if p in recorded:
-                offsets[p] = recorded[p] - after[side]
+                    return DealFacts(
+                        number, deal.dealer, starter, True, False, None, None, g.scores_by_player(after),
+                        g.scores_by_player(board_due), events, dues, counts, size, by_card, _build=build,
+                    )
+    return hand_over(g, deal, number, previous_dealer, dealt_texts, out_texts, kept_by_seat,
+                     PlayWalk(state, size, dues, counts, closes))
 
-    # clean: credit it all, and give the facts
-    g.board[:] = after
-    after_due = g.board_due
-    after_due[:] = map(add, after_due, pegged)
-    build = partial(
-        clean_deal_facts, g, dealer_seat, starter, dealt_texts, out_texts, kept_by_seat, crib, dues, events,
-        hand_due, crib_due, heels_due,
-    )
-    return DealFacts(
-        number, deal.dealer, starter, True, False, None, None, g.scores_by_player(after),
-        g.scores_by_player(after_due), events, dues, counts, size, by_card, _build=build,
-    )
+
+def target_room(g: GameReplay, dealer_side: int, heels_due: int) -> list[int]:
+    """How far each side is from the target, by its board as claimed or as due (whichever is further on), his
+    heels taken."""
+    room = [g.target - max(claimed, due) for claimed, due in zip(g.board, g.board_due, strict=True)]
+    room[dealer_side] -= heels_due
+    return room
+
+
+def by_side(g: GameReplay, by_seat: list[int]) -> list[int]:
+    """Points by seat added up by side (partners share one)."""
+    points = [0] * g.sides
+    for seat, p in enumerate(by_seat):
+        points[g.side_of_seat[seat]] += p
+    return points
+
+
+def board_agrees(g: GameReplay, deal: Deal, after: list[int]) -> bool:
+    """The recorded board after the deal is the board as claimed, off by no more than it was (and note how far
+    off it is)."""
+    recorded = deal.scores
+    if recorded is None:
+        return True
+    offsets = g.board_offsets
+    for p, side in g.player_sides:
+        if p in recorded:
+            offset = recorded[p] - after[side]
+            if offset != 0 and offset != offsets.get(p, 0):
+                return False
+    for p, side in g.player_sides:
+        if p in recorded:
+            offsets[p] = recorded[p] - after[side]
+    return True
 
 
 def seat_cards(dealt_texts: list[list[str]], out_texts: list[list[str]], kept_by_seat: list[list[Card]]

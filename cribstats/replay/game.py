@@ -86,6 +86,7 @@ class GameReplay:
         # the visitor is told every play, show and finding; one that ignores them is not called for each
         self.tell_events = any(overrides(visitor, m) for m in ("visit_play", "visit_show", "visit_finding"))
         self.tell_plays = overrides(visitor, "visit_play")  # the play's facts are built only for one that asks
+        self.tell_deals = overrides(visitor, "begin_deal") or overrides(visitor, "end_deal")
         self.short_way = True  # a deal goes the short way while clean (replay.clean); False: all the full way
 
     # -- bookkeeping ------------------------------------------------------------------------------------------
@@ -143,22 +144,27 @@ class GameReplay:
         visitor.begin_game(self.game, self.key)
         deals: list[DealFacts] = []
         previous_dealer: str | None = None
+        short_way, tell_deals, tell_events = self.short_way, self.tell_deals, self.tell_events
         for number, deal in enumerate(self.game.deals or [], start=1):
             self.deal_number = number
             self.after_end_reported = False
-            self.deal_findings = []
             self.place_at = NEVER
-            visitor.begin_deal(number, deal)
-            facts = (self.short_way and walk_deal(self, deal, number, previous_dealer)) or DealReplay(
+            if tell_deals:
+                visitor.begin_deal(number, deal)
+            facts = (short_way and walk_deal(self, deal, number, previous_dealer)) or DealReplay(
                 self, deal, number, previous_dealer
             ).run()
             previous_dealer = deal.dealer
             if self.deal_findings:
                 self.deal_findings.sort(key=itemgetter(0))
                 self.findings.extend(finding for _, finding in self.deal_findings)
-            if self.tell_events:
+                if tell_events:
+                    self.tell_deal(facts)
+                self.deal_findings = []
+            elif tell_events:
                 self.tell_deal(facts)
-            visitor.end_deal(facts)
+            if tell_deals:
+                visitor.end_deal(facts)
             deals.append(facts)
         self.deal_number = 0
         before = len(self.findings)
