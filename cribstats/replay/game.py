@@ -112,8 +112,9 @@ class GameReplay:
         """Move a side's pegs (as claimed) and its score due, and see whether the game has ended.
 
         The game's end rule lives here: the first side whose pegs reach ``target`` wins, the moment they do. (The
-        short ways in :mod:`~cribstats.replay.play` peg in place only while ``< target`` holds, and call this
-        otherwise; another end rule changes this method and ``target``.)
+        short ways in :mod:`~cribstats.replay.play` and :mod:`~cribstats.replay.clean` peg in place only while
+        ``< target`` holds, and call this or hand the deal over otherwise; another end rule changes this method,
+        ``target`` and those checks.)
         """
         board_due = self.board_due
         board_due[side] += due
