@@ -12,6 +12,7 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from cribstats.errors import CribstatsError
 from cribstats.gamelog.fields import (
+    HIGHEST_NUMBER,
     CardText,
     EventText,
     IsoDate,
@@ -104,7 +105,7 @@ class GameLog(_Model):
     match: Text | None = None
     match_game: PositiveNumber | None = None
     variant: Literal[VARIANT_NAMES] | None = None  # type: ignore[valid-type]
-    target: PositiveNumber | None = None
+    target: Annotated[int, Field(gt=0, le=HIGHEST_NUMBER, strict=True)] | None = None
     muggins: Annotated[bool, Field(strict=True)] | None = None
     giveaway: Annotated[bool, Field(strict=True)] | None = None
     bidding: Annotated[bool, Field(strict=True)] | None = None
