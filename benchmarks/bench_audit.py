@@ -10,8 +10,9 @@ the next run; an existing ``--file`` is used as it is), then, in one process, ti
   same lines by the pydantic model alone (``validate_game_model``), the way every line was read before;
 - audit: the same reading, plus the replay of every game, the collection of findings and the summary and
   the findings' JSON lines (what ``cribstats audit --json`` does, without writing them out);
-- replay: the replay alone of the games read (in memory), clean deals by the short way, and every deal the full
-  way (``GameReplay.short_way`` off), in microseconds of CPU per game;
+- replay: the replay alone of the games read (in memory), every deal started the short way (the full replay
+  taking over where one is not clean), and every deal the full way (``GameReplay.short_way`` off), in
+  microseconds of CPU per game;
 - the command: ``cribstats audit --json FILE`` in a new process (its CPU time from the operating system), and
   ``cribstats audit`` of one game, the start-up (the median of five runs).
 
@@ -164,7 +165,7 @@ def main() -> None:
         rates = f"{audited / wall:10,.0f}{cpu:10.3f}{audited / cpu:10,.0f}{cpu / decode_cpu:10.1f}"
         print(f"{name:32}{wall:10.3f}{rates}")
     per_game = 1e6 / audited
-    print(f"replay alone: {short_cpu * per_game:.0f} us of CPU a game with clean deals the short way, "
+    print(f"replay alone: {short_cpu * per_game:.0f} us of CPU a game with deals started the short way, "
           f"{full_cpu * per_game:.0f} us with every deal the full way ({short_cpu / full_cpu:.2f}x)")
     print(f"parse: the fast path takes {parse_cpu / model_cpu:.2f}x the CPU of the pydantic model alone")
     rate = audited / command_cpu_s

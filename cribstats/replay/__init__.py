@@ -6,9 +6,10 @@ facts of every deal (points due and claimed per player, every play and show) and
 view share one walk.
 
 The modules: :mod:`~cribstats.replay.facts` (what is found), :mod:`~cribstats.replay.visitor` (who is told),
-:mod:`~cribstats.replay.game` (the boards and the end), :mod:`~cribstats.replay.clean` (the short way through a
-clean deal), :mod:`~cribstats.replay.deal` (deal checks, heels, show, board), :mod:`~cribstats.replay.play` (the
-play) and :mod:`~cribstats.replay.claims` (claims and muggins).
+:mod:`~cribstats.replay.game` (the boards and the end), :mod:`~cribstats.replay.clean` (the short way, as far as
+a deal is clean, handing it over to the full replay where it stops), :mod:`~cribstats.replay.deal` (deal checks,
+heels, show, board), :mod:`~cribstats.replay.play` (the play) and :mod:`~cribstats.replay.claims` (claims and
+muggins).
 """
 
 from __future__ import annotations

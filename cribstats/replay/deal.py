@@ -22,19 +22,22 @@ from cribstats.findings import (
 from cribstats.gamelog import Deal
 from cribstats.replay.claims import NEVER, Claims
 from cribstats.replay.facts import DealFacts, PlayerDealFacts, ShowFact, ShowPhase
-from cribstats.replay.play import PlayReplay
+from cribstats.replay.play import PlayReplay, PlayWalk
 from cribstats.scoring import heels_points, score_show_total
 from cribstats.variants import CRIB_SIZE
 
 if TYPE_CHECKING:
     from cribstats.replay.game import GameReplay
 
+#: a deal's cards as the short way read them, by seat: dealt, discarded and kept
+SeatCards = tuple[list[tuple[Card, ...]], list[tuple[Card, ...]], list[list[Card]]]
 
 
 class DealReplay(Claims):
     """One deal: deal checks, his heels, the play, the show and the board."""
 
-    def __init__(self, g: GameReplay, deal: Deal, number: int, previous_dealer: str | None) -> None:
+    def __init__(self, g: GameReplay, deal: Deal, number: int, previous_dealer: str | None,
+                 cards: SeatCards | None = None) -> None:
         self.g = g
         self.deal = deal
         self.number = number
@@ -54,9 +57,13 @@ class DealReplay(Claims):
         self.kept_by_seat: list[list[Card]] = []
         self.facts: dict[str, PlayerDealFacts] = {}
         for seat, p in enumerate(players):
-            dealt = self.dealt[p] = list(map(CARD_BY_TEXT.__getitem__, hands.get(p, ())))
-            out = self.discards[p] = list(map(CARD_BY_TEXT.__getitem__, discards.get(p, ())))
-            kept = self.kept[p] = without(dealt, out)
+            if cards is not None:  # read already (by the short way, which took the deal this far)
+                dealt, out, kept = list(cards[0][seat]), list(cards[1][seat]), cards[2][seat]
+                self.dealt[p], self.discards[p], self.kept[p] = dealt, out, kept
+            else:
+                dealt = self.dealt[p] = list(map(CARD_BY_TEXT.__getitem__, hands.get(p, ())))
+                out = self.discards[p] = list(map(CARD_BY_TEXT.__getitem__, discards.get(p, ())))
+                kept = self.kept[p] = without(dealt, out)
             self.kept_by_seat.append(kept)
             self.facts[p] = PlayerDealFacts(
                 p, seat, "dealer" if seat == dealer_seat else "pone", tuple(dealt), tuple(out),
@@ -78,7 +85,8 @@ class DealReplay(Claims):
         and ``crib_holder``."""
         return self.g.seat_of[deal.bid.player if deal.bid is not None else deal.dealer]
 
-    def run(self) -> DealFacts:
+    def run(self, walk: PlayWalk | None = None) -> DealFacts:
+        """Replay the deal; ``walk``: its play as far as the short way took it, taken over from there."""
         g = self.g
         after_end = g.over
         if after_end:
@@ -91,7 +99,7 @@ class DealReplay(Claims):
             if self.number == 1 and bonus:
                 g.credit(g.side_of[self.order_from_pone[0]], bonus, bonus)
             self.heels()
-            self.play()
+            self.play(walk)
             self.show()
             self.check_board()
         return DealFacts(
@@ -179,12 +187,12 @@ class DealReplay(Claims):
 
     # -- the play ---------------------------------------------------------------------------------------------
 
-    def play(self) -> None:
+    def play(self, walk: PlayWalk | None = None) -> None:
         deal = self.deal
         if deal.play is None:
             self.play_totals_only()
         else:
-            PlayReplay(self).run()
+            PlayReplay(self, walk).run()
 
     def play_totals_only(self) -> None:
         """A deal without ``play``: pegging totals are credited but cannot be judged; without them, nothing."""

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from operator import itemgetter
 from typing import Any
 
@@ -17,10 +18,11 @@ from cribstats.findings import (
 )
 from cribstats.gamelog import GameLog, game_key
 from cribstats.replay.claims import NEVER
-from cribstats.replay.clean import replay_clean_deal
+from cribstats.replay.clean import walk_deal
 from cribstats.replay.deal import DealReplay
 from cribstats.replay.facts import DealFacts, GameOutcome
 from cribstats.replay.visitor import ReplayVisitor, overrides
+from cribstats.variants import Variant
 
 STAGE = {"deal": 0, "heels": 1, "play": 2, "hand": 3, "crib": 4, "board": 5}
 PLAY_STAGE = STAGE["play"]
@@ -55,16 +57,18 @@ class GameReplay:
         self.key = key
         self.rules = rules = game.variant_rules
         self.target = game.target if game.target is not None else rules.target
-        self.players = players = list(game.players)
-        n = len(players)
-        self.seat_of = {name: seat for seat, name in enumerate(players)}
-        self.side_of = {name: rules.side_of(seat) for seat, name in enumerate(players)}
+        table = _table(tuple(game.players), rules)
+        self.players = list(table.players)
+        self.seat_of = table.seat_of
+        self.side_of = table.side_of
         self.sides = rules.sides
-        self.player_sides = tuple(self.side_of.items())  # (name, side) in seat order
-        self.side_of_seat = [rules.side_of(seat) for seat in range(n)]
-        self.seat_is_side = self.side_of_seat == list(range(self.sides))  # no partners: each seat scores alone
-        #: the players in counting order (from the pone round to the dealer), by the dealer's seat
-        self.order_from = [tuple(players[(dealer + i) % n] for i in range(1, n + 1)) for dealer in range(n)]
+        self.player_sides = table.player_sides  # (name, side) in seat order
+        self.side_of_seat = table.side_of_seat
+        self.seat_is_side = table.seat_is_side  # no partners: each seat scores alone
+        #: the seats and the players in counting order (from the pone round to the dealer), by the dealer's seat
+        self.seat_order_from = table.seat_order_from
+        self.order_from = table.order_from
+        self.sides_of = table.sides_of  # the players of each side
         self.board = [0] * self.sides  # as the table had it: claims, muggins takings, bonus
         self.board_due = [0] * self.sides
         self.board_known = True
@@ -82,7 +86,8 @@ class GameReplay:
         # the visitor is told every play, show and finding; one that ignores them is not called for each
         self.tell_events = any(overrides(visitor, m) for m in ("visit_play", "visit_show", "visit_finding"))
         self.tell_plays = overrides(visitor, "visit_play")  # the play's facts are built only for one that asks
-        self.short_way = True  # a clean deal takes the short way (replay.clean); False: every deal the full way
+        self.tell_deals = overrides(visitor, "begin_deal") or overrides(visitor, "end_deal")
+        self.short_way = True  # a deal goes the short way while clean (replay.clean); False: all the full way
 
     # -- bookkeeping ------------------------------------------------------------------------------------------
 
@@ -107,8 +112,9 @@ class GameReplay:
         """Move a side's pegs (as claimed) and its score due, and see whether the game has ended.
 
         The game's end rule lives here: the first side whose pegs reach ``target`` wins, the moment they do. (The
-        short ways in :mod:`~cribstats.replay.play` peg in place only while ``< target`` holds, and call this
-        otherwise; another end rule changes this method and ``target``.)
+        short ways in :mod:`~cribstats.replay.play` and :mod:`~cribstats.replay.clean` peg in place only while
+        ``< target`` holds, and call this or hand the deal over otherwise; another end rule changes this method,
+        ``target`` and those checks.)
         """
         board_due = self.board_due
         board_due[side] += due
@@ -129,7 +135,7 @@ class GameReplay:
 
     def scores_by_player(self, board: list[int]) -> dict[str, int]:
         if self.seat_is_side:
-            return dict(zip(self.players, board, strict=True))
+            return dict(zip(self.players, board))  # noqa: B905 (one side a seat: as many as players; strict costs)
         return {name: board[side] for name, side in self.player_sides}
 
     # -- the game ---------------------------------------------------------------------------------------------
@@ -139,22 +145,27 @@ class GameReplay:
         visitor.begin_game(self.game, self.key)
         deals: list[DealFacts] = []
         previous_dealer: str | None = None
+        short_way, tell_deals, tell_events = self.short_way, self.tell_deals, self.tell_events
         for number, deal in enumerate(self.game.deals or [], start=1):
             self.deal_number = number
             self.after_end_reported = False
-            self.deal_findings = []
             self.place_at = NEVER
-            visitor.begin_deal(number, deal)
-            facts = (self.short_way and replay_clean_deal(self, deal, number, previous_dealer)) or DealReplay(
+            if tell_deals:
+                visitor.begin_deal(number, deal)
+            facts = (short_way and walk_deal(self, deal, number, previous_dealer)) or DealReplay(
                 self, deal, number, previous_dealer
             ).run()
             previous_dealer = deal.dealer
             if self.deal_findings:
                 self.deal_findings.sort(key=itemgetter(0))
                 self.findings.extend(finding for _, finding in self.deal_findings)
-            if self.tell_events:
+                if tell_events:
+                    self.tell_deal(facts)
+                self.deal_findings = []
+            elif tell_events:
                 self.tell_deal(facts)
-            visitor.end_deal(facts)
+            if tell_deals:
+                visitor.end_deal(facts)
             deals.append(facts)
         self.deal_number = 0
         before = len(self.findings)
@@ -179,9 +190,7 @@ class GameReplay:
 
     def outcome(self, deals: list[DealFacts]) -> GameOutcome:
         recorded = self.game.result
-        sides_of = [
-            [p for seat, p in enumerate(self.players) if self.rules.side_of(seat) == s] for s in range(self.sides)
-        ]
+        sides_of = self.sides_of
         if deals and self.board_known:
             scores = self.scores_by_player(self.board)
             winners = tuple(sides_of[self.winner_side]) if self.winner_side is not None else ()
@@ -222,7 +231,7 @@ class GameReplay:
         )
 
     @staticmethod
-    def giveaway_winners(sides_of: list[list[str]], reached: int | None) -> tuple[str, ...]:
+    def giveaway_winners(sides_of: Sequence[Sequence[str]], reached: int | None) -> tuple[str, ...]:
         """Giveaway (RULES.md, seed 002): the side that reached the target loses; every other side wins."""
         if reached is None:
             return ()
@@ -247,3 +256,45 @@ class GameReplay:
                     result_score_message(player, recorded.scores[player], scores[player]),
                     claimed=recorded.scores[player], due=scores[player],
                 )
+
+
+@dataclass(frozen=True, slots=True)
+class _Table:
+    """Who sits where, and on which side: the same for every game the same players play in the same seats."""
+
+    players: tuple[str, ...]
+    seat_of: dict[str, int]
+    side_of: dict[str, int]
+    player_sides: tuple[tuple[str, int], ...]
+    side_of_seat: list[int]
+    seat_is_side: bool
+    seat_order_from: list[tuple[int, ...]]
+    order_from: list[tuple[str, ...]]
+    sides_of: list[list[str]]
+
+
+_TABLES: dict[tuple[tuple[str, ...], Variant], _Table] = {}  # a memo, bounded: a club's tables recur
+
+
+def _table(players: tuple[str, ...], rules: Variant) -> _Table:
+    table = _TABLES.get((players, rules))
+    if table is not None:
+        return table
+    n = len(players)
+    side_of_seat = [rules.side_of(seat) for seat in range(n)]
+    seat_order_from = [tuple((dealer + i) % n for i in range(1, n + 1)) for dealer in range(n)]
+    table = _Table(
+        players,
+        {name: seat for seat, name in enumerate(players)},
+        {name: side_of_seat[seat] for seat, name in enumerate(players)},
+        tuple((name, side_of_seat[seat]) for seat, name in enumerate(players)),
+        side_of_seat,
+        side_of_seat == list(range(rules.sides)),
+        seat_order_from,
+        [tuple(players[seat] for seat in seats) for seats in seat_order_from],
+        [[p for seat, p in enumerate(players) if side_of_seat[seat] == s] for s in range(rules.sides)],
+    )
+    if len(_TABLES) >= 4096:
+        _TABLES.clear()
+    _TABLES[(players, rules)] = table
+    return table

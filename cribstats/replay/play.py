@@ -9,6 +9,7 @@ way through (the card held, in turn and fitting; the claim right): the same walk
 from __future__ import annotations
 
 from collections.abc import Callable
+from itertools import islice
 from typing import TYPE_CHECKING
 
 from cribstats.cards import CARD_BY_TEXT, VALUES, Card, format_card
@@ -31,6 +32,23 @@ if TYPE_CHECKING:
     from cribstats.replay.deal import DealReplay
 
 
+class PlayWalk:
+    """How far the short way (:mod:`~cribstats.replay.clean`) took a deal's play before handing it over: the
+    state after the events before ``stop``, what each of them earned (``dues``, go and last card included) and
+    the count after it (``counts``), and the series it closed (``closes``: the card a series closed on, and the
+    go or last-card point it took there, in the order they closed)."""
+
+    __slots__ = ("closes", "counts", "dues", "state", "stop")
+
+    def __init__(self, state: PlayState, stop: int, dues: list[int], counts: list[int],
+                 closes: dict[int, int]) -> None:
+        self.state = state
+        self.stop = stop
+        self.dues = dues
+        self.counts = counts
+        self.closes = closes
+
+
 class PlayReplay:
     """The play of one deal: who holds what, the count, the series, whose turn, and what each card earned.
 
@@ -42,16 +60,19 @@ class PlayReplay:
     __slots__ = (
         "after_end_from", "card_claims", "claimed_by_seat", "counts", "d", "deferred", "due_by_seat", "dues",
         "ended_at", "events", "g", "kept_back", "n", "names", "pending", "pending_claimed", "pending_right",
-        "pending_series", "single_series", "state", "totals",
+        "pending_series", "single_series", "state", "totals", "walk",
     )
 
-    def __init__(self, d: DealReplay) -> None:
+    def __init__(self, d: DealReplay, walk: PlayWalk | None = None) -> None:
         self.d = d
         self.g = d.g
         self.n = n = d.n
         self.names = d.players
         self.single_series = d.rules.single_series
-        self.state = PlayState(d.kept_by_seat, d.dealer_seat, single_series=self.single_series)
+        self.walk = walk
+        self.state = walk.state if walk is not None else PlayState(
+            d.kept_by_seat, d.dealer_seat, single_series=self.single_series
+        )
         self.events = events = d.deal.play or []
         self.card_claims = 3 in map(len, events)  # any event carries points
         self.totals = not self.card_claims and d.deal.pegged is not None
@@ -80,7 +101,11 @@ class PlayReplay:
         board, board_due, side_of_seat = g.board, g.board_due, g.side_of_seat
         due_by_seat, claimed_by_seat, dues, counts = self.due_by_seat, self.claimed_by_seat, self.dues, self.counts
         no_claim = 0 if card_claims else None
-        for index, event in enumerate(self.events):
+        start = 0
+        if self.walk is not None:
+            self.take_over(self.walk)
+            start = self.walk.stop
+        for index, event in enumerate(islice(self.events, start, None), start):
             player, text = event[0], event[1]
             if text == GO:
                 self.go(index, player)
@@ -131,6 +156,36 @@ class PlayReplay:
         d.play_events, d.play_dues, d.play_counts = self.events, self.dues, self.counts
         d.play_after_end_from, d.play_claims_by_card = self.after_end_from, card_claims
         self.totals_and_facts()
+
+    def take_over(self, walk: PlayWalk) -> None:
+        """Take the play over from the short way: credit and judge the events it took, in order, as the walk
+        below would have (the state has taken them already, and is not asked again)."""
+        events, dues, counts, closes = self.events, self.dues, self.counts, walk.closes
+        seat_of, no_claim = self.g.seat_of, 0 if self.card_claims else None
+        left = sum(map(len, self.d.kept_by_seat))  # cards held: a point taken with none left is the last card
+        series: tuple[int, ...] = ()
+        for index in range(walk.stop):
+            event = events[index]
+            counts[index] = walk.counts[index]
+            if event[1] == GO:
+                continue  # the state has it; a legal go credits nothing
+            if self.pending >= 0:  # as :meth:`lay` finishes a card its series went on from
+                if not self.pending_right:
+                    self.finish_pending(go=0)
+                else:
+                    self.pending = -1
+            go = closes.get(index)
+            dues[index] = base = walk.dues[index] - (go or 0)
+            claimed = event[2] if len(event) == 3 else no_claim
+            self.pending = index
+            self.pending_claimed = claimed
+            self.pending_right = claimed is None or claimed == base
+            self.pending_series = series = (*series, CARD_BY_TEXT[event[1]] >> 2)
+            self.credit_laid(index, seat_of[event[0]], base, claimed)
+            left -= 1
+            if go is not None:
+                self.finish_pending(go, last_card=left == 0)
+                series = ()
 
     def before_lay(self, index: int, player: str, seat: int, card: Card, claimed: int | None) -> int | None:
         """A card the short way did not take: close the series if it is over (nobody, the card's player
@@ -293,8 +348,9 @@ class PlayReplay:
     def what(card: Card, detail: Callable[[], str]) -> str:
         return play_what(format_card(card), detail())
 
-    def finish_pending(self, go: int) -> None:
-        """The pending card's series went on (go 0) or closed on it (a go or last-card point)."""
+    def finish_pending(self, go: int, *, last_card: bool | None = None) -> None:
+        """The pending card's series went on (go 0) or closed on it (a go or last-card point: ``last_card``,
+        when not the state's own word, says which)."""
         index = self.pending
         if index < 0:
             return
@@ -324,7 +380,7 @@ class PlayReplay:
         if self.totals or (not calls and (claimed is None or claimed == due)):
             return  # nothing to judge: no claim, or the claim was right, and no muggins call
         peg = peg_score(self.pending_series, self.counts[index])
-        is_go = go and not self.state.all_laid  # someone still holds a card: a go, else the last card
+        is_go = go and not (self.state.all_laid if last_card is None else last_card)  # else the last card
 
         def detail() -> str:
             return play_detail(peg.fifteen, peg.thirty_one, peg.pairs, peg.run, go if is_go else 0,
