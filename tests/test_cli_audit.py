@@ -5,6 +5,10 @@ The logs are in ``tests/data/audit/`` (its README lists the findings each must g
 
 from __future__ import annotations
 
+import os
+import pty
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -209,3 +213,34 @@ def test_tables_sent_to_a_file_keep_each_finding_on_one_line(app: typer.Typer) -
     [line] = [line for line in result.stdout.splitlines() if "│ overclaim" in line]
     message = "Bob claimed 10 for the hand 6D JH 4H 7C with starter 5H but 9 was due: 1 too many"
     assert line.split("│")[-2].strip() == message
+
+
+def _audit_with_a_terminal_for_messages(folder: Path, out: Path) -> tuple[int, bytes]:
+    """``cribstats audit --json FOLDER > OUT`` in a new process whose standard error is a terminal (a pty)."""
+    leader, follower = pty.openpty()
+    with out.open("wb") as handle:
+        process = subprocess.Popen(
+            [sys.executable, "-c", "from cribstats.cli.app import main; main()", "audit", "--json", str(folder)],
+            stdout=handle, stderr=follower, env={**os.environ, "COLUMNS": "80"})
+    os.close(follower)
+    shown = []
+    while True:
+        try:
+            chunk = os.read(leader, 4096)
+        except OSError:  # the process closed its end
+            break
+        if not chunk:
+            break
+        shown.append(chunk)
+    os.close(leader)
+    return process.wait(), b"".join(shown)
+
+
+def test_a_progress_line_on_a_terminal_leaves_the_findings_as_they_are(app: typer.Typer, tmp_path: Path) -> None:
+    """With standard error a terminal and the findings going to a file, the progress line counts the games on
+    standard error, and the findings are the same lines as with no terminal at all."""
+    status, shown = _audit_with_a_terminal_for_messages(DATA / "night", tmp_path / "found.jsonl")
+    plain = CliRunner().invoke(app, ["audit", "--json", str(DATA / "night")])
+    assert status == plain.exit_code == 1
+    assert (tmp_path / "found.jsonl").read_bytes() == plain.stdout_bytes
+    assert b"auditing: " in shown and b" games" in shown

@@ -374,3 +374,71 @@ def test_json_text_gets_the_models_verdict(text: bytes) -> None:
     fast = decode_game_json(text)
     if fast is not None:
         assert verdict(lambda _: fast, None) == expected
+
+
+# --- the fast path's bulk checks: the play's columns, the names of every deal, the boards' lowest score ----------
+
+def _two_deals(change: Any) -> dict[str, Any]:
+    """The spec's game with a second deal (Bob's), ``change`` applied to that deal."""
+    log = spec_game()
+    second = copy.deepcopy(log["deals"][0])
+    second["dealer"] = "Bob"
+    log["deals"].append(second)
+    change(second)
+    return log
+
+
+def _set(path: tuple[Any, ...], value: Any) -> Any:
+    def change(deal: dict[str, Any]) -> None:
+        target = deal
+        for key in path[:-1]:
+            target = target[key]
+        target[path[-1]] = value
+    return change
+
+
+BULK_REFUSALS = [  # (what, the change to the second deal, the place the refusal names: written out by hand)
+    ("a number for a player in the play", _set(("play", 0), [5, "JH"]), "deals[1].play[0]"),
+    ("no player in the play", _set(("play", 0), [None, "go"]), "deals[1].play[0]"),
+    ("a stranger in the play", _set(("play", 0), ["Carol", "JH"]), "deals[1].play[0]"),
+    ("a go with points", _set(("play", 4), ["Bob", "go", 0]), "deals[1].play[4]"),
+    ("points below 0", _set(("play", 1), ["Alice", "5S", -1]), "deals[1].play[1]"),
+    ("points as text", _set(("play", 1), ["Alice", "5S", "2"]), "deals[1].play[1]"),
+    ("four values", _set(("play", 1), ["Alice", "5S", 2, 1]), "deals[1].play[1]"),
+    ("one value", _set(("play", 1), ["Alice"]), "deals[1].play[1]"),
+    ("no hand for Bob", lambda deal: deal["hands"].pop("Bob"), "deals[1].hands"),
+    ("a stranger's hand", _set(("hands", "Carol"), ["AS"]), "deals[1].hands"),
+    ("no discards for Alice", lambda deal: deal["discards"].pop("Alice"), "deals[1].discards"),
+    ("a stranger dealing", _set(("dealer",), "Carol"), "deals[1].dealer"),
+    ("a board below 0", _set(("scores", "Bob"), -2), "deals[1].scores.Bob"),
+]
+
+
+@pytest.mark.parametrize(("change", "place"), [case[1:] for case in BULK_REFUSALS],
+                         ids=[case[0] for case in BULK_REFUSALS])
+def test_a_break_in_a_later_deal_is_refused_at_its_place_by_both_paths(change: Any, place: str) -> None:
+    log = _two_deals(change)
+    expected = assert_same_as_model(log)
+    assert expected[0] == "refused"
+    assert expected[1] == place or expected[1].startswith(f"{place}[")
+    assert decode_game_json(orjson.dumps(log)) is None
+
+
+def test_a_result_below_0_is_refused_outside_a_bidding_game_and_kept_in_one() -> None:
+    log = spec_game()
+    log["result"]["scores"]["Bob"] = -4
+    assert assert_same_as_model(log)[:2] == ("refused", "result.scores.Bob")
+    log["bidding"] = True
+    assert assert_same_as_model(log)[0] == "accepted"
+    game = decode_game_json(orjson.dumps(log))
+    assert game is not None and game.result is not None and game.result.scores == {"Alice": 121, "Bob": -4}
+
+
+def test_a_clean_game_of_two_deals_is_read_by_the_fast_path_as_the_model_reads_it() -> None:
+    log = _two_deals(lambda deal: deal.pop("play"))
+    assert assert_same_as_model(log)[0] == "accepted"
+    game = decode_game_json(orjson.dumps(log))
+    assert game is not None and game.deals is not None
+    assert [deal.play for deal in game.deals] == [[tuple(e) for e in spec_game()["deals"][0]["play"]], None]
+    assert [deal.model_fields_set for deal in game.deals][1] == {
+        "dealer", "hands", "discards", "starter", "heels", "show", "muggins", "scores"}

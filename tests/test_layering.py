@@ -8,6 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import orjson
 import pytest
 
 PACKAGE = Path(__file__).resolve().parent.parent / "cribstats"
@@ -108,3 +109,53 @@ def test_the_audit_command_loads_no_numpy_or_sql() -> None:
     loaded = modules_loaded_by(run)
     assert "cribstats.replay" in loaded  # the audit ran
     assert not loaded & {"numpy", "sqlalchemy", "polars", "cribstats.scoring_many", "cribstats.store"}
+
+
+#: what the audit of a plain game log leaves unloaded: the other commands' modules, the match models and judge
+#: (for match records and games that carry a match id), the tally, scorecard and cribbage-zero readers, and
+#: rich's progress line (for a terminal) and tables (for findings shown as tables)
+NOT_FOR_A_PLAIN_AUDIT = {
+    "cribstats.cli.store", "cribstats.cli.stats", "cribstats.cli.serve", "cribstats.cli.simulate",
+    "cribstats.cli.club_tables", "cribstats.cli.discards", "cribstats.cli.housekeeping", "cribstats.cli.rules",
+    "cribstats.match.model", "cribstats.match.judge", "cribstats.formats.tally", "cribstats.formats.scorecard",
+    "cribstats.formats.cribzero", "rich.progress", "rich.table",
+}
+
+
+def _audit_run(*args: str) -> str:
+    return (
+        "import contextlib, os, sys\n"
+        f"sys.argv = ['cribstats', 'audit', *{list(args)!r}]\n"
+        "from cribstats.cli.app import main\n"
+        "sys.stdout = open(os.devnull, 'w')\n"
+        "with contextlib.suppress(SystemExit):\n"
+        "    main()\n"
+        "sys.stdout = sys.__stdout__"
+    )
+
+
+@pytest.mark.parametrize("name", ["one.jsonl", "array.json", "one.json"])
+def test_the_audit_of_a_plain_game_log_loads_only_what_it_uses(tmp_path: Path, name: str) -> None:
+    """Start-up: the audit of a game with no match id (a line of JSON lines, an array, a game alone) loads none
+    of NOT_FOR_A_PLAIN_AUDIT."""
+    sample = Path(__file__).resolve().parent.parent / "sample_logs" / "club-night.jsonl"
+    game = orjson.loads(sample.read_bytes().splitlines()[0])
+    game.pop("match", None)
+    game.pop("match_game", None)
+    log = tmp_path / name
+    texts = {"one.jsonl": orjson.dumps(game) + b"\n", "array.json": orjson.dumps([game]),
+             "one.json": orjson.dumps(game)}
+    log.write_bytes(texts[name])
+    loaded = modules_loaded_by(_audit_run("--json", str(log)))
+    assert {"cribstats.replay", "cribstats.cli.audit", "cribstats.formats.jsonlog"} <= loaded  # the audit ran
+    assert not loaded & NOT_FOR_A_PLAIN_AUDIT
+
+
+def test_the_audit_loads_the_match_judge_and_the_readers_for_what_needs_them() -> None:
+    """The same audit of a tally sheet and a file of match records loads the tally reader and the judge."""
+    root = Path(__file__).resolve().parent.parent
+    sheet = root / "tests" / "data" / "formats" / "tally.csv"
+    records = root / "sample_logs" / "matches" / "points-to-7.jsonl"
+    assert b'"cribstats/match/1"' in records.read_bytes()
+    loaded = modules_loaded_by(_audit_run("--json", str(sheet), str(records)))
+    assert {"cribstats.formats.tally", "cribstats.match.model", "cribstats.match.judge"} <= loaded

@@ -1,28 +1,41 @@
-"""The ``cribstats`` command: a thin layer over the library. Each command group lives in its own module."""
+"""The ``cribstats`` command: a thin layer over the library. Each command group lives in its own module.
+
+``app`` is the whole command, every group registered. :func:`main` builds only the group of the command it is
+given (``cribstats audit ...`` loads the audit's module and no other, and typer builds one command, not
+thirty): the command runs, and prints its help and its errors, exactly as it does in the whole ``app``.
+"""
 
 from __future__ import annotations
 
-from typing import Annotated
+import importlib
+import sys
+from collections.abc import Iterable
+from typing import Annotated, Any
 
 import typer
-
-from cribstats.cli import audit, club, club_tables, discards, housekeeping, rules, serve, simulate, stats, store
 
 START = (
     "A club night, start to finish: [bold]cribstats audit night.jsonl[/bold] (who counted wrong), "
     "[bold]cribstats import night.jsonl[/bold] (store it), [bold]cribstats standings --date 2026-11-03[/bold], "
     "[bold]cribstats report --out report.html[/bold]. Each command's --help has examples."
 )
-
-app = typer.Typer(
-    name="cribstats",
-    help="Cribbage game logs in: a muggins audit of every deal, a store, player statistics, charts and reports.",
-    epilog=START,
-    no_args_is_help=True,
-    pretty_exceptions_show_locals=False,
-    rich_markup_mode="rich",
-    add_completion=False,
-)
+#: the command groups (modules of ``cribstats.cli``), in the order the root help lists their commands
+GROUPS = ("rules", "audit", "simulate", "store", "stats", "club", "club_tables", "housekeeping", "serve",
+          "discards")
+#: the group that registers each command (a test holds this equal to what the groups register)
+COMMANDS: dict[str, str] = {
+    "score": "rules", "peg": "rules",
+    "audit": "audit",
+    "simulate": "simulate",
+    "import": "store", "db": "store", "games": "store", "show": "store",
+    "stats": "stats", "standings": "stats", "chart": "stats", "report": "stats",
+    "simulate-matches": "club", "simulate-nights": "club",
+    "night": "club_tables", "season": "club_tables", "head-to-head": "club_tables", "bracket": "club_tables",
+    "rating": "club_tables", "matches": "club_tables",
+    "delete": "housekeeping", "imports": "housekeeping", "players": "housekeeping",
+    "serve": "serve", "keys": "serve",
+    "analyse": "discards", "discards": "discards", "discard-table": "discards",
+}
 
 
 def _version(value: bool) -> None:
@@ -33,7 +46,6 @@ def _version(value: bool) -> None:
         raise typer.Exit()
 
 
-@app.callback()
 def root(
     show_version: Annotated[
         bool,
@@ -45,10 +57,34 @@ def root(
     """Cribbage game logs in: a muggins audit of every deal, a store, player statistics, charts and reports."""
 
 
-for group in (rules, audit, simulate, store, stats, club, club_tables, housekeeping, serve, discards):
-    group.register(app)
+def build_app(groups: Iterable[str] = GROUPS) -> typer.Typer:
+    """The ``cribstats`` command with the commands of ``groups`` (by default all of them)."""
+    command = typer.Typer(
+        name="cribstats",
+        help="Cribbage game logs in: a muggins audit of every deal, a store, player statistics, charts and "
+        "reports.",
+        epilog=START,
+        no_args_is_help=True,
+        pretty_exceptions_show_locals=False,
+        rich_markup_mode="rich",
+        add_completion=False,
+    )
+    command.callback()(root)
+    for group in groups:
+        importlib.import_module(f"cribstats.cli.{group}").register(command)
+    return command
+
+
+def __getattr__(name: str) -> Any:
+    """``app``, the whole command, built on first use."""
+    if name == "app":
+        whole = globals()["app"] = build_app()
+        return whole
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def main() -> None:
-    """Entry point of the console script."""
-    app()
+    """Entry point of the console script: the named command's group alone, or the whole command (for the root's
+    help, ``--version``, or a name that is no command, which it explains)."""
+    group = COMMANDS.get(sys.argv[1]) if len(sys.argv) > 1 else None
+    build_app((group,) if group is not None else GROUPS)()

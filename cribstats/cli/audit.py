@@ -4,19 +4,22 @@ from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Iterator
+from contextlib import AbstractContextManager, nullcontext
 from itertools import chain
 from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.console import Console
-from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
-from rich.table import Table
 
 from cribstats.cli.options import err_console, folders_without_logs, no_logs_message
 from cribstats.cli.terminal import cell, message, name_cell, out_console
 from cribstats.errors import CribstatsError
 
 if TYPE_CHECKING:
+    from rich.progress import Progress
+    from rich.table import Table
+
     from cribstats.audit import AuditSummary, GameAudit
 
 EXIT_HELP = "Exit status: 0 when no game has a finding, 1 when some do, 2 when an input could not be read."
@@ -65,21 +68,18 @@ def audit(
         say(no_logs_message(folder))
     shown = _progress_console(console)
     try:
-        with Progress(
-            SpinnerColumn(), TextColumn("auditing: {task.completed} games"), TimeElapsedColumn(),
-            console=shown, transient=True, disable=shown is None, redirect_stdout=False, redirect_stderr=False,
-        ) as progress:
-            task = progress.add_task("audit", total=None)
+        with _progress(shown) as progress:
             sources = read_paths(paths, on_error=on_read_error, on_record=collector.add_record)
-            advance = progress.advance if shown is not None else None  # no progress line: nothing to tell it
-            for game in chain(collector.audit_sources(sources, on_error=say), collector.finish(on_error=say)):
+            games: Iterator[GameAudit] = chain(collector.audit_sources(sources, on_error=say),
+                                               collector.finish(on_error=say))
+            if progress is not None:  # a progress line: told of every game
+                games = _counted(games, progress)
+            for game in games:
                 if game.findings:
                     if out is not None:
                         out.write(b"".join([finding_json_line(f) for f in game.findings]))
                     elif console is not None:
                         console.print(game_table(game))
-                if advance is not None:
-                    advance(task)
         if out is not None:
             out.flush()
     except BrokenPipeError:  # the reader of our output went away (e.g. `| head`): stop quietly
@@ -92,6 +92,26 @@ def audit(
         if points is not None:
             console.print(points)
     raise typer.Exit(summary.exit_status)
+
+
+def _progress(shown: Console | None) -> AbstractContextManager[Progress | None]:
+    """The progress line on ``shown``, or nothing (and rich's progress module not loaded) when there is none."""
+    if shown is None:
+        return nullcontext()
+    from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
+
+    return Progress(
+        SpinnerColumn(), TextColumn("auditing: {task.completed} games"), TimeElapsedColumn(),
+        console=shown, transient=True, redirect_stdout=False, redirect_stderr=False,
+    )
+
+
+def _counted(games: Iterator[GameAudit], progress: Progress) -> Iterator[GameAudit]:
+    """The games, the progress line told of each."""
+    task = progress.add_task("audit", total=None)
+    for game in games:
+        yield game
+        progress.advance(task)
 
 
 def _progress_console(tables: Console | None) -> Console | None:
@@ -111,6 +131,8 @@ def _table_console() -> Console:
 
 def game_table(game: GameAudit) -> Table:
     """The findings of one game as a table."""
+    from rich.table import Table
+
     title = game.key if not game.source else f"{game.key}  ({game.source})"
     table = Table(title=message(title), title_justify="left", expand=False)
     for name, justify in (("deal", "right"), ("event", "right"), ("kind", "left"), ("phase", "left"),
@@ -125,6 +147,8 @@ def game_table(game: GameAudit) -> Table:
 
 def summary_table(summary: AuditSummary) -> Table:
     """Games, deals, findings by kind, inputs refused; then points missed and over-claimed per player."""
+    from rich.table import Table
+
     table = Table(title="Summary", title_justify="left", show_header=False, expand=False)
     table.add_column("what")
     table.add_column("value", justify="right")
@@ -145,6 +169,8 @@ def points_table(summary: AuditSummary) -> Table | None:
     players = sorted(set(summary.missed) | set(summary.overclaimed))
     if not players:
         return None
+    from rich.table import Table
+
     table = Table(title="Points claimed wrong", title_justify="left", expand=False)
     table.add_column("player")
     table.add_column("missed", justify="right")

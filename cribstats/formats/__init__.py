@@ -37,9 +37,7 @@ from typing import BinaryIO
 import orjson
 
 from cribstats.errors import LogError
-from cribstats.formats.cribzero import read_cribzero
 from cribstats.formats.jsonlog import read_json_document, read_json_lines
-from cribstats.formats.scorecard import SCORECARD_COLUMNS, read_sheet
 from cribstats.formats.sources import (
     BOM,
     STDIN,
@@ -56,7 +54,8 @@ from cribstats.formats.sources import (
     report,
     walk_paths,
 )
-from cribstats.formats.tally import COLUMNS
+
+# the tally, scorecard and cribbage-zero readers load when a file of theirs is read: start-up stays short
 
 _PGN_TAG = re.compile(rb'^\[\s*[A-Za-z0-9_]+\s+"')
 
@@ -135,8 +134,12 @@ def read_stream(
     start = first.lstrip(BOM).strip()
     try:
         if _looks_like_tally(start):
+            from cribstats.formats.scorecard import read_sheet
+
             yield from read_sheet(_text_lines(skipped, lines), name, on_error=on_error, on_record=on_record)
         elif _PGN_TAG.match(start):
+            from cribstats.formats.cribzero import read_cribzero
+
             yield from read_cribzero(_text_lines(skipped, lines), name, on_error=on_error)
         elif start.startswith(b"{") and _is_json(start):
             yield from read_json_lines(_chain(skipped, lines), name, on_error=on_error, on_record=on_record)
@@ -155,7 +158,11 @@ def _read(
         return read_json_document(handle.read(), path, on_error=on_error, on_record=on_record)
     text = io.TextIOWrapper(handle, encoding="utf-8-sig", newline="")
     if kind == "tally":
+        from cribstats.formats.scorecard import read_sheet
+
         return read_sheet(text, path, on_error=on_error, on_record=on_record)
+    from cribstats.formats.cribzero import read_cribzero
+
     return read_cribzero(text, path, on_error=on_error)
 
 
@@ -167,6 +174,9 @@ def _read_problem(err: Exception) -> str:
 
 def _looks_like_tally(line: bytes) -> bool:
     """A first line naming at least three of the tally sheet's columns (the reader says what else is wrong)."""
+    from cribstats.formats.scorecard import SCORECARD_COLUMNS
+    from cribstats.formats.tally import COLUMNS
+
     cells = {cell.strip().strip('"').lower() for cell in line.decode("utf-8", "replace").split(",")}
     return len(cells & set(COLUMNS)) >= 3 or len(cells & set(SCORECARD_COLUMNS)) >= 3
 

@@ -29,16 +29,25 @@ from cribstats.formats.sources import (
     line_place,
     report,
 )
-from cribstats.gamelog import GameLogError, describe, join_place, validate_game
+from cribstats.gamelog import FORMAT, GameLogError, describe, join_place, validate_game
 from cribstats.gamelog.fast import decode_game_json
 from cribstats.gamelog.validate import validate_game_model
-from cribstats.match.model import MatchError, inline_games, inner_place, is_match_record, validate_match
 from cribstats.names import MAX_GAME_BYTES, game_size_message
 
 
 def json_error(file: str, err: orjson.JSONDecodeError, line: int | None = None) -> LogError:
     """A decoding error with its line and column (``line`` overrides the line, for JSON Lines)."""
     return LogError(file, f"line {line or err.lineno}, column {err.colno}", f"not valid JSON: {err.msg}")
+
+
+def is_match_record(data: object) -> bool:
+    """:func:`cribstats.match.model.is_match_record`, the match models loaded only for a value that is not
+    plainly a game log (start-up stays short for logs of games)."""
+    if not isinstance(data, dict) or data.get("format") == FORMAT:  # a game, or no record (records are objects)
+        return False
+    from cribstats.match.model import is_match_record as is_record
+
+    return is_record(data)
 
 
 def _too_big(file: str, place: str | None, size: int) -> LogError:
@@ -104,6 +113,8 @@ def read_match(
     data: object, file: str, place: str, on_error: OnError | None, on_record: OnRecord | None
 ) -> Iterator[SourceGame]:
     """A match record: its whole games as games (places ``line 3: games[0]``), the record to ``on_record``."""
+    from cribstats.match.model import MatchError, inline_games, inner_place, validate_match
+
     try:
         record = validate_match(data)
     except MatchError as err:

@@ -5,8 +5,8 @@ a player, the right count for the variant) and the game options (bidding, a matc
 from __future__ import annotations
 
 from collections.abc import Iterator
-from itertools import chain
-from operator import attrgetter, itemgetter
+from itertools import chain, repeat
+from operator import attrgetter, eq, itemgetter
 from typing import Any
 
 from cribstats.gamelog.messages import format_place
@@ -15,8 +15,11 @@ from cribstats.gamelog.spelling import CRIB
 from cribstats.names import TextError, name_or_same, normalise_deal_names, normalise_keys, normalise_name
 
 
-def check_players(game: GameLog) -> None:
+def check_players(game: GameLog, *, play_names: frozenset[str] | None = None) -> None:
     """The player rules of the contract that a schema cannot say: names distinct, known, and the right count.
+
+    ``play_names``: every name the play events of the deals give, when the caller has gathered them already
+    (the fast decoder does), so that the common case need not walk the events again.
 
     :raises GameLogError: naming the first place that breaks them.
     """
@@ -30,7 +33,7 @@ def check_players(game: GameLog) -> None:
     rules = game.variant_rules
     if len(players) != rules.players:
         raise GameLogError("players", f"{rules.name} is played by {rules.players} players, not {len(players)}")
-    if game.deals and not _all_names_fit(game.deals, known):
+    if game.deals and not _all_names_fit(game.deals, known, play_names):
         show_names = known | {CRIB}
         for d, deal in enumerate(game.deals):
             # the common case costs a few set operations in C; _check_deal runs only to name the culprit
@@ -51,15 +54,16 @@ def check_players(game: GameLog) -> None:
         _check_names(result.scores, known, "result.scores")
 
 
-def _all_names_fit(deals: list[Deal], known: set[str]) -> bool:
+def _all_names_fit(deals: list[Deal], known: set[str], play_names: frozenset[str] | None) -> bool:
     """True when every name every deal uses is a player's and no deal has muggins calls (which _check_deal
     checks further): a few passes over the whole game in C, the common case."""
-    players = frozenset(known)
+    if play_names is None:
+        play_names = frozenset(map(_first, _chain(filter(None, map(_play, deals)))))
     return (
         known.issuperset(map(_dealer, deals))
-        and set(map(frozenset, map(_hands, deals))) == {players}
-        and set(map(frozenset, map(_discards, deals))) == {players}
-        and known.issuperset(map(_first, _chain(filter(None, map(_play, deals)))))
+        and all(map(eq, map(dict.keys, map(_hands, deals)), repeat(known)))  # a dict's keys equal to a set
+        and all(map(eq, map(dict.keys, map(_discards, deals)), repeat(known)))
+        and known.issuperset(play_names)
         and known.issuperset(_chain(filter(None, map(_pegged, deals))))
         and known.issuperset(_chain(filter(None, map(_scores, deals))))
         and (known | {CRIB}).issuperset(_chain(filter(None, map(_show, deals))))
@@ -115,6 +119,12 @@ def _positions(game: GameLog) -> Iterator[tuple[tuple[str | int, ...], dict[str,
         yield ("result", "scores"), game.result.scores
 
 
+def _lowest_score(game: GameLog) -> int:
+    """The lowest score the deals' boards and the result give (0 when none do): one pass, in C."""
+    boards = [*filter(None, map(_scores, game.deals or ())), game.result.scores if game.result else None]
+    return min(_chain(map(dict.values, filter(None, boards))), default=0)
+
+
 def check_options(game: GameLog) -> None:
     """The game options of seed 002 (RULES.md): bidding is six-card only, and a ``bid`` needs it and a player.
 
@@ -124,7 +134,7 @@ def check_options(game: GameLog) -> None:
         raise GameLogError("bidding", f"bidding for the crib is six-card only, not {game.variant_rules.name}")
     if game.match_game is not None and game.match is None:
         raise GameLogError("match_game", "a game number in a match needs 'match', the match id")
-    if not game.bidding_rule:
+    if not game.bidding_rule and _lowest_score(game) < 0:
         for place, scores in _positions(game):
             if min(scores.values()) >= 0:
                 continue

@@ -14,6 +14,7 @@ and nowhere else: the checks and the canonical form read the built model.
 from __future__ import annotations
 
 from itertools import chain, compress, zip_longest
+from operator import attrgetter
 from typing import Annotated, Any, Literal
 
 import msgspec
@@ -34,7 +35,7 @@ Name = Annotated[str, Meta(min_length=1)]
 Points = Annotated[int, Meta(ge=0, le=_HIGHEST)]
 Score = Annotated[int, Meta(ge=_LOWEST, le=_HIGHEST)]
 Text = Annotated[str, Meta(min_length=1)]
-Event = tuple[str | int, ...]  # [player, card], [player, card, points] or [player, "go"]: see _play_fits
+Event = tuple[str | int, ...]  # [player, card], [player, card, points] or [player, "go"]: see _play_names
 #: the default of an optional field: absent. Its type leaves out None, so that a ``null`` written in the log is
 #: left to the model (which keeps it, and writes it back)
 ABSENT: Any = None
@@ -105,6 +106,7 @@ _FREE_TEXT = {"id": "id", "match": "id", "event": "event", "site": "site", "roun
 _CARDS_OR_GO = frozenset((*CANONICAL_CARDS, GO))
 _NOTHING = frozenset((None,))
 _is_go = GO.__eq__
+_play_of, _bid_of, _muggins_of = attrgetter("play"), attrgetter("bid"), attrgetter("muggins")
 _asdict = msgspec.structs.asdict
 _decoder = msgspec.json.Decoder(GameStruct)
 _new = object.__new__
@@ -136,8 +138,8 @@ def convert_game(data: object) -> GameLog | None:
 
 def _settle(struct: GameStruct) -> GameLog | None:
     try:
-        game = _game(struct)
-        check_players(game)
+        game, play_names = _game(struct)
+        check_players(game, play_names=play_names)
         check_options(game)
     except (_Unsettled, GameLogError):
         return None
@@ -156,7 +158,8 @@ def _model(cls: type[Any], struct: Struct) -> Any:
     return model
 
 
-def _game(struct: GameStruct) -> GameLog:
+def _game(struct: GameStruct) -> tuple[GameLog, frozenset[str]]:
+    """The game model, and the names its play events give (for :func:`check_players`)."""
     for name, rule in _FREE_TEXT.items():
         text = getattr(struct, name)
         if text is not None:
@@ -170,17 +173,24 @@ def _game(struct: GameStruct) -> GameLog:
         except ValueError:
             raise _Unsettled from None
     game: GameLog = _model(GameLog, struct)
+    play_names: frozenset[str] = frozenset()
     if struct.deals is not None:
-        if not _play_fits(list(chain.from_iterable(filter(None, [deal.play for deal in struct.deals])))):
+        names = _play_names(list(chain.from_iterable(filter(None, map(_play_of, struct.deals)))))
+        if names is None:
             raise _Unsettled
-        game.__dict__["deals"] = [_deal(deal) for deal in struct.deals]
+        play_names = names
+        deals = [_model(Deal, deal) for deal in struct.deals]
+        if any(map(_bid_of, struct.deals)) or any(map(_muggins_of, struct.deals)):
+            for model, deal in zip(deals, struct.deals, strict=True):
+                _deal_parts(model, deal)
+        game.__dict__["deals"] = deals
     if struct.result is not None:
         game.__dict__["result"] = _model(Result, struct.result)
-    return game
+    return game, play_names
 
 
-def _deal(struct: DealStruct) -> Deal:
-    deal: Deal = _model(Deal, struct)
+def _deal_parts(deal: Deal, struct: DealStruct) -> None:
+    """A deal's bid and muggins calls as models."""
     if struct.bid is not None:
         deal.__dict__["bid"] = _model(Bid, struct.bid)
     if struct.muggins is not None:
@@ -190,14 +200,14 @@ def _deal(struct: DealStruct) -> Deal:
                 raise _Unsettled
             calls.append(_model(MugginsCall, call))
         deal.__dict__["muggins"] = calls
-    return deal
 
 
-def _play_fits(events: list[Event]) -> bool:
-    """True when every event is ``[player, card]``, ``[player, "go"]`` or ``[player, card, points >= 0]``, the
-    player a string (checked in bulk, by column: the common case costs a few passes in C)."""
+def _play_names(events: list[Event]) -> frozenset[str] | None:
+    """The players the events name, when every event is ``[player, card]``, ``[player, "go"]`` or ``[player,
+    card, points >= 0]`` with the player a string; else None. Checked in bulk, by column: the common case costs
+    a few passes in C, and the names' types are checked on the few distinct names."""
     if not events:
-        return True
+        return frozenset()
     columns = list(zip_longest(*events))  # names, cards and points (None where an event has none)
     if len(columns) == 2:
         names, cards = columns
@@ -205,11 +215,14 @@ def _play_fits(events: list[Event]) -> bool:
     elif len(columns) == 3:
         names, cards, points = columns
     else:
-        return False
-    if not _CARDS_OR_GO.issuperset(cards) or set(map(type, names)) != {str}:
-        return False
+        return None
+    players: frozenset[Any] = frozenset(names)  # strings, checked below on the few distinct names
+    if not _CARDS_OR_GO.issuperset(cards) or set(map(type, players)) != {str}:
+        return None
     if not points:
-        return True
+        return players
     if not _NOTHING.issuperset(compress(points, map(_is_go, cards))):  # a go carries no points
-        return False
-    return all(type(p) is int and 0 <= p <= _HIGHEST for p in set(points) if p is not None)
+        return None
+    if all(type(p) is int and 0 <= p <= _HIGHEST for p in set(points) if p is not None):
+        return players
+    return None
