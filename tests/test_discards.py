@@ -173,7 +173,8 @@ def test_every_option_of_each_variant_is_one_throw() -> None:
 
 def test_every_six_card_rank_hand_made_at_once() -> None:
     """The rank parts a worker process finds made: every multiset of six ranks with no rank five times or more,
-    C(18, 6) = 18,564 less 13 * 12 with a rank five times and 13 with one six times; a hand dealt after is found."""
+    C(18, 6) = 18,564 less 13 * 12 with a rank five times and 13 with one six times; a hand dealt after is
+    found."""
     import random
 
     from cribstats.discards.hands import _rank_part, load_rank_parts
