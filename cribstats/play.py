@@ -68,7 +68,7 @@ class PlayState:
     __slots__ = ("count", "gone", "held", "last", "leader", "n", "over", "series", "single_series")
 
     def __init__(self, hands: Sequence[Sequence[Card]], dealer: int, *, single_series: bool = False) -> None:
-        self.held: list[list[Card]] = [list(cards) for cards in hands]
+        self.held: list[list[Card]] = list(map(list, hands))
         self.n = len(self.held)
         self.single_series = single_series
         self.count = 0

@@ -60,18 +60,21 @@ def walk_deal(g: GameReplay, deal: Deal, number: int, previous_dealer: str | Non
     card_of = CARD_BY_TEXT.__getitem__
     dealt_texts: list[list[str]] = []
     out_texts: list[list[str]] = []
-    kept_texts: list[list[str]] = []
     crib: list[Card] = []
+    kept_by_seat: list[list[Card]] = []
     for p in players:
         dealt_t, out_t = hands.get(p), discards.get(p)
         if dealt_t is None or out_t is None or len(dealt_t) != dealt_size or len(out_t) != crib_size:
             return None
-        kept_t = [t for t in dealt_t if t not in out_t]
-        if len(kept_t) != kept_size:  # a discard not dealt, or one given twice (a card dealt twice: below)
-            return None
+        kept_t = list(dealt_t)
+        try:
+            for t in out_t:
+                kept_t.remove(t)
+        except ValueError:
+            return None  # a discard not dealt (a card dealt twice: below)
         dealt_texts.append(dealt_t)
         out_texts.append(out_t)
-        kept_texts.append(kept_t)
+        kept_by_seat.append(list(map(card_of, kept_t)))
         crib += map(card_of, out_t)  # in seat order
     seen = {deal.starter}.union(*dealt_texts)
     if crib_text is not None:
@@ -82,7 +85,6 @@ def walk_deal(g: GameReplay, deal: Deal, number: int, previous_dealer: str | Non
     ):
         return None
     starter = card_of(deal.starter)
-    kept_by_seat = [list(map(card_of, kept_t)) for kept_t in kept_texts]
 
     # his heels
     heels_due = heels_points(starter)

@@ -209,7 +209,7 @@ class GameReplay:
         giveaway = self.game.giveaway_rule
         if giveaway:
             winners_due = self.giveaway_winners(sides_of, self.winner_due_side)
-        levels = {p: 0 for p in self.players}
+        levels = dict.fromkeys(self.players, 0)
         if winners and not giveaway:  # no skunks in a giveaway game
             for p in self.players:
                 if p not in winners and p in scores:
