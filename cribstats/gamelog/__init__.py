@@ -42,6 +42,7 @@ from cribstats.gamelog.fields import (
     PlayerName,
     PlayEvent,
     Points,
+    PositiveNumber,
     RoundText,
     Score,
     SiteText,
@@ -67,8 +68,8 @@ from cribstats.gamelog.validate import validate_game, validate_game_json, valida
 __all__ = [
     "CANONICAL_CARDS", "CARD_MESSAGE", "CARD_OR_GO_PATTERN", "CARD_PATTERN", "CARD_SPELLINGS", "CRIB", "FORMAT",
     "GO", "MUGGINS_PHASES", "Bid", "CardOrGo", "CardText", "Deal", "EventText", "GameLog", "GameLogError",
-    "IsoDate", "MugginsCall", "PlayEvent", "PlayerName", "Points", "Result", "RoundText", "Score", "SiteText",
-    "Text", "_explain", "canonical_json", "card_message", "check_options", "check_players", "content_hash",
-    "describe", "dump_game", "format_place", "game_key", "join_place", "validate_game", "validate_game_json",
-    "validate_game_model",
+    "IsoDate", "MugginsCall", "PlayEvent", "PlayerName", "Points", "PositiveNumber", "Result", "RoundText",
+    "Score", "SiteText", "Text", "_explain", "canonical_json", "card_message", "check_options", "check_players",
+    "content_hash", "describe", "dump_game", "format_place", "game_key", "join_place", "validate_game",
+    "validate_game_json", "validate_game_model",
 ]

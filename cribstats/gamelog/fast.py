@@ -21,15 +21,14 @@ import msgspec
 from msgspec import Meta, Struct, field
 
 from cribstats.gamelog.checks import check_options, check_players
-from cribstats.gamelog.fields import iso_date
+from cribstats.gamelog.fields import HIGHEST_NUMBER, LOWEST_NUMBER, iso_date
 from cribstats.gamelog.model import Bid, Deal, GameLog, GameLogError, MugginsCall, Result
 from cribstats.gamelog.spelling import CANONICAL_CARDS, FORMAT, GO, MUGGINS_PHASES
 from cribstats.names import TextError, check_text
 from cribstats.variants import VARIANT_NAMES
 
-# orjson reads a whole number beyond 64 bits as a float, which the model refuses; msgspec would read it whole.
-# The Structs take the signed 64-bit range (the most msgspec bounds) and leave the rest to the model
-_LOWEST, _HIGHEST = -(2**63), 2**63 - 1
+# the Structs take the numbers the model takes (a signed 64-bit integer) and leave the rest to the model
+_LOWEST, _HIGHEST = LOWEST_NUMBER, HIGHEST_NUMBER
 Card = Literal[CANONICAL_CARDS]  # type: ignore[valid-type]
 Name = Annotated[str, Meta(min_length=1)]
 Points = Annotated[int, Meta(ge=0, le=_HIGHEST)]

@@ -72,8 +72,13 @@ IsoDate = Annotated[
     WithJsonSchema({"type": "string", "format": "date", "pattern": r"^\d{4}-\d{2}-\d{2}$"}),
 ]
 PlayerName = Annotated[str, Field(min_length=1)]
-Points = Annotated[int, Field(ge=0, strict=True)]
-Score = Annotated[int, Field(strict=True)]  # a board position: below 0 only in a bidding game (check_options)
+#: the whole numbers a log may hold: a signed 64-bit integer, what the store's columns and the canonical JSON
+#: text can hold (a number beyond it is refused at its place, never stored or hashed)
+LOWEST_NUMBER, HIGHEST_NUMBER = -(2**63), 2**63 - 1
+Points = Annotated[int, Field(ge=0, le=HIGHEST_NUMBER, strict=True)]
+PositiveNumber = Annotated[int, Field(ge=1, le=HIGHEST_NUMBER, strict=True)]
+#: a board position: below 0 only in a bidding game (check_options)
+Score = Annotated[int, Field(ge=LOWEST_NUMBER, le=HIGHEST_NUMBER, strict=True)]
 
 
 def _free_text(field: str) -> Any:

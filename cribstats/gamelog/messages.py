@@ -108,6 +108,8 @@ def _message(error: Mapping[str, Any], loc: tuple[int | str, ...]) -> str:
         return f"must be {error['ctx']['ge']} or more, not {value}"
     if kind == "greater_than":
         return f"must be more than {error['ctx']['gt']}, not {value}"
+    if kind == "less_than_equal":  # only the 64-bit bound (HIGHEST_NUMBER) is written this way
+        return f"must be {error['ctx']['le']} or less, not {value}"
     if kind == "string_too_short":
         return "must not be empty"
     if kind in ("too_short", "too_long"):

@@ -18,6 +18,7 @@ from cribstats.gamelog.fields import (
     PlayerName,
     PlayEvent,
     Points,
+    PositiveNumber,
     RoundText,
     Score,
     SiteText,
@@ -47,7 +48,7 @@ class MugginsCall(_Model):
     from_: PlayerName = Field(alias="from")
     phase: Literal["play", "heels", "hand", "crib"]
     points: Points
-    event: Annotated[int, Field(ge=0, strict=True)] | None = None
+    event: Points | None = None
 
     @model_validator(mode="after")
     def _event_with_play(self) -> MugginsCall:
@@ -62,7 +63,7 @@ class Bid(_Model):
     """The winning bid for the crib in a bidding game: ``player`` takes the crib for ``points`` off his score."""
 
     player: PlayerName
-    points: Annotated[int, Field(ge=1, strict=True)]
+    points: PositiveNumber
 
 
 class Deal(_Model):
@@ -101,9 +102,9 @@ class GameLog(_Model):
     site: SiteText | None = None
     round: RoundText | None = None
     match: Text | None = None
-    match_game: Annotated[int, Field(ge=1, strict=True)] | None = None
+    match_game: PositiveNumber | None = None
     variant: Literal[VARIANT_NAMES] | None = None  # type: ignore[valid-type]
-    target: Annotated[int, Field(gt=0, strict=True)] | None = None
+    target: PositiveNumber | None = None
     muggins: Annotated[bool, Field(strict=True)] | None = None
     giveaway: Annotated[bool, Field(strict=True)] | None = None
     bidding: Annotated[bool, Field(strict=True)] | None = None

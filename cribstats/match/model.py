@@ -28,6 +28,8 @@ from cribstats.gamelog import (
     GameLogError,
     IsoDate,
     PlayerName,
+    Points,
+    PositiveNumber,
     RoundText,
     SiteText,
     Text,
@@ -72,13 +74,13 @@ class _Model(BaseModel):
     model_config = ConfigDict(extra="forbid", populate_by_name=True)
 
 
-MatchPoints = Annotated[int, Field(ge=0, strict=True)]
+MatchPoints = Points  # a number of match points: whole, 0 or more, within what the store holds
 
 
 class MatchRules(_Model):
     """How the match is won: the first side to ``first_to`` games won or match points."""
 
-    first_to: Annotated[int, Field(ge=1, strict=True)] = 2
+    first_to: PositiveNumber = 2
     count: Literal["games", "points"] = "games"
     points: Annotated[list[MatchPoints], Field(min_length=3, max_length=3)] = [1, 2, 3]
     triple_skunk_wins: Annotated[bool, Field(strict=True)] = False
@@ -107,7 +109,7 @@ class MatchResult(_Model):
     """What the table recorded: the match winner and each side's match points (keyed by a player of the side)."""
 
     winner: PlayerName | None = None
-    points: dict[PlayerName, Annotated[int, Field(ge=0, strict=True)]] | None = None
+    points: dict[PlayerName, MatchPoints] | None = None
 
 
 class MatchRecord(_Model):
