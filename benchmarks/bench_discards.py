@@ -69,10 +69,11 @@ def bench_deal(deals: int) -> tuple[float, float]:
 
 
 def bench_one_discard(deals: int) -> tuple[float, float, float]:
-    """CPU seconds to value one player's discard: ``judge_discard``; ``discard_values`` (what the import stores)
-    for hands whose shape was not met before, then for the same hands again (the shape cache's hits)."""
+    """CPU seconds to value one player's six-card discard: ``judge_discard``; ``discard_values`` (what the import
+    stores) for hands whose ranks were not met before, then for the same hands again (the rank part cached)."""
     from cribstats.discards.analysis import judge_discard
-    from cribstats.discards.values import _shape_values, discard_values
+    from cribstats.discards.hands import _rank_part
+    from cribstats.discards.values import discard_values
     from cribstats.variants import find_variant
 
     rng = random.Random(11)
@@ -85,7 +86,7 @@ def bench_one_discard(deals: int) -> tuple[float, float, float]:
     for hand, throw, role in zip(hands, thrown, roles, strict=True):
         judge_discard(hand, throw, six, role)
     judged = (time.process_time() - start) / deals
-    _shape_values.cache_clear()
+    _rank_part.cache_clear()
     start = time.process_time()
     for hand, throw, role in zip(hands, thrown, roles, strict=True):
         discard_values(hand, throw, six, role)
@@ -143,7 +144,10 @@ def _import_without_values(games_file: Path, db: Path) -> float:
     from cribstats.store.importer import import_paths
 
     engine = make_engine(f"sqlite:///{db}")
-    with mock.patch.object(rows, "discard_rows", lambda thrown, variant: []):
+    def unvalued(facts: list[rows.PlayerFacts], variant: object) -> list[tuple[int, int, rows.DealPlayerRow]]:
+        return [(index, seat, rows.DealPlayerRow._make(own + rows.NOT_VALUED)) for index, seat, own, _ in facts]
+
+    with mock.patch.object(rows, "deal_player_rows", unvalued):
         start = time.process_time()
         import_paths([games_file], engine)
         cpu = time.process_time() - start
@@ -175,8 +179,8 @@ def main() -> None:
     print(f"one six-card deal, all 15 discards: {fast * 1e3:.3f} ms CPU (target {TARGET_DEAL_MS} ms); "
           f"naive {slow * 1e3:.1f} ms: {slow / fast:.0f}x faster")  # fmt: skip
     judged, cold, again = bench_one_discard(args.deals)
-    print(f"one player's discard valued as the import stores it: {cold * 1e6:.1f} us CPU (a hand not met before; "
-          f"{again * 1e6:.1f} us for a hand of a shape met before), judge_discard {judged * 1e6:.1f} us")
+    print(f"one player's discard valued as the import stores it: {cold * 1e6:.1f} us CPU (ranks not met before; "
+          f"{again * 1e6:.1f} us for ranks met before), judge_discard {judged * 1e6:.1f} us")
     if args.stored:
         bench_store(args.stored, slow)
     sys.stdout.flush()

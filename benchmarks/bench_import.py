@@ -107,7 +107,6 @@ def step_floor(path: str, url: str) -> dict[str, float]:
     from cribstats.store.rows import (
         DEAL_COLUMNS,
         DEAL_PLAYER_COLUMNS,
-        DISCARD_COLUMNS,
         FINDING_COLUMNS,
         GAME_COLUMNS,
         GAME_PLAYER_COLUMNS,
@@ -128,7 +127,7 @@ def step_floor(path: str, url: str) -> dict[str, float]:
     def write(batch: list) -> float:  # type: ignore[type-arg]
         """Rows as the importer writes them (same values, same types), then only the inserts timed."""
         nonlocal deal_id
-        game_rows, gp, deals, dp, discards, findings = [], [], [], [], [], []
+        game_rows, gp, deals, dp, findings = [], [], [], [], []
         new_players = []
         for gid, g in batch:
             for k, name in g.names.items():
@@ -147,7 +146,6 @@ def step_floor(path: str, url: str) -> dict[str, float]:
             deal_id += len(g.deals)
             deals += [(did, gid, pids[r[0]], *r[1:]) for did, r in zip(dids, g.deals, strict=True)]
             dp += [(dids[d], gid, pids[s], *rest) for d, s, rest in g.deal_players]
-            discards += [(dids[d], gid, pids[s], *rest) for d, s, rest in g.discards]
             findings += [(gid, None if s is None else pids[s], *rest) for s, rest in g.findings]
         start, cpu = time.perf_counter(), time.process_time()
         with engine.begin() as conn:
@@ -157,7 +155,6 @@ def step_floor(path: str, url: str) -> dict[str, float]:
             bulk_insert(conn, t.deal_table, DEAL_COLUMNS, deals)
             bulk_insert(conn, t.finding_table, FINDING_COLUMNS, findings)
             bulk_insert(conn, t.deal_player_table, DEAL_PLAYER_COLUMNS, dp)
-            bulk_insert(conn, t.deal_discard_table, DISCARD_COLUMNS, discards)
         cpu_used[0] += time.process_time() - cpu
         return time.perf_counter() - start
 

@@ -37,6 +37,11 @@ ADDED_COLUMNS = {"discard_loss_per_deal_dealer", "discard_loss_per_deal_pone"}
 # a deal's play is one value since (``deal.play``): the reference's ``play_event`` rows are made from it, numbered
 # in the order they were written (deal by deal, event by event), and the value itself is left out of ``deal``
 PLAY_VALUE = {("deal", "play")}
+# the value of every discard (``deal_discard`` above) is kept in ``deal_player`` since: its columns are left out of
+# ``deal_player`` as ``deal_discard`` is (tests/test_discard_store.py checks them)
+DISCARD_VALUES = {("deal_player", c) for c in ("hand_only", "kept", "thrown", "hand_value", "crib_value",
+                                               "expected", "best_kept", "best_thrown", "best_expected", "loss")}
+LEFT_OUT = PLAY_VALUE | DISCARD_VALUES
 
 
 def _play_event_rows(engine: Any) -> list[tuple[Any, ...]]:
@@ -164,7 +169,7 @@ def store_digests(paths: list[Path], database: Path, home: Path) -> dict[str, An
                 continue
             cursor = conn.execute(f'SELECT * FROM "{table}"')
             names = [c[0] for c in cursor.description]
-            keep = [i for i, n in enumerate(names) if n not in VOLATILE and (table, n) not in PLAY_VALUE]
+            keep = [i for i, n in enumerate(names) if n not in VOLATILE and (table, n) not in LEFT_OUT]
             rows = sorted(
                 orjson.dumps([_plain(row[i], home) for i in keep]) for row in cursor.fetchall()
             )

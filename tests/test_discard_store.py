@@ -35,9 +35,9 @@ def club(store: sa.Engine, sample_logs_dir: Path) -> sa.Engine:
 def stored(engine: sa.Engine) -> list[tuple]:
     with engine.connect() as conn:
         return [tuple(r) for r in conn.execute(sa.text(
-            "SELECT dd.deal_id, dd.seat, dd.role, dd.hand_only, dd.thrown, dd.loss, dp.dealt, g.variant "
-            "FROM deal_discard dd JOIN deal_player dp ON dp.deal_id = dd.deal_id AND dp.seat = dd.seat "
-            "JOIN game g ON g.id = dd.game_id ORDER BY dd.deal_id, dd.seat"))]  # fmt: skip
+            "SELECT dp.deal_id, dp.seat, dp.role, dp.hand_only, dp.thrown, dp.loss, dp.dealt, g.variant "
+            "FROM deal_player dp JOIN game g ON g.id = dp.game_id WHERE dp.loss IS NOT NULL "
+            "ORDER BY dp.deal_id, dp.seat"))]  # fmt: skip
 
 
 def test_import_values_every_discard(club: sa.Engine) -> None:
@@ -45,6 +45,10 @@ def test_import_values_every_discard(club: sa.Engine) -> None:
     with club.connect() as conn:
         with_discards = conn.execute(sa.text("SELECT count(*) FROM deal_player WHERE discards != ''")).scalar()
     assert rows and len(rows) == with_discards
+    with club.connect() as conn:  # a deal without a discard holds no value
+        values = "hand_only, kept, thrown, hand_value, expected, best_kept, best_thrown, best_expected, loss"
+        unvalued = conn.execute(sa.text(f"SELECT discards, {values} FROM deal_player WHERE loss IS NULL")).all()
+    assert all(r[0] == "" and set(r[1:]) == {None} for r in unvalued)
     for _, _, role, hand_only, thrown, loss, dealt, variant in rows[::7]:
         again = judge_discard(parse_cards(dealt), parse_cards(thrown), variant, role)
         assert loss == pytest.approx(again.loss) and bool(hand_only) == again.hand_only
@@ -54,7 +58,10 @@ def test_import_values_every_discard(club: sa.Engine) -> None:
 def test_analyse_store_fills_a_store_imported_before(club: sa.Engine) -> None:
     before = stored(club)
     with club.begin() as conn:
-        conn.execute(sa.text("DELETE FROM deal_discard"))
+        conn.execute(sa.text(
+            "UPDATE deal_player SET hand_only = NULL, kept = NULL, thrown = NULL, hand_value = NULL, "
+            "crib_value = NULL, expected = NULL, best_kept = NULL, best_thrown = NULL, best_expected = NULL, "
+            "loss = NULL"))  # fmt: skip
     games, rows = fill_discard_values(club)
     assert rows == len(before) and stored(club) == before
     assert fill_discard_values(club) == (0, 0)  # nothing left to do
@@ -66,8 +73,8 @@ def test_analyse_store_fills_a_store_imported_before(club: sa.Engine) -> None:
 def test_stats_and_discards_read_the_stored_losses(club: sa.Engine) -> None:
     with club.connect() as conn:
         found = conn.execute(sa.text(
-            "SELECT p.name, dd.role, dd.loss, dd.hand_only FROM deal_discard dd "
-            "JOIN player p ON p.id = dd.player_id"))  # fmt: skip
+            "SELECT p.name, dp.role, dp.loss, dp.hand_only FROM deal_player dp "
+            "JOIN player p ON p.id = dp.player_id WHERE dp.loss IS NOT NULL"))  # fmt: skip
         by_player: dict[tuple[str, str], list[float]] = {}
         worst: dict[str, float] = {}
         for name, role, loss, hand_only in found:

@@ -520,16 +520,44 @@ def test_rows_travel_from_a_worker_as_plain_tuples() -> None:
     back = pickle.loads(pickle.dumps(prepared, protocol=pickle.HIGHEST_PROTOCOL))
     assert back == prepared
     assert type(prepared.deals[0]) is DealRow and type(back.deals[0]) is tuple
-    assert all(type(row) is tuple for _, _, row in back.deal_players + back.discards)
+    assert all(type(row) is tuple for _, _, row in back.deal_players)
     assert back.deals[0][-1] == prepared.deals[0].play
     assert len(orjson.loads(prepared.deals[0].play)) == len(ONE_DEAL["deals"][0]["play"])
 
 
-def test_the_import_puts_the_garbage_collector_back(tmp_path: Path) -> None:
+@pytest.mark.parametrize("workers", [1, 2])
+def test_the_import_puts_the_garbage_collector_back(tmp_path: Path, workers: int) -> None:
+    """The collector runs seldom during an import, and not of itself in a process whose games are replayed by
+    workers (it collects after each batch); its settings are put back after."""
     import gc
 
     before = gc.get_threshold(), gc.get_freeze_count(), gc.isenabled()
+    during: list[bool] = []
     engine = make_engine(f"sqlite:///{tmp_path / 'gc.db'}")
-    import_paths([write_jsonl(tmp_path / "one.jsonl", [ONE_DEAL])], engine)
+    logs = [dict(ONE_DEAL, id=f"gc-{n}") for n in range(3)]
+    summary = import_paths([write_jsonl(tmp_path / "three.jsonl", logs)], engine, workers=workers, batch_size=1,
+                           on_progress=lambda *_: during.append(gc.isenabled()))  # fmt: skip
     engine.dispose()
+    assert summary.imported == 3
+    assert during[0] == (workers == 1)  # the first batch's, written while the games are imported
     assert (gc.get_threshold(), gc.get_freeze_count(), gc.isenabled()) == before
+
+
+def test_an_import_into_sqlite_keeps_a_larger_page_cache_while_it_writes(tmp_path: Path) -> None:
+    """SQLite's page cache is 32 MiB on the import's connection while it writes (the indexes of the tables it
+    fills stay in memory through a batch), and the default again once the import is done."""
+    from cribstats.store.batches import IMPORT_CACHE_KIB, SQLITE_DEFAULT_CACHE_KIB
+
+    engine = make_engine(f"sqlite:///{tmp_path / 'cache.db'}")
+    seen: list[int] = []
+
+    def cache_size(conn: sa.Connection, cursor: Any, statement: str, *_: Any) -> None:
+        if statement.startswith('INSERT INTO "deal_player"'):
+            seen.append(conn.connection.driver_connection.execute("PRAGMA cache_size").fetchone()[0])
+
+    sa.event.listen(engine, "before_cursor_execute", cache_size)
+    import_paths([write_jsonl(tmp_path / "one.jsonl", [ONE_DEAL])], engine)
+    with engine.connect() as conn:
+        after = conn.exec_driver_sql("PRAGMA cache_size").scalar()
+    engine.dispose()
+    assert seen == [-IMPORT_CACHE_KIB] and after == -SQLITE_DEFAULT_CACHE_KIB == -2000

@@ -74,22 +74,28 @@ def hand_values(dealt: Sequence[Card], kept: int) -> list[float]:
 
 
 def _four_card_values(dealt: tuple[Card, ...]) -> list[float]:
+    points, starters = four_card_points(dealt)
+    return [p / starters for p in points]
+
+
+def four_card_points(dealt: tuple[Card, ...]) -> tuple[list[int], int]:
+    """For each option of keeping four of ``dealt`` (in :func:`options` order), the points of the show summed over
+    every starter the player cannot see, and how many starters that is: the hand value is their quotient."""
     n = len(dealt)
     starters = DECK_SIZE - n
-    opts = options(n, n - FLUSH_KEEP)
     points = list(_rank_part(tuple([c >> 2 for c in dealt])))
     left = [SUIT_SIZE] * 4  # starters left in each suit
     for c in dealt:
         left[c & 3] -= 1
-    suits = [c & 3 for c in dealt]
-    nobs = [left[c & 3] if c >> 2 == JACK else 0 for c in dealt]
     flush_possible = min(left) <= SUIT_SIZE - FLUSH_KEEP
-    if flush_possible or any(nobs):  # most hands have neither: their points are the rank part's
-        for o, ((a, b, c, d), _) in enumerate(opts):
+    if flush_possible or any(c >> 2 == JACK for c in dealt):  # most hands have neither: the rank part's points
+        suits = [c & 3 for c in dealt]
+        nobs = [left[c & 3] if c >> 2 == JACK else 0 for c in dealt]
+        for o, ((a, b, c, d), _) in enumerate(options(n, n - FLUSH_KEEP)):
             if flush_possible and suits[a] == suits[b] == suits[c] == suits[d]:
                 points[o] += FLUSH_KEEP * starters + left[suits[a]]  # four for the hand, a fifth with its suit cut
             points[o] += nobs[a] + nobs[b] + nobs[c] + nobs[d]
-    return [p / starters for p in points]
+    return points, starters
 
 
 @lru_cache(maxsize=1 << 15)
@@ -107,6 +113,19 @@ def _rank_part(ranks: tuple[int, ...]) -> tuple[int, ...]:
             p -= by_starter[r[t]][key]
         points.append(p)
     return tuple(points)
+
+
+def load_rank_parts(dealt: int) -> int:
+    """Work out the rank part of every hand of ``dealt`` ranks (each rank at most four times) at once, so that a
+    process forked afterwards finds them all made (:mod:`cribstats.store.preload`); how many there are."""
+    from itertools import combinations_with_replacement
+
+    made = 0
+    for ranks in combinations_with_replacement(range(SUIT_SIZE), dealt):
+        if all(ranks[i] != ranks[i + 4] for i in range(dealt - 4)):
+            _rank_part(ranks)
+            made += 1
+    return made
 
 
 def _scored_values(dealt: Sequence[Card], kept: int) -> list[float]:

@@ -1,4 +1,4 @@
-"""Discard quality per player, from the stored value of every discard (``deal_discard``).
+"""Discard quality per player, from the stored value of every discard (``deal_player``'s value columns).
 
 * ``deals``: two-player deals whose discard is valued, as dealer and as pone; ``loss_per_deal_dealer`` and
   ``loss_per_deal_pone``: the average expected points lost by the discard (best less chosen), ``loss_per_deal``
@@ -49,25 +49,25 @@ WORST_SCHEMA: dict[str, Any] = {
 
 
 def _groups_query(filters: StatsFilter) -> sa.Select[Any]:
-    dd = t.deal_discard_table
+    dp = t.deal_player_table
     return (
         sa.select(
-            dd.c.player_id, dd.c.role, dd.c.hand_only, sa.func.count().label("deals"),
-            sa.func.sum(dd.c.loss).label("loss"),
-            sa.func.sum(sa.case((dd.c.loss == 0, 1), else_=0)).label("best"),
+            dp.c.player_id, dp.c.role, dp.c.hand_only, sa.func.count().label("deals"),
+            sa.func.sum(dp.c.loss).label("loss"),
+            sa.func.sum(sa.case((dp.c.loss == 0, 1), else_=0)).label("best"),
         )
-        .where(*_own_rows(dd, filters))
-        .group_by(dd.c.player_id, dd.c.role, dd.c.hand_only)
+        .where(dp.c.loss.is_not(None), *_own_rows(dp, filters))
+        .group_by(dp.c.player_id, dp.c.role, dp.c.hand_only)
     )  # fmt: skip
 
 
 def _games_query(filters: StatsFilter) -> sa.Select[Any]:
     """Per player, the games with a valued two-player discard."""
-    dd = t.deal_discard_table
+    dp = t.deal_player_table
     return (
-        sa.select(dd.c.player_id, sa.func.count(sa.distinct(dd.c.game_id)))
-        .where(~dd.c.hand_only, *_own_rows(dd, filters))
-        .group_by(dd.c.player_id)
+        sa.select(dp.c.player_id, sa.func.count(sa.distinct(dp.c.game_id)))
+        .where(dp.c.loss.is_not(None), ~dp.c.hand_only, *_own_rows(dp, filters))
+        .group_by(dp.c.player_id)
     )
 
 
@@ -79,21 +79,18 @@ def _players(conn: Connection) -> pl.DataFrame:
 def worst_query(filters: StatsFilter, *, per_player: bool, limit: int | None = None) -> sa.Select[Any]:
     """The costliest discards: each player's worst (``per_player``), or the ``limit`` worst of all; then the
     oldest first."""
-    dd, g, d, p, dp = (t.deal_discard_table, t.game_table, t.deal_table, t.player_table, t.deal_player_table)
-    order = (dd.c.loss.desc(), g.c.date.is_(None), g.c.date, dd.c.game_id, d.c.number, dd.c.seat)
+    dp, g, d, p = t.deal_player_table, t.game_table, t.deal_table, t.player_table
+    order = (dp.c.loss.desc(), g.c.date.is_(None), g.c.date, dp.c.game_id, d.c.number, dp.c.seat)
     columns = [
-        dd.c.player_id, p.c.name.label("player"), g.c.game_key.label("game"), g.c.date, d.c.number.label("deal"),
-        dd.c.role, dp.c.dealt, dd.c.thrown.label("chosen"), dd.c.kept, dd.c.best_thrown.label("best"),
-        dd.c.best_kept, dd.c.loss,
+        dp.c.player_id, p.c.name.label("player"), g.c.game_key.label("game"), g.c.date, d.c.number.label("deal"),
+        dp.c.role, dp.c.dealt, dp.c.thrown.label("chosen"), dp.c.kept, dp.c.best_thrown.label("best"),
+        dp.c.best_kept, dp.c.loss,
     ]  # fmt: skip
-    source = (
-        dd.join(g, g.c.id == dd.c.game_id).join(d, d.c.id == dd.c.deal_id).join(p, p.c.id == dd.c.player_id)
-        .join(dp, sa.and_(dp.c.deal_id == dd.c.deal_id, dp.c.seat == dd.c.seat))
-    )  # fmt: skip
-    conditions = [dd.c.loss > 0, *_own_rows(dd, filters)]
+    source = dp.join(g, g.c.id == dp.c.game_id).join(d, d.c.id == dp.c.deal_id).join(p, p.c.id == dp.c.player_id)
+    conditions = [dp.c.loss > 0, *_own_rows(dp, filters)]
     if not per_player:
         return sa.select(*columns).select_from(source).where(*conditions).order_by(*order).limit(limit)
-    place = sa.func.row_number().over(partition_by=dd.c.player_id, order_by=order).label("place")
+    place = sa.func.row_number().over(partition_by=dp.c.player_id, order_by=order).label("place")
     ranked = sa.select(*columns, place).select_from(source).where(*conditions).subquery()
     return sa.select(*(ranked.c[c.name] for c in columns)).where(ranked.c.place == 1)
 

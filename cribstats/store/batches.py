@@ -13,7 +13,7 @@ from cribstats.errors import LogError
 from cribstats.formats.sources import SourceFinding, SourceMatch
 from cribstats.store import tables as t
 from cribstats.store.bulk import refusable, retryable
-from cribstats.store.db import atomic, describe_db_error, ensure_schema, writer
+from cribstats.store.db import atomic, describe_db_error, ensure_schema, is_postgresql, writer
 from cribstats.store.history import record_run
 from cribstats.store.identity import BatchOutcome, file_hash
 from cribstats.store.match_import import MatchWriter
@@ -22,7 +22,17 @@ from cribstats.store.summary import ImportSummary, ProgressHook, Refusal, Source
 from cribstats.store.writes import BatchWriter, now_utc
 
 DEFAULT_BATCH_SIZE = 1000
+IMPORT_CACHE_KIB = 32 * 1024  # SQLite's page cache on an import's connection (the default, 2 MiB, put back after)
+SQLITE_DEFAULT_CACHE_KIB = 2000
 RETRIES = 5  # attempts at a batch that meets a deadlock or serialisation failure (PostgreSQL)
+
+
+def _sqlite_cache(conn: Connection, kib: int) -> None:
+    """Set the page cache of an SQLite connection, outside any transaction (on the driver's connection, so that
+    SQLAlchemy begins none)."""
+    driver = conn.connection.driver_connection
+    assert driver is not None  # a live connection
+    driver.execute(f"PRAGMA cache_size=-{kib}")
 
 
 @dataclass(slots=True)
@@ -73,6 +83,8 @@ class Importer:
     def __enter__(self) -> Importer:
         ensure_schema(self.engine)
         self._conn = writer(self.engine.connect())
+        if not is_postgresql(self.engine):  # the tables' indexes stay in memory through a batch
+            _sqlite_cache(self._conn, IMPORT_CACHE_KIB)
         return self
 
     def __exit__(self, exc_type: object, exc: object, tb: object) -> None:
@@ -81,6 +93,8 @@ class Importer:
                 self._flush()
                 self.matches.finish(self.conn, self.refuse)
                 self._finish_file()
+                if not is_postgresql(self.engine):
+                    _sqlite_cache(self.conn, SQLITE_DEFAULT_CACHE_KIB)
         finally:
             assert self._conn is not None
             self._conn.close()
@@ -213,6 +227,7 @@ class Importer:
                     break
                 raise
         self._apply(outcome)
+        del batch, outcome  # the games written, freed by their count before the collector walks what is young
         gc.collect(1)  # the SQL statements' cycles, while young: the collector may run seldom (few_collections)
         if self._tally is not None:  # the history says what is committed, batch by batch
             with atomic(self.conn):

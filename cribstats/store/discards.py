@@ -1,12 +1,13 @@
-"""The stored value of every discard (``deal_discard``), worked out from the dealt cards and discards of each
-player's deal (``deal_player``) by :mod:`cribstats.discards.analysis`.
+"""The stored value of every discard (``deal_player``'s value columns), worked out from the dealt cards and
+discards of each player's deal by :mod:`cribstats.discards.analysis`.
 
-:func:`add_discard_values` fills the rows of some stored games from their stored rows (the importer needs it not:
-it values each discard where the game is replayed, :mod:`cribstats.store.rows`, with the same function,
+:func:`add_discard_values` fills the values of some stored games from their stored rows (the importer needs it
+not: it values each discard where the game is replayed, :mod:`cribstats.store.rows`, with the same function,
 :func:`cribstats.discards.values.discard_values`); :func:`fill_discard_values` fills a whole store, game by game
-in batches that each commit whole (``cribstats analyse --store``: stores imported before the table existed, or
+in batches that each commit whole (``cribstats analyse --store``: stores imported before values were kept, or
 after a new crib table with ``again``). A deal whose cards cannot be judged (a discard of cards not dealt, the
-wrong number of cards) gets no row: the audit reports it.
+wrong number of cards) keeps no value: the audit reports it (and ``analyse --store`` looks at its game again
+each time, to find it still cannot be judged).
 
 >>> from cribstats.store.db import make_engine, upgrade
 >>> engine = make_engine("sqlite://")
@@ -27,7 +28,6 @@ from cribstats.cards import format_card, parse_cards
 from cribstats.discards.values import discard_values
 from cribstats.errors import CribstatsError
 from cribstats.store import tables as t
-from cribstats.store.bulk import bulk_insert
 from cribstats.store.db import atomic, writer
 from cribstats.store.totals import id_runs
 from cribstats.store.version import bump_store_version
@@ -56,50 +56,59 @@ def _in_runs(column: sa.ColumnElement[Any], runs: Sequence[tuple[int, int]]) -> 
     return sa.or_(*(column.between(first, last) for first, last in runs))
 
 
-COLUMNS: tuple[str, ...] = (
-    "deal_id", "game_id", "player_id", "seat", "role", "hand_only", "kept", "thrown", "hand_value", "crib_value",
-    "expected", "best_kept", "best_thrown", "best_expected", "loss",
+VALUE_COLUMNS: tuple[str, ...] = (
+    "hand_only", "kept", "thrown", "hand_value", "crib_value", "expected", "best_kept", "best_thrown",
+    "best_expected", "loss",
 )  # fmt: skip
-"""The columns of ``deal_discard`` that :func:`discard_rows` gives, in order."""
+"""The columns of ``deal_player`` that hold a discard's value, in the order of
+:data:`cribstats.discards.values.DiscardValues`."""
 
 
-def discard_rows(conn: Connection, game_ids: Sequence[int]) -> list[tuple[Any, ...]]:
-    """The ``deal_discard`` rows of some stored games (:data:`COLUMNS`), worked out from their ``deal_player``
-    rows."""
+def discard_values_of(conn: Connection, game_ids: Sequence[int]) -> list[tuple[Any, ...]]:
+    """The values of the discards of some stored games, worked out from their ``deal_player`` rows: each the
+    row's id and :data:`VALUE_COLUMNS`, for the discards that can be judged."""
     dp, g = t.deal_player_table, t.game_table
     out: list[tuple[Any, ...]] = []
     runs = id_runs(game_ids)
     for start in range(0, len(runs), RUNS_PER_STATEMENT):
         query = (
-            sa.select(dp.c.deal_id, dp.c.game_id, dp.c.player_id, dp.c.seat, dp.c.role, dp.c.dealt, dp.c.discards,
-                      g.c.variant)
+            sa.select(dp.c.id, dp.c.role, dp.c.dealt, dp.c.discards, g.c.variant)
             .select_from(dp.join(g, g.c.id == dp.c.game_id))
             .where(_in_runs(dp.c.game_id, runs[start : start + RUNS_PER_STATEMENT]), dp.c.discards != "")
-        )  # fmt: skip
-        for deal_id, game_id, player_id, seat, role, dealt, discards, variant in conn.execute(query):
+        )
+        for row_id, role, dealt, discards, variant in conn.execute(query):
             try:
                 values = discard_values(_cards(dealt), _cards(discards), find_variant(variant), role)
             except (CribstatsError, ValueError):
                 continue
-            out.append((deal_id, game_id, player_id, seat, role, *values))
+            out.append((row_id, *values))
     return out
 
 
 def add_discard_values(conn: Connection, game_ids: Sequence[int]) -> int:
-    """Work out and store the discard values of some stored games (which hold none yet); how many rows."""
+    """Work out and store the discard values of some stored games; how many discards were valued."""
     if not game_ids:
         return 0
-    rows = discard_rows(conn, game_ids)
-    bulk_insert(conn, t.deal_discard_table, COLUMNS, rows)
+    rows = discard_values_of(conn, game_ids)
+    if rows:
+        dp = t.deal_player_table
+        update = (
+            sa.update(dp)
+            .where(dp.c.id == sa.bindparam("row_id"))
+            .values({c: sa.bindparam(f"new_{c}") for c in VALUE_COLUMNS})
+        )
+        names = ("row_id", *(f"new_{c}" for c in VALUE_COLUMNS))
+        conn.execute(update, [dict(zip(names, row, strict=True)) for row in rows])
     return len(rows)
 
 
 def games_to_analyse(conn: Connection, *, again: bool = False) -> list[int]:
-    """Ids of the stored games with discards to value: those with none valued yet (every one with ``again``)."""
-    dp, dd = t.deal_player_table, t.deal_discard_table
+    """Ids of the stored games with discards to value: those with a discard not valued (every one with
+    ``again``)."""
+    dp = t.deal_player_table
     query = sa.select(dp.c.game_id).where(dp.c.discards != "").distinct()
     if not again:
-        query = query.where(~sa.exists().where(dd.c.game_id == dp.c.game_id))
+        query = query.where(dp.c.expected.is_(None))
     return sorted(row[0] for row in conn.execute(query))
 
 
@@ -107,9 +116,9 @@ def fill_discard_values(
     engine: Engine, *, again: bool = False, progress: Progress | None = None,
     started: Callable[[int], None] | None = None,
 ) -> tuple[int, int]:
-    """Value the discards of every stored game that has none valued (with ``again``: of every game, replacing
-    what is there), in batches of :data:`BATCH_GAMES` games that each commit whole. ``started(n)`` is told how
-    many games there are to do, ``progress(k)`` of each batch done. Returns (games, rows)."""
+    """Value the discards of every stored game with a discard not valued (with ``again``: of every game,
+    replacing what is there), in batches of :data:`BATCH_GAMES` games that each commit whole. ``started(n)`` is
+    told how many games there are to do, ``progress(k)`` of each batch done. Returns (games, discards valued)."""
     with engine.connect() as conn:
         todo = games_to_analyse(conn, again=again)
     if started is not None:
@@ -120,9 +129,6 @@ def fill_discard_values(
         for start in range(0, len(todo), BATCH_GAMES):
             batch = todo[start : start + BATCH_GAMES]
             with atomic(conn):
-                if again:
-                    dd = t.deal_discard_table
-                    conn.execute(dd.delete().where(_in_runs(dd.c.game_id, id_runs(batch))))
                 rows += add_discard_values(conn, batch)
                 bump_store_version(conn)  # the service's figures include the discard losses
             if progress is not None:

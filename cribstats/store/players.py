@@ -189,7 +189,7 @@ def player_columns() -> list[tuple[str, str]]:
     """Every column that holds a player id, table by table: read from the tables' foreign keys, so that a table
     added later (discard values, match sides) moves with a merge without being listed here.
 
-    >>> ("deal_discard", "player_id") in player_columns() and ("deal", "dealer_id") in player_columns()
+    >>> ("deal_player", "player_id") in player_columns() and ("deal", "dealer_id") in player_columns()
     True
     """
     return [

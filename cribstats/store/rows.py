@@ -53,7 +53,8 @@ class DealRow(NamedTuple):
 
 
 class DealPlayerRow(NamedTuple):
-    """A ``deal_player`` row but for its ids: one player's facts in one deal."""
+    """A ``deal_player`` row but for its ids: one player's facts in one deal, and what his discard was worth
+    (:data:`NOT_VALUED` when it is not valued)."""
 
     seat: int
     role: str
@@ -70,23 +71,21 @@ class DealPlayerRow(NamedTuple):
     muggins_gained: int
     muggins_lost: int
     completed: int
-
-
-class DiscardRow(NamedTuple):
-    """A ``deal_discard`` row but for its ids: what one player's discard in one deal was worth."""
-
-    seat: int
-    role: str
-    hand_only: int
-    kept: str
-    thrown: str
-    hand_value: float
+    hand_only: int | None
+    kept: str | None
+    thrown: str | None
+    hand_value: float | None
     crib_value: float | None
-    expected: float
-    best_kept: str
-    best_thrown: str
-    best_expected: float
-    loss: float
+    expected: float | None
+    best_kept: str | None
+    best_thrown: str | None
+    best_expected: float | None
+    loss: float | None
+
+
+VALUE_FIELDS = DealPlayerRow._fields[DealPlayerRow._fields.index("hand_only") :]
+"""The fields of a discard's value (:data:`cribstats.discards.values.DiscardValues`), the last of the row."""
+NOT_VALUED: tuple[None, ...] = (None,) * len(VALUE_FIELDS)
 
 
 class FindingRow(NamedTuple):
@@ -102,7 +101,7 @@ class FindingRow(NamedTuple):
     message: str
 
 
-for _row in (GamePlayerRow, DealRow, DealPlayerRow, DiscardRow, FindingRow):
+for _row in (GamePlayerRow, DealRow, DealPlayerRow, FindingRow):
     _row.__reduce__ = _as_plain_tuple  # type: ignore[assignment,method-assign]
 
 
@@ -125,8 +124,7 @@ class PreparedGame(NamedTuple):
     game_row: tuple[Any, ...]  # the game's own columns (GAME_OWN_COLUMNS), as Python values
     game_players: list[GamePlayerRow]
     deals: list[DealRow]
-    deal_players: list[tuple[int, int, DealPlayerRow]]  # (deal index, seat, row)
-    discards: list[tuple[int, int, DiscardRow]]  # (deal index, seat, row)
+    deal_players: list[tuple[int, int, DealPlayerRow]]  # (deal index, seat, row), the discard's value in it
     findings: list[tuple[int | None, FindingRow]]  # (seat or None, row)
 
     @property
@@ -161,7 +159,6 @@ MUGGINS_AT, DATE_AT = GAME_COLUMNS.index("muggins"), GAME_COLUMNS.index("date")
 GAME_PLAYER_COLUMNS = ("game_id", "player_id", *GamePlayerRow._fields)
 DEAL_COLUMNS = ("id", "game_id", "dealer_id", *DealRow._fields[1:])
 DEAL_PLAYER_COLUMNS = ("deal_id", "game_id", "player_id", *DealPlayerRow._fields)
-DISCARD_COLUMNS = ("deal_id", "game_id", "player_id", *DiscardRow._fields)
 FINDING_COLUMNS = ("game_id", "player_id", *FindingRow._fields)
 
 
@@ -214,10 +211,9 @@ class RowBuilder(ReplayVisitor):
         self.crib_card: str | None = None
         self.deals: list[DealRow] = []
         self.deal_players: list[tuple[int, int, DealPlayerRow]] = []
-        self.discards: list[tuple[int, int, DiscardRow]] = []
         self.findings: list[tuple[int | None, FindingRow]] = []
         self.game_players: list[GamePlayerRow] = []
-        self._thrown: list[tuple[int, int, PlayerDealFacts]] = []  # valued once the game's variant is known
+        self._facts: list[PlayerFacts] = []  # the discards valued once the game's variant is known
 
     def begin_deal(self, number: int, deal: Deal) -> None:
         self.deal_index += 1
@@ -231,15 +227,12 @@ class RowBuilder(ReplayVisitor):
             play_value(facts, seat_of),
         ))  # fmt: skip
         for p in facts.players:
-            row = DealPlayerRow(
+            own = (
                 p.seat, p.role, " ".join([card[c] for c in p.dealt]), " ".join([card[c] for c in p.discards]),
                 p.pegged_due, p.pegged_claimed, p.hand_due, p.hand_claimed, p.crib_due, p.crib_claimed,
                 p.heels_due, p.heels_claimed, p.muggins_gained, p.muggins_lost, completed,
             )  # fmt: skip
-            seat = seat_of[p.player]
-            self.deal_players.append((index, seat, row))
-            if p.discards:
-                self._thrown.append((index, seat, p))
+            self._facts.append((index, seat_of[p.player], own, p if p.discards else None))
 
     def end_game(self, outcome: GameOutcome) -> None:
         seat_of = self.seat_of
@@ -248,7 +241,7 @@ class RowBuilder(ReplayVisitor):
              FindingRow(i, f.deal, f.event, f.kind, f.phase, f.claimed, f.due, f.message))
             for i, f in enumerate(outcome.findings)
         ]  # fmt: skip
-        self.discards = discard_rows(self._thrown, outcome.variant)
+        self.deal_players = deal_player_rows(self._facts, outcome.variant)
         winners, winners_due = set(outcome.winners), set(outcome.winners_due)
         recorded = outcome.recorded
         recorded_scores = (recorded.scores if recorded is not None else None) or {}
@@ -267,19 +260,27 @@ class RowBuilder(ReplayVisitor):
             )
 
 
-def discard_rows(
-    thrown: list[tuple[int, int, PlayerDealFacts]], variant: Variant
-) -> list[tuple[int, int, DiscardRow]]:
-    """The value of each discard made (deal index, seat, row); a discard whose cards cannot be judged (cards not
-    dealt, the wrong number of them) gets no row: the audit reports it."""
-    out: list[tuple[int, int, DiscardRow]] = []
-    for index, seat, p in thrown:
-        try:
-            v = discard_values(p.dealt, p.discards, variant, p.role)
-        except (CribstatsError, ValueError):
-            continue
-        row = DiscardRow(p.seat, p.role, int(v[0]), v[1], v[2], v[3], v[4], v[5], v[6], v[7], v[8], v[9])
-        out.append((index, seat, row))
+PlayerFacts = tuple[int, int, tuple[Any, ...], PlayerDealFacts | None]
+"""A player's deal as the row builder keeps it until the game ends: (deal index, seat, the row's fields up to
+``completed``, the facts of a discard made or None)."""
+
+
+def deal_player_rows(facts: list[PlayerFacts], variant: Variant) -> list[tuple[int, int, DealPlayerRow]]:
+    """Each player's row of each deal (deal index, seat, row), with the value of the discard he made; none made,
+    or cards that cannot be judged (not dealt, the wrong number of them: the audit reports it), leave the value
+    :data:`NOT_VALUED`."""
+    out: list[tuple[int, int, DealPlayerRow]] = []
+    make = DealPlayerRow._make
+    for index, seat, own, p in facts:
+        values: tuple[Any, ...] = NOT_VALUED
+        if p is not None:
+            try:
+                v = discard_values(p.dealt, p.discards, variant, p.role)
+            except (CribstatsError, ValueError):
+                pass
+            else:
+                values = (int(v[0]), *v[1:])
+        out.append((index, seat, make(own + values)))
     return out
 
 
@@ -316,7 +317,7 @@ def prepare_game(game: GameLog, file: str, place: str | None) -> PreparedGame:
     )  # fmt: skip
     return PreparedGame(
         file, place, digest, outcome.key, game.id, event, winner_key, names, game_row, rows.game_players,
-        rows.deals, rows.deal_players, rows.discards, rows.findings,
+        rows.deals, rows.deal_players, rows.findings,
     )  # fmt: skip
 
 

@@ -1,14 +1,14 @@
 """The relational store's tables (SQLModel on SQLAlchemy 2): one row per player, event, game, deal and fact.
 
 ``deal_player`` is the fact table: one row per player and deal, with the points due and claimed in the play, the
-hand, the crib and his heels; ``game_player_totals`` adds them up per game and player, with the result and the
-findings, for ``stats`` and ``standings``. Cards are stored in canonical spelling (``"5H"``); a list of cards is
-the canonical spellings joined by one space (``"5S 4S 2S 8D 6H 8C"``). Every table of facts has a plain integer
-``id`` (the totals are keyed by player and game); names are lower_snake. ``metadata`` is what the migrations and
-``make_engine`` build from.
+hand, the crib and his heels, and what his discard was worth; ``game_player_totals`` adds them up per game and
+player, with the result and the findings, for ``stats`` and ``standings``. Cards are stored in canonical
+spelling (``"5H"``); a list of cards is the canonical spellings joined by one space (``"5S 4S 2S 8D 6H 8C"``).
+Every table of facts has a plain integer ``id`` (the totals are keyed by player and game); names are
+lower_snake. ``metadata`` is what the migrations and ``make_engine`` build from.
 
 >>> sorted(t for t in metadata.tables if t.startswith("d"))
-['deal', 'deal_discard', 'deal_player']
+['deal', 'deal_player']
 >>> name_key("  Mary   ANN ") == name_key("mary ann")
 True
 """
@@ -40,7 +40,6 @@ __all__ = [  # the tables of matches and keys are defined beside, and named here
     "TABLES",
     "ApiKey",
     "Deal",
-    "DealDiscard",
     "DealPlayer",
     "Event",
     "FindingRow",
@@ -56,7 +55,6 @@ __all__ = [  # the tables of matches and keys are defined beside, and named here
     "PlayerAlias",
     "StoreTable",
     "api_key_table",
-    "deal_discard_table",
     "deal_player_table",
     "deal_table",
     "event_table",
@@ -238,6 +236,14 @@ class DealPlayer(StoreTable, table=True):
     ``role`` is ``'dealer'`` or ``'pone'`` (every non-dealer is a pone). ``dealt`` and ``discards`` are card
     lists. ``pegged_*`` are null when the log leaves the play out; ``hand_*`` null when the hand was never shown
     (the game ended first); ``crib_*`` are the dealer's only. ``completed`` is copied from the deal.
+
+    The discard's value (filled where the game is replayed, or by :mod:`cribstats.store.discards`): the cards
+    ``kept`` and ``thrown``, their ``hand_value``, ``crib_value`` (null for a three- or four-player deal, judged
+    by the hand alone: ``hand_only``) and ``expected`` value; the best discard of the dealt cards
+    (``best_kept``, ``best_thrown``) and its ``best_expected`` value; the ``loss`` (best less chosen, 0 for a
+    best discard). Definitions: :mod:`cribstats.discards.analysis`. All null for a discard not valued: none
+    made, cards that cannot be judged (the audit reports them), or a store imported before values were kept
+    (``cribstats analyse --store`` fills them).
     """
 
     __tablename__ = "deal_player"
@@ -265,6 +271,16 @@ class DealPlayer(StoreTable, table=True):
     muggins_gained: int = Field(default=0, sa_column=sa.Column(sa.Integer, nullable=False))
     muggins_lost: int = Field(default=0, sa_column=sa.Column(sa.Integer, nullable=False))
     completed: bool = Field(sa_column=sa.Column(sa.Boolean, nullable=False))
+    hand_only: bool | None = Field(default=None, sa_column=sa.Column(sa.Boolean, nullable=True))
+    kept: str | None = Field(default=None, sa_column=sa.Column(sa.String(30), nullable=True))
+    thrown: str | None = Field(default=None, sa_column=sa.Column(sa.String(30), nullable=True))
+    hand_value: float | None = Field(default=None, sa_column=sa.Column(sa.Float, nullable=True))
+    crib_value: float | None = Field(default=None, sa_column=sa.Column(sa.Float, nullable=True))
+    expected: float | None = Field(default=None, sa_column=sa.Column(sa.Float, nullable=True))
+    best_kept: str | None = Field(default=None, sa_column=sa.Column(sa.String(30), nullable=True))
+    best_thrown: str | None = Field(default=None, sa_column=sa.Column(sa.String(30), nullable=True))
+    best_expected: float | None = Field(default=None, sa_column=sa.Column(sa.Float, nullable=True))
+    loss: float | None = Field(default=None, sa_column=sa.Column(sa.Float, nullable=True))
 
 
 class FindingRow(StoreTable, table=True):
@@ -344,38 +360,6 @@ class GamePlayerTotals(StoreTable, table=True):
     illegal_plays: int = Field(default=0, sa_column=count_column())
 
 
-class DealDiscard(StoreTable, table=True):
-    """What one player's discard in one deal was worth (:mod:`cribstats.store.discards` fills it): the cards kept
-    and thrown, their hand value, crib value (null for a three- or four-player deal, judged by the hand alone:
-    ``hand_only``) and expected value; the best discard of the dealt cards and its expected value; the ``loss``
-    (best less chosen, 0 for a best discard). Definitions: :mod:`cribstats.discards.analysis`.
-    """
-
-    __tablename__ = "deal_discard"
-    __table_args__ = (
-        sa.UniqueConstraint("deal_id", "seat", name="uq_deal_discard_seat"),
-        sa.Index("ix_deal_discard_game_id", "game_id"),
-        sa.Index("ix_deal_discard_player_id", "player_id"),
-    )
-
-    id: int | None = Field(default=None, primary_key=True)
-    deal_id: int = Field(sa_column=fk("deal.id"))
-    game_id: int = Field(sa_column=fk("game.id"))
-    player_id: int = Field(sa_column=fk("player.id", ondelete=None))
-    seat: int = Field(sa_column=sa.Column(sa.Integer, nullable=False))
-    role: str = Field(sa_column=sa.Column(sa.String(6), nullable=False))
-    hand_only: bool = Field(sa_column=sa.Column(sa.Boolean, nullable=False))
-    kept: str = Field(sa_column=sa.Column(sa.String(30), nullable=False))
-    thrown: str = Field(sa_column=sa.Column(sa.String(30), nullable=False))
-    hand_value: float = Field(sa_column=sa.Column(sa.Float, nullable=False))
-    crib_value: float | None = Field(default=None, sa_column=sa.Column(sa.Float, nullable=True))
-    expected: float = Field(sa_column=sa.Column(sa.Float, nullable=False))
-    best_kept: str = Field(sa_column=sa.Column(sa.String(30), nullable=False))
-    best_thrown: str = Field(sa_column=sa.Column(sa.String(30), nullable=False))
-    best_expected: float = Field(sa_column=sa.Column(sa.Float, nullable=False))
-    loss: float = Field(sa_column=sa.Column(sa.Float, nullable=False))
-
-
 player_table: sa.Table = Player.__table__  # type: ignore[attr-defined]
 player_alias_table: sa.Table = PlayerAlias.__table__  # type: ignore[attr-defined]
 event_table: sa.Table = Event.__table__  # type: ignore[attr-defined]
@@ -405,4 +389,3 @@ TABLES: tuple[sa.Table, ...] = (
 """The tables of stored facts, each with a plain integer ``id``."""
 DERIVED_TABLES: tuple[sa.Table, ...] = (game_player_totals_table,)
 """Tables worked out from the facts (:mod:`cribstats.store.totals`), keyed by what they total."""
-deal_discard_table: sa.Table = DealDiscard.__table__  # type: ignore[attr-defined]

@@ -25,7 +25,6 @@ from cribstats.store.rows import (
     DATE_AT,
     DEAL_COLUMNS,
     DEAL_PLAYER_COLUMNS,
-    DISCARD_COLUMNS,
     FINDING_COLUMNS,
     GAME_COLUMNS,
     GAME_OWN_COLUMNS,
@@ -194,13 +193,12 @@ class BatchWriter:
         game_ids: dict[str, int],
         players: dict[str, int],
     ) -> None:
-        """Every row of the stored games but the game's own (the discards' values among them, worked out where the
-        game was replayed), each table in one bulk write; then their totals."""
+        """Every row of the stored games but the game's own (the discards' values in the players' deals, worked
+        out where the game was replayed), each table in one bulk write; then their totals."""
         deal_ids = self._deal_ids(conn, sum(len(g.deals) for g, _ in stored))
         game_players: list[tuple[Any, ...]] = []
         deals: list[tuple[Any, ...]] = []
         deal_players: list[tuple[Any, ...]] = []
-        discards: list[tuple[Any, ...]] = []
         findings: list[tuple[Any, ...]] = []
         at = 0
         for g, _ in stored:
@@ -212,13 +210,11 @@ class BatchWriter:
             deals += [(did, gid, pids[r[0]], *r[1:]) for did, r in zip(dids, g.deals, strict=True)]
             # the ids joined to the rest with +: half the cost of a starred tuple, on a million rows
             deal_players += [(dids[d], gid, pids[s]) + rest for d, s, rest in g.deal_players]  # noqa: RUF005
-            discards += [(dids[d], gid, pids[s]) + rest for d, s, rest in g.discards]  # noqa: RUF005
             findings += [(gid, None if s is None else pids[s]) + rest for s, rest in g.findings]  # noqa: RUF005
         bulk_insert(conn, t.game_player_table, GAME_PLAYER_COLUMNS, game_players)
         bulk_insert(conn, t.deal_table, DEAL_COLUMNS, deals)
         bulk_insert(conn, t.finding_table, FINDING_COLUMNS, findings)
         bulk_insert(conn, t.deal_player_table, DEAL_PLAYER_COLUMNS, deal_players)
-        bulk_insert(conn, t.deal_discard_table, DISCARD_COLUMNS, discards)
         add_game_totals(conn, [game_ids[g.content_hash] for g, _ in stored])
 
     def _resolve_players(self, conn: Connection, games: list[PreparedGame], out: BatchOutcome) -> dict[str, int]:
