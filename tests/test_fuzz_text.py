@@ -58,6 +58,8 @@ def name_ok(name: str) -> bool:
 
 def text_ok(text: str, field: str) -> bool:
     normal = unicodedata.normalize("NFC", text)
+    if field == "id" and not normal:  # an id names the game: given, it is not empty (the contract's string)
+        return False
     return len(normal) <= LIMITS[field] and not any(unicodedata.category(c) in FORBIDDEN for c in normal)
 
 
