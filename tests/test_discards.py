@@ -169,20 +169,3 @@ def test_every_option_of_each_variant_is_one_throw() -> None:
     for v in VARIANTS:
         throws = [t for _, t in options(v.dealt, v.to_crib)]
         assert sorted(throws) == sorted(combinations(range(v.dealt), v.to_crib))
-
-
-def test_every_six_card_rank_hand_made_at_once() -> None:
-    """The rank parts a worker process finds made: every multiset of six ranks with no rank five times or more,
-    C(18, 6) = 18,564 less 13 * 12 with a rank five times and 13 with one six times; a hand dealt after is
-    found."""
-    import random
-
-    from cribstats.discards.hands import _rank_part, load_rank_parts
-
-    assert load_rank_parts(6) == 18_564 - 13 * 12 - 13
-    before = _rank_part.cache_info()
-    rng = random.Random(5)
-    for _ in range(50):
-        _rank_part(tuple(sorted(c >> 2 for c in rng.sample(range(52), 6))))
-    after = _rank_part.cache_info()
-    assert (after.hits - before.hits, after.misses) == (50, before.misses)

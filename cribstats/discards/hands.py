@@ -115,19 +115,6 @@ def _rank_part(ranks: tuple[int, ...]) -> tuple[int, ...]:
     return tuple(points)
 
 
-def load_rank_parts(dealt: int) -> int:
-    """Work out the rank part of every hand of ``dealt`` ranks (each rank at most four times) at once, so that a
-    process forked afterwards finds them all made (:mod:`cribstats.store.preload`); how many there are."""
-    from itertools import combinations_with_replacement
-
-    made = 0
-    for ranks in combinations_with_replacement(range(SUIT_SIZE), dealt):
-        if all(ranks[i] != ranks[i + 4] for i in range(dealt - 4)):
-            _rank_part(ranks)
-            made += 1
-    return made
-
-
 def _scored_values(dealt: Sequence[Card], kept: int) -> list[float]:
     import numpy as np
 

@@ -151,8 +151,7 @@ def _start_pool(workers: int) -> Any:
     context: multiprocessing.context.BaseContext
     if "forkserver" in multiprocessing.get_all_start_methods():
         forkserver = multiprocessing.get_context("forkserver")
-        # read once, when the server starts (later pools reuse it), and shared by every worker forked from it
-        forkserver.set_forkserver_preload([__name__, "cribstats.store.preload"])
+        forkserver.set_forkserver_preload([__name__])  # read once, when the server starts; later pools reuse it
         context = forkserver
     else:
         context = multiprocessing.get_context("spawn")
