@@ -144,10 +144,7 @@ def walk_deal(g: GameReplay, deal: Deal, number: int, previous_dealer: str | Non
             if not (state.series and state.series_over):
                 return hand_over(g, deal, number, previous_dealer, dealt_texts, out_texts, kept_by_seat,
                                  PlayWalk(state, index, dues, counts, closes))
-            go, taker = state.close_series()  # nobody can go on: the go, to the last card laid
-            dues[last] += go
-            closes[last] = go
-            by_seat[taker] += go
+            go, taker = _close_series(state, last, dues, closes, by_seat)  # nobody can go on: the go
             if watch:
                 side = side_of_seat[taker]
                 pegged[side] += go
@@ -172,10 +169,7 @@ def walk_deal(g: GameReplay, deal: Deal, number: int, previous_dealer: str | Non
                          PlayWalk(state, ends_at, dues, counts, closes))
     if not state.over:
         if state.series and state.series_over:
-            go, taker = state.close_series()  # the last card
-            dues[last] += go
-            closes[last] = go
-            by_seat[taker] += go
+            go, taker = _close_series(state, last, dues, closes, by_seat)  # the last card
             if watch:
                 side = side_of_seat[taker]
                 pegged[side] += go
@@ -275,6 +269,17 @@ def hand_over(
     """The full replay takes the deal over: its cards as read, his heels right, the play as far as ``walk``."""
     cards = seat_cards(dealt_texts, out_texts, kept_by_seat)
     return DealReplay(g, deal, number, previous_dealer, cards).run(walk)
+
+
+def _close_series(state: PlayState, last: int, dues: list[int], closes: dict[int, int],
+                  by_seat: list[int]) -> tuple[int, int]:
+    """Close the open series: its go or last-card point goes to the last card laid (event ``last``) and to the
+    seat that laid it; the point and the seat."""
+    go, taker = state.close_series()
+    dues[last] += go
+    closes[last] = go
+    by_seat[taker] += go
+    return go, taker
 
 
 def clean_deal_facts(
