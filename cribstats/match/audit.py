@@ -20,41 +20,23 @@ input) as ``file:place: message``.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, NamedTuple
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING
+
+from cribstats.match.game import MatchGame
 
 if TYPE_CHECKING:  # the match models and the judge load when there is a match to judge: start-up stays short
     from cribstats.gamelog import GameLog
-    from cribstats.match.judge import MatchGame, MatchOutcome
+    from cribstats.match.judge import MatchOutcome
     from cribstats.match.model import MatchRecord, Sides
     from cribstats.replay import GameOutcome
 
 
-class _Played(NamedTuple):
-    """What a game replayed gives a match (a :class:`~cribstats.match.judge.MatchGame` before its number is
-    known), kept for every game a record may list."""
-
-    key: str
-    players: tuple[str, ...]
-    variant: str
-    winners: tuple[str, ...]
-    skunk_level: int
-    first_dealer: str | None
-
-
 @dataclass(slots=True)
 class _Facts:
-    game: _Played
+    game: MatchGame  # numbered 0 until it is put in a match
     match: str | None
     number: int | None
-    where: str
-
-
-@dataclass(slots=True)
-class _Placed:
-    """A game put in a match, numbered."""
-
-    game: MatchGame
     where: str
 
 
@@ -67,7 +49,7 @@ class _Match:
     where: str | None = None
     sides: Sides | None = None
     variant: str | None = None
-    games: dict[int, _Placed] = field(default_factory=dict)
+    games: dict[int, _Facts] = field(default_factory=dict)
 
 
 class MatchCollector:
@@ -75,7 +57,7 @@ class MatchCollector:
 
     def __init__(self) -> None:
         # every game with an id, as a few shared values (about 0.2 KB a game), so that a record may list it
-        self._facts: dict[str, _Played] = {}
+        self._facts: dict[str, MatchGame] = {}
         self._carried: list[_Facts] = []  # games that carry a match id, in input order, with where they are
         self._shared: dict[tuple[str, ...], tuple[str, ...]] = {}
         self._records: list[tuple[MatchRecord, str]] = []
@@ -88,7 +70,7 @@ class MatchCollector:
         first_dealer = game.deals[0].dealer if game.deals else None
         players, winners = self._share(tuple(game.players)), self._share(tuple(outcome.winners))
         level = outcome.skunk_level
-        facts = _Played(outcome.key, players, outcome.variant.name, winners, level, first_dealer)
+        facts = MatchGame(0, outcome.key, players, outcome.variant.name, winners, level, first_dealer)
         self._facts.setdefault(outcome.key, facts)
         if game.match is not None:
             self._carried.append(_Facts(facts, game.match, game.match_game, where))
@@ -143,7 +125,6 @@ class MatchCollector:
     def _add(self, match: _Match, facts: _Facts, number: int | None, where: str | None = None) -> bool:
         """Put a game in the match (at ``number``, else the next free one); False, with the error noted, when
         it cannot be."""
-        from cribstats.match.judge import MatchGame
         from cribstats.match.model import game_sides, same_sides
 
         where = where or facts.where
@@ -176,6 +157,5 @@ class MatchCollector:
             self.errors.append(f"{where}: game {n} of match {match.id!r} is already game {taken_by!r}")
             return False
         match.variant = game.variant
-        match.games[n] = _Placed(MatchGame(n, game.key, game.players, game.variant, game.winners, game.skunk_level,
-                                           game.first_dealer), where)
+        match.games[n] = _Facts(replace(game, number=n), match.id, n, where)
         return True

@@ -19,22 +19,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from cribstats.findings import Finding, FindingKind
+from cribstats.match.game import MatchGame
 from cribstats.match.model import MatchResult, MatchRules, Sides
 
-
-@dataclass(frozen=True, slots=True)
-class MatchGame:
-    """What one game of a match gives the match: its number and key, its players (in seat order), its variant,
-    the winning players (empty when no side finished), the loser's skunk level (0..3) and the first dealer
-    (None when the game has no deals)."""
-
-    number: int
-    key: str
-    players: tuple[str, ...]
-    variant: str
-    winners: tuple[str, ...]
-    skunk_level: int
-    first_dealer: str | None
+__all__ = ["GameInMatch", "MatchGame", "MatchOutcome", "judge_match", "side_of"]
 
 
 @dataclass(slots=True)
