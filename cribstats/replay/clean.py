@@ -239,15 +239,9 @@ def board_agrees(g: GameReplay, deal: Deal, after: list[int]) -> bool:
     recorded = deal.scores
     if recorded is None:
         return True
-    offsets = g.board_offsets
-    for p, side in g.player_sides:
-        if p in recorded:
-            offset = recorded[p] - after[side]
-            if offset != 0 and offset != offsets.get(p, 0):
-                return False
-    for p, side in g.player_sides:
-        if p in recorded:
-            offsets[p] = recorded[p] - after[side]
+    if g.board_off(recorded, after):
+        return False
+    g.note_board(recorded, after)
     return True
 
 

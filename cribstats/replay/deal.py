@@ -277,16 +277,12 @@ class DealReplay(Claims):
                 g.winner_side = g.board.index(max(g.board))
                 g.ended_in_deal = self.number
             return
-        board, offsets = g.board, g.board_offsets
-        for p, side in g.player_sides:
-            if p not in recorded:
-                continue
-            position = board[side]
-            offset = recorded[p] - position
-            if offset != 0 and offset != offsets.get(p, 0):
-                g.find("board", "deal", p, board_message(p, self.number, recorded[p], position),
-                       claimed=recorded[p], due=position, stage="board")
-            offsets[p] = offset
+        board = g.board
+        for p in g.board_off(recorded, board):
+            position = board[g.side(p)]
+            g.find("board", "deal", p, board_message(p, self.number, recorded[p], position),
+                   claimed=recorded[p], due=position, stage="board")
+        g.note_board(recorded, board)
 
 
 def without(cards: list[Card], removed: list[Card]) -> list[Card]:

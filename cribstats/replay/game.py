@@ -133,6 +133,22 @@ class GameReplay:
             self.after_end_reported = True
             self.find("after-end", phase, player, after_end_message(self.target, what), event=event)
 
+    def board_off(self, recorded: dict[str, int], board: list[int]) -> list[str]:
+        """The players, in seat order, whose recorded score is off ``board`` (the board as claimed) by other than
+        it was off before: a board kept off by the same points all along (a peg set wrong once) is off once."""
+        offsets = self.board_offsets
+        return [
+            p for p, side in self.player_sides
+            if p in recorded and (offset := recorded[p] - board[side]) != 0 and offset != offsets.get(p, 0)
+        ]  # fmt: skip
+
+    def note_board(self, recorded: dict[str, int], board: list[int]) -> None:
+        """Keep how far each recorded score is off ``board``, for :meth:`board_off` at the next deal."""
+        offsets = self.board_offsets
+        for p, side in self.player_sides:
+            if p in recorded:
+                offsets[p] = recorded[p] - board[side]
+
     def scores_by_player(self, board: list[int]) -> dict[str, int]:
         if self.seat_is_side:
             return dict(zip(self.players, board))  # noqa: B905 (one side a seat: as many as players; strict costs)
@@ -156,14 +172,14 @@ class GameReplay:
                 self, deal, number, previous_dealer
             ).run()
             previous_dealer = deal.dealer
-            if self.deal_findings:
-                self.deal_findings.sort(key=itemgetter(0))
-                self.findings.extend(finding for _, finding in self.deal_findings)
-                if tell_events:
-                    self.tell_deal(facts)
+            found = self.deal_findings
+            if found:
+                found.sort(key=itemgetter(0))
+                self.findings.extend(finding for _, finding in found)
+            if tell_events:
+                self.tell_deal(facts)  # the deal's findings among its events
+            if found:
                 self.deal_findings = []
-            elif tell_events:
-                self.tell_deal(facts)
             if tell_deals:
                 visitor.end_deal(facts)
             deals.append(facts)
