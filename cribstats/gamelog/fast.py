@@ -28,11 +28,10 @@ from cribstats.names import TextError, check_text
 from cribstats.variants import VARIANT_NAMES
 
 # the Structs take the numbers the model takes (a signed 64-bit integer) and leave the rest to the model
-_LOWEST, _HIGHEST = LOWEST_NUMBER, HIGHEST_NUMBER
 Card = Literal[CANONICAL_CARDS]  # type: ignore[valid-type]
 Name = Annotated[str, Meta(min_length=1)]
-Points = Annotated[int, Meta(ge=0, le=_HIGHEST)]
-Score = Annotated[int, Meta(ge=_LOWEST, le=_HIGHEST)]
+Points = Annotated[int, Meta(ge=0, le=HIGHEST_NUMBER)]
+Score = Annotated[int, Meta(ge=LOWEST_NUMBER, le=HIGHEST_NUMBER)]
 Text = Annotated[str, Meta(min_length=1)]
 Event = tuple[str | int, ...]  # [player, card], [player, card, points] or [player, "go"]: see _play_names
 #: the default of an optional field: absent. Its type leaves out None, so that a ``null`` written in the log is
@@ -46,7 +45,7 @@ class _Struct(Struct, kw_only=True, forbid_unknown_fields=True):
 
 class BidStruct(_Struct, kw_only=True):
     player: Name
-    points: Annotated[int, Meta(ge=1, le=_HIGHEST)]
+    points: Annotated[int, Meta(ge=1, le=HIGHEST_NUMBER)]
 
 
 class MugginsStruct(_Struct, kw_only=True):
@@ -85,9 +84,9 @@ class GameStruct(_Struct, kw_only=True):
     site: str = ABSENT
     round: str = ABSENT
     match: Text = ABSENT
-    match_game: Annotated[int, Meta(ge=1, le=_HIGHEST)] = ABSENT
+    match_game: Annotated[int, Meta(ge=1, le=HIGHEST_NUMBER)] = ABSENT
     variant: Literal[VARIANT_NAMES] = ABSENT  # type: ignore[valid-type]
-    target: Annotated[int, Meta(gt=0, le=_HIGHEST)] = ABSENT
+    target: Annotated[int, Meta(gt=0, le=HIGHEST_NUMBER)] = ABSENT
     muggins: bool = ABSENT
     giveaway: bool = ABSENT
     bidding: bool = ABSENT
@@ -222,6 +221,6 @@ def _play_names(events: list[Event]) -> frozenset[str] | None:
         return players
     if not _NOTHING.issuperset(compress(points, map(_is_go, cards))):  # a go carries no points
         return None
-    if all(type(p) is int and 0 <= p <= _HIGHEST for p in set(points) if p is not None):
+    if all(type(p) is int and 0 <= p <= HIGHEST_NUMBER for p in set(points) if p is not None):
         return players
     return None
