@@ -14,8 +14,9 @@ less its own, never below 0; discards within :data:`TIE` of the best are equal t
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from operator import add, sub
 
 from cribstats.cards import Card, format_card
 from cribstats.discards.hands import hand_values, options
@@ -101,9 +102,13 @@ def _values(
         return opts, hands, None, hands
     by_pair = (table or load_crib_table(v.name)).by_cards(role)
     cribs = [by_pair[dealt[a] * 52 + dealt[b]] for _, (a, b) in opts]
-    if role == "dealer":
-        return opts, hands, cribs, [h + c for h, c in zip(hands, cribs, strict=True)]
-    return opts, hands, cribs, [h - c for h, c in zip(hands, cribs, strict=True)]
+    return opts, hands, cribs, list(map(with_crib(role), hands, cribs))
+
+
+def with_crib(role: str) -> Callable[[float, float], float]:
+    """How a keep's hand value and the crib value of its throw make its expected value: the crib added for the
+    dealer (the crib is his), taken away for the pone (it is his opponent's)."""
+    return add if role == "dealer" else sub
 
 
 def _discard(dealt: Sequence[Card], option: tuple[tuple[int, ...], tuple[int, ...]], hand: float,

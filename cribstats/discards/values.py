@@ -22,7 +22,7 @@ from collections.abc import Sequence
 from functools import cache, lru_cache
 
 from cribstats.cards import CARD_TEXT, Card, format_card
-from cribstats.discards.analysis import ROLES, TIE, DiscardError, _values, has_crib_value
+from cribstats.discards.analysis import ROLES, TIE, DiscardError, _values, has_crib_value, with_crib
 from cribstats.discards.hands import FLUSH_KEEP, Option, four_card_points, options
 from cribstats.discards.table import load_crib_table
 from cribstats.variants import Variant, find_variant
@@ -101,14 +101,10 @@ def _four_card_discard(
         hands = [p / starters for p in points]
         return _row(cards, opts, mine, hands.index(max(hands)), hands[mine], None, hands, True)
     by_pair = load_crib_table(variant.name).by_cards(role)
-    if role == "dealer":
-        expected = [
-            p / starters + by_pair[cards[a] * 52 + cards[b]] for p, (a, b) in zip(points, throws, strict=True)
-        ]
-    else:
-        expected = [
-            p / starters - by_pair[cards[a] * 52 + cards[b]] for p, (a, b) in zip(points, throws, strict=True)
-        ]
+    combine = with_crib(role)
+    expected = [
+        combine(p / starters, by_pair[cards[a] * 52 + cards[b]]) for p, (a, b) in zip(points, throws, strict=True)
+    ]
     a, b = throws[mine]
     crib = by_pair[cards[a] * 52 + cards[b]]
     return _row(cards, opts, mine, expected.index(max(expected)), points[mine] / starters, crib, expected, False)
