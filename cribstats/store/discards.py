@@ -29,6 +29,7 @@ from cribstats.discards.values import discard_values
 from cribstats.errors import CribstatsError
 from cribstats.store import tables as t
 from cribstats.store.db import atomic, writer
+from cribstats.store.rows import VALUE_FIELDS
 from cribstats.store.totals import id_runs
 from cribstats.store.version import bump_store_version
 from cribstats.variants import find_variant
@@ -56,12 +57,9 @@ def _in_runs(column: sa.ColumnElement[Any], runs: Sequence[tuple[int, int]]) -> 
     return sa.or_(*(column.between(first, last) for first, last in runs))
 
 
-VALUE_COLUMNS: tuple[str, ...] = (
-    "hand_only", "kept", "thrown", "hand_value", "crib_value", "expected", "best_kept", "best_thrown",
-    "best_expected", "loss",
-)  # fmt: skip
+VALUE_COLUMNS: tuple[str, ...] = VALUE_FIELDS
 """The columns of ``deal_player`` that hold a discard's value, in the order of
-:data:`cribstats.discards.values.DiscardValues`."""
+:data:`cribstats.discards.values.DiscardValues` (the last fields of the importer's rows)."""
 
 
 def discard_values_of(conn: Connection, game_ids: Sequence[int]) -> list[tuple[Any, ...]]:
