@@ -1,4 +1,5 @@
-"""Databases for tests: a fresh PostgreSQL database on the test server, dropped after."""
+"""Databases for tests: a fresh PostgreSQL database on the test server, dropped after; a store migrated to a
+revision."""
 
 from __future__ import annotations
 
@@ -22,3 +23,15 @@ def new_pg_database(server: sa.URL) -> Iterator[str]:
             conn.exec_driver_sql(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
     finally:
         admin.dispose()
+
+
+def migrate(engine: sa.Engine, action: str, revision: str) -> None:
+    """Run Alembic's ``upgrade`` or ``downgrade`` (``action``) of the store to ``revision``, in one transaction."""
+    from alembic import command
+
+    from cribstats.store.db import alembic_config, writer
+
+    with engine.connect() as raw:
+        conn = writer(raw)
+        with conn.begin():
+            getattr(command, action)(alembic_config(conn), revision)

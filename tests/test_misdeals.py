@@ -12,6 +12,7 @@ from typing import Any
 
 import orjson
 import sqlalchemy as sa
+from databases import migrate
 from test_store_import import write_jsonl
 from typer.testing import CliRunner
 
@@ -112,20 +113,16 @@ def test_the_hand_distribution_leaves_a_misdealt_deal_out(sqlite_url: str, tmp_p
 def test_migration_0004_works_out_the_stored_totals_again(db_url: str, tmp_path: Path) -> None:
     """A store whose totals were filled before 0004 (with the misdealt deal in them) gets the totals an import
     now writes; going back to 0003 puts the deal back in."""
-    from alembic import command
     from test_store_totals import stored_totals
 
-    from cribstats.store.db import alembic_config, upgrade, writer
+    from cribstats.store.db import upgrade
 
     logs = [g.log for g in simulate_games(3, seed=93, players=["Ann", "Bo", "Cy"], mistake_rate=0.05)]
     logs[1] = misdealt(logs[1])
     assert run("import", "--db", db_url, "-q", str(write_jsonl(tmp_path / "bad.jsonl", logs))).exit_code == 0
     engine = make_engine(db_url)
     now = stored_totals(engine)
-    with engine.connect() as raw:
-        conn = writer(raw)
-        with conn.begin():
-            command.downgrade(alembic_config(conn), "0003")
+    migrate(engine, "downgrade", "0003")
     before = stored_totals(engine)
     changed = {key for key in now if now[key] != before[key]}
     # only the misdealt game's rows differ, by one completed deal each

@@ -10,13 +10,12 @@ from typing import Any
 import orjson
 import pytest
 import sqlalchemy as sa
-from alembic import command
-from databases import new_pg_database
+from databases import migrate, new_pg_database
 
 from cribstats.cards import parse_cards
 from cribstats.discards.analysis import DiscardError, judge_discard
 from cribstats.simulate import simulate_games
-from cribstats.store.db import alembic_config, make_engine, upgrade, writer
+from cribstats.store.db import make_engine, upgrade
 from cribstats.store.importer import import_paths
 
 COPIED = ("player", "event", "import_run", "game", "game_player", "deal", "deal_player")  # what deal_discard needs
@@ -55,13 +54,6 @@ def stored_values(conn: sa.Connection) -> dict[tuple[int, int], tuple[Any, ...]]
     """Each ``deal_player`` row's value columns, by (deal id, seat)."""
     rows = conn.execute(sa.text(f"SELECT deal_id, seat, {', '.join(VALUES)} FROM deal_player"))
     return {(r[0], r[1]): (None if r[2] is None else bool(r[2]), *r[3:]) for r in rows}
-
-
-def migrate(engine: sa.Engine, action: str, revision: str) -> None:
-    with engine.connect() as raw:
-        conn = writer(raw)
-        with conn.begin():
-            getattr(command, action)(alembic_config(conn), revision)
 
 
 @pytest.fixture

@@ -10,15 +10,14 @@ from typing import Any
 import orjson
 import pytest
 import sqlalchemy as sa
-from alembic import command
-from databases import new_pg_database
+from databases import migrate, new_pg_database
 from stored_play import play_events
 
 from cribstats.cards import format_card
 from cribstats.gamelog import validate_game
 from cribstats.replay import replay
 from cribstats.simulate import simulate_games
-from cribstats.store.db import alembic_config, make_engine, upgrade, writer
+from cribstats.store.db import make_engine, upgrade
 from cribstats.store.importer import import_paths
 
 COPIED = ("player", "event", "import_run", "game", "game_player", "deal", "deal_player")  # what play_event needs
@@ -47,13 +46,6 @@ def replayed_events(conn: sa.Connection) -> list[tuple[Any, ...]]:
                 player = seats[(game_id, seat_of[e.player])]
                 out.append((deal_id, e.index, player, card, e.count, e.due, e.claimed, int(e.after_end)))
     return sorted(out)
-
-
-def migrate(engine: sa.Engine, action: str, revision: str) -> None:
-    with engine.connect() as raw:
-        conn = writer(raw)
-        with conn.begin():
-            getattr(command, action)(alembic_config(conn), revision)
 
 
 @pytest.fixture

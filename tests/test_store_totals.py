@@ -13,13 +13,14 @@ from typing import Any
 import orjson
 import pytest
 import sqlalchemy as sa
+from databases import migrate
 
 from cribstats.formats import read_paths
 from cribstats.replay import replay
 from cribstats.simulate import simulate_games
 from cribstats.store import tables as t
 from cribstats.store import totals as totals_module
-from cribstats.store.db import alembic_config, upgrade, writer
+from cribstats.store.db import upgrade
 from cribstats.store.importer import import_paths
 from cribstats.store.tables import name_key
 from cribstats.store.totals import add_game_totals, id_runs
@@ -227,14 +228,9 @@ def test_a_deleted_game_takes_its_totals_with_it(engine: sa.Engine, logs: Path) 
 
 
 def test_migration_0003_fills_the_games_already_stored(engine: sa.Engine, logs: Path) -> None:
-    from alembic import command
-
     import_and_fill(engine, logs)
     filled = stored_totals(engine)
-    with engine.connect() as raw:
-        conn = writer(raw)
-        with conn.begin():
-            command.downgrade(alembic_config(conn), "0002")
+    migrate(engine, "downgrade", "0002")
     with engine.connect() as conn:
         assert "game_player_totals" not in sa.inspect(conn).get_table_names()
     upgrade(engine)
