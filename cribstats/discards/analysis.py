@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from operator import add, sub
+from typing import Any
 
 from cribstats.cards import Card, format_card
 from cribstats.discards.hands import hand_values, options
@@ -105,9 +106,10 @@ def _values(
     return opts, hands, cribs, list(map(with_crib(role), hands, cribs))
 
 
-def with_crib(role: str) -> Callable[[float, float], float]:
+def with_crib(role: str) -> Callable[[Any, Any], Any]:
     """How a keep's hand value and the crib value of its throw make its expected value: the crib added for the
-    dealer (the crib is his), taken away for the pone (it is his opponent's)."""
+    dealer (the crib is his), taken away for the pone (it is his opponent's). For two floats, or two arrays of
+    them (element by element, the same arithmetic)."""
     return add if role == "dealer" else sub
 
 

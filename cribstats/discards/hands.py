@@ -14,14 +14,19 @@ starter through :func:`cribstats.scoring.score_show_many`. Options come in :func
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import cache, lru_cache
+from functools import cache
 from itertools import combinations
+from typing import TYPE_CHECKING
 
 from cribstats.cards import JACK, Card
+
+if TYPE_CHECKING:
+    import numpy as np
 
 DECK_SIZE = 52
 SUIT_SIZE = 13
 FLUSH_KEEP = 4  # the table path's hand size
+RANK_PLACES = (1, 13, 169, 2197)  # the key of four ranks in the rank table: the rank in each place
 
 Option = tuple[tuple[int, ...], tuple[int, ...]]
 """Positions in the dealt hand of the cards kept and of the cards thrown."""
@@ -42,24 +47,6 @@ def options(dealt: int, thrown: int) -> tuple[Option, ...]:
     )
 
 
-@cache
-def _rank_points_by_starter() -> tuple[list[list[int]], list[int]]:
-    """The rank table as ``[starter rank][key of four ranks]``, and for each key its sum over a full deck of
-    starters less the starters of the key's own four ranks (numpy is loaded here, on first use: importing the
-    analysis costs little)."""
-    import numpy as np
-
-    from cribstats.scoring_many import rank_table
-
-    table = rank_table().astype(np.int64).reshape(13, 28561)
-    keys = np.arange(28561)
-    own = 4 * table.sum(axis=0)
-    for place in (1, 13, 169, 2197):  # the rank in each place of the key
-        own -= table[(keys // place) % 13, keys]
-    by_starter: list[list[int]] = table.tolist()
-    return by_starter, own.tolist()
-
-
 def hand_values(dealt: Sequence[Card], kept: int) -> list[float]:
     """The hand value of each option of keeping ``kept`` of the ``dealt`` cards (in :func:`options` order).
 
@@ -74,45 +61,74 @@ def hand_values(dealt: Sequence[Card], kept: int) -> list[float]:
 
 
 def _four_card_values(dealt: tuple[Card, ...]) -> list[float]:
-    points, starters = four_card_points(dealt)
-    return [p / starters for p in points]
+    import numpy as np
+
+    points, starters = four_card_points(np.array([dealt], dtype=np.int64))
+    values: list[float] = (points[0] / starters).tolist()
+    return values
 
 
-def four_card_points(dealt: tuple[Card, ...]) -> tuple[list[int], int]:
-    """For each option of keeping four of ``dealt`` (in :func:`options` order), the points of the show summed over
-    every starter the player cannot see, and how many starters that is: the hand value is their quotient."""
-    n = len(dealt)
+def four_card_points(hands: np.ndarray) -> tuple[np.ndarray, int]:
+    """For each of many dealt hands of one size (a row of distinct cards each) and each option of keeping four
+    of it (in :func:`options` order), the points of the show summed over every starter the player cannot see,
+    and how many starters that is: the hand value is their quotient. Whole numbers, so the same whichever way
+    they are added up; many hands at once cost little more than one.
+
+    >>> import numpy as np
+    >>> from cribstats.cards import parse_cards
+    >>> points, starters = four_card_points(np.array([parse_cards("5C 5D 5H JS 2C 9D")]))
+    >>> int(points[0][options(6, 2).index(((0, 1, 2, 3), (4, 5)))]), starters  # 5C 5D 5H JS kept
+    (766, 46)
+    """
+    import numpy as np
+
+    by_starter, own = _rank_points_by_starter()
+    n = hands.shape[1]
+    keep, throw = _option_positions(n)
     starters = DECK_SIZE - n
-    points = list(_rank_part(tuple([c >> 2 for c in dealt])))
-    left = [SUIT_SIZE] * 4  # starters left in each suit
-    for c in dealt:
-        left[c & 3] -= 1
-    flush_possible = min(left) <= SUIT_SIZE - FLUSH_KEEP
-    if flush_possible or any(c >> 2 == JACK for c in dealt):  # most hands have neither: the rank part's points
-        suits = [c & 3 for c in dealt]
-        nobs = [left[c & 3] if c >> 2 == JACK else 0 for c in dealt]
-        for o, ((a, b, c, d), _) in enumerate(options(n, n - FLUSH_KEEP)):
-            if flush_possible and suits[a] == suits[b] == suits[c] == suits[d]:
-                points[o] += FLUSH_KEEP * starters + left[suits[a]]  # four for the hand, a fifth with its suit cut
-            points[o] += nobs[a] + nobs[b] + nobs[c] + nobs[d]
+    ranks, suits = hands >> 2, hands & 3
+    key = ranks[:, keep] @ np.array(RANK_PLACES)  # the four kept ranks as one key of the rank table, per option
+    points = own[key]  # rank points over a full deck of starters less the kept ranks' own ...
+    for j in range(throw.shape[1]):
+        points -= by_starter[ranks[:, throw[:, j]], key]  # ... less the thrown ranks'
+    left = SUIT_SIZE - (suits[:, :, None] == np.arange(4)).sum(axis=1)  # starters left in each suit
+    left_of = np.take_along_axis(left, suits, axis=1)  # ... in each card's suit
+    kept_suits = suits[:, keep]
+    flush = (
+        (kept_suits[..., 0] == kept_suits[..., 1])
+        & (kept_suits[..., 1] == kept_suits[..., 2])
+        & (kept_suits[..., 2] == kept_suits[..., 3])
+    )
+    # four for the hand, a fifth with its suit cut
+    points += np.where(flush, FLUSH_KEEP * starters + left_of[:, keep[:, 0]], 0)
+    points += np.where(ranks == JACK, left_of, 0)[:, keep].sum(axis=2)  # nobs: a kept jack's suit cut
     return points, starters
 
 
-@lru_cache(maxsize=1 << 15)
-def _rank_part(ranks: tuple[int, ...]) -> tuple[int, ...]:
-    """For each option, the rank points (fifteens, pairs, runs) summed over every starter the player cannot see:
-    those of a full deck less the kept ranks' own (one table) less the thrown ranks'. Cached by the dealt ranks
-    (the same ranks recur: sort the cards for the best reuse)."""
-    by_starter, own = _rank_points_by_starter()
-    r = ranks
-    points = []
-    for (a, b, c, d), throw in options(len(r), len(r) - FLUSH_KEEP):
-        key = r[a] + 13 * r[b] + 169 * r[c] + 2197 * r[d]
-        p = own[key]
-        for t in throw:
-            p -= by_starter[r[t]][key]
-        points.append(p)
-    return tuple(points)
+@cache
+def _option_positions(dealt: int) -> tuple[np.ndarray, np.ndarray]:
+    """The kept and thrown positions of every option of keeping four of ``dealt`` cards, as arrays."""
+    import numpy as np
+
+    opts = options(dealt, dealt - FLUSH_KEEP)
+    return np.array([k for k, _ in opts], dtype=np.intp), np.array([t for _, t in opts], dtype=np.intp)
+
+
+@cache
+def _rank_points_by_starter() -> tuple[np.ndarray, np.ndarray]:
+    """The rank table as ``[starter rank, key of four ranks]``, and for each key its sum over a full deck of
+    starters less the starters of the key's own four ranks (numpy is loaded here, on first use: importing the
+    analysis costs little)."""
+    import numpy as np
+
+    from cribstats.scoring_many import rank_table
+
+    table = rank_table().astype(np.int64).reshape(13, 28561)
+    keys = np.arange(28561)
+    own = 4 * table.sum(axis=0)
+    for place in RANK_PLACES:
+        own -= table[(keys // place) % 13, keys]
+    return table, own
 
 
 def _scored_values(dealt: Sequence[Card], kept: int) -> list[float]:

@@ -17,13 +17,14 @@ from cribstats.store.db import atomic, describe_db_error, ensure_schema, is_post
 from cribstats.store.history import record_run
 from cribstats.store.identity import BatchOutcome, file_hash
 from cribstats.store.match_import import MatchWriter
-from cribstats.store.rows import PreparedGame, failure_reason, prepare_game
+from cribstats.store.rows import DiscardQueue, PreparedGame, failure_reason, prepare_game
 from cribstats.store.summary import ImportSummary, ProgressHook, Refusal, SourceGame
 from cribstats.store.writes import BatchWriter, now_utc
 
 DEFAULT_BATCH_SIZE = 1000
 IMPORT_CACHE_KIB = 32 * 1024  # SQLite's page cache on an import's connection (the default, 2 MiB, put back after)
 SQLITE_DEFAULT_CACHE_KIB = 2000
+VALUE_TOGETHER = 1000  # discards queued before they are valued (some 50 games: a batch's worth at once is slower)
 RETRIES = 5  # attempts at a batch that meets a deadlock or serialisation failure (PostgreSQL)
 
 
@@ -73,6 +74,7 @@ class Importer:
         self._batch_hashes: set[str] = set()
         self._batch_ids: set[str] = set()
         self._batch_keys: set[str] = set()
+        self._values = DiscardQueue()  # the discards of the games added, valued together before a batch is written
         self.matches = MatchWriter(replace=replace, tally=self.summary.matches)
         self.writes = BatchWriter(engine, replace=replace)
         self._file: str | None = None
@@ -119,10 +121,12 @@ class Importer:
         """Replay one game and queue it; the batch is written when full."""
         self._switch_file(source.file)
         try:
-            prepared = prepare_game(source.game, source.file, source.place)
+            prepared = prepare_game(source.game, source.file, source.place, self._values)
         except Exception as err:
             self._refused(source.file, source.place, failure_reason(err), None)
             return
+        if len(self._values) >= VALUE_TOGETHER:
+            self._values.fill()
         self.add_prepared(prepared)
 
     def add_record(self, item: SourceMatch | SourceFinding) -> None:
@@ -207,6 +211,7 @@ class Importer:
     # writing
 
     def _flush(self) -> None:
+        self._values.fill()
         batch = self._batch
         if not batch:
             return

@@ -3,8 +3,8 @@ discards of each player's deal by :mod:`cribstats.discards.analysis`.
 
 :func:`add_discard_values` fills the values of some stored games from their stored rows (the importer needs it
 not: it values each discard where the game is replayed, :mod:`cribstats.store.rows`, with the same function,
-:func:`cribstats.discards.values.discard_values`); :func:`fill_discard_values` fills a whole store, game by game
-in batches that each commit whole (``cribstats analyse --store``: stores imported before values were kept, or
+:func:`cribstats.discards.values.many_discard_values`); :func:`fill_discard_values` fills a whole store, game by
+game in batches that each commit whole (``cribstats analyse --store``: stores imported before values were kept, or
 after a new crib table with ``again``). A deal whose cards cannot be judged (a discard of cards not dealt, the
 wrong number of cards) keeps no value: the audit reports it (and ``analyse --store`` looks at its game again
 each time, to find it still cannot be judged).
@@ -25,7 +25,8 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Connection, Engine
 
 from cribstats.cards import format_card, parse_cards
-from cribstats.discards.values import discard_values
+from cribstats.discards.analysis import DiscardError
+from cribstats.discards.values import Discard, many_discard_values
 from cribstats.errors import CribstatsError
 from cribstats.store import tables as t
 from cribstats.store.db import atomic, writer
@@ -74,12 +75,16 @@ def discard_values_of(conn: Connection, game_ids: Sequence[int]) -> list[tuple[A
             .select_from(dp.join(g, g.c.id == dp.c.game_id))
             .where(_in_runs(dp.c.game_id, runs[start : start + RUNS_PER_STATEMENT]), dp.c.discards != "")
         )
-        for row_id, role, dealt, discards, variant in conn.execute(query):
+        ids: list[int] = []
+        discards: list[Discard] = []
+        for row_id, role, dealt, thrown, variant in conn.execute(query):
             try:
-                values = discard_values(_cards(dealt), _cards(discards), find_variant(variant), role)
+                discards.append((_cards(dealt), _cards(thrown), find_variant(variant), role))
             except (CribstatsError, ValueError):
                 continue
-            out.append((row_id, *values))
+            ids.append(row_id)
+        values = many_discard_values(discards)
+        out += [(i, *v) for i, v in zip(ids, values, strict=True) if not isinstance(v, DiscardError)]
     return out
 
 

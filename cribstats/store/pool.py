@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 from cribstats.errors import LogError
 from cribstats.formats.sources import SourceFinding, SourceMatch
 from cribstats.gamelog import GameLog
-from cribstats.store.rows import PreparedGame, failure_reason, prepare_game
+from cribstats.store.rows import DiscardQueue, PreparedGame, failure_reason, prepare_game
 from cribstats.store.summary import Refusal
 
 if TYPE_CHECKING:
@@ -34,23 +34,31 @@ def _prepare_lines(file: str, first_line: int, lines: list[bytes]) -> _Result:
     from cribstats.formats.jsonlog import read_json_lines
 
     out: _Result = []
+    values = DiscardQueue()
 
     def unreadable(error: LogError) -> None:
         out.append(Refusal(error.file, error.place, error.message))
 
     for source in read_json_lines(lines, file, on_error=unreadable, first_line=first_line, on_record=out.append):
-        out.append(_prepare_or_refuse(source.game, source.file, source.place))
+        out.append(_prepare_or_refuse(source.game, source.file, source.place, values))
+    values.fill()
     return out
 
 
 def _prepare_games(chunk: list[tuple[GameLog, str, str | None]]) -> _Result:
     """In a worker process: replay and prepare games already read (formats other than JSON Lines)."""
-    return [_prepare_or_refuse(game, file, place) for game, file, place in chunk]
+    values = DiscardQueue()
+    out: _Result = [_prepare_or_refuse(game, file, place, values) for game, file, place in chunk]
+    values.fill()
+    return out
 
 
-def _prepare_or_refuse(game: GameLog, file: str, place: str | None) -> PreparedGame | Refusal:
+def _prepare_or_refuse(
+    game: GameLog, file: str, place: str | None, values: DiscardQueue
+) -> PreparedGame | Refusal:
+    """A game's rows, its discards valued once ``values`` is filled; or its refusal."""
     try:
-        return prepare_game(game, file, place)
+        return prepare_game(game, file, place, values)
     except Exception as err:
         return Refusal(file, place, failure_reason(err))
 

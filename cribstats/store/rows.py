@@ -9,7 +9,8 @@ from typing import Any, NamedTuple
 import orjson
 
 from cribstats.cards import CARD_TEXT
-from cribstats.discards.values import discard_values
+from cribstats.discards.analysis import DiscardError
+from cribstats.discards.values import Discard, many_discard_values
 from cribstats.errors import CribstatsError
 from cribstats.gamelog import GO, Deal, GameLog, canonical_json, game_key
 from cribstats.replay import DealFacts, GameOutcome, ReplayVisitor, replay
@@ -83,6 +84,9 @@ class DealPlayerRow(NamedTuple):
     loss: float | None
 
 
+DealPlayers = list[tuple[int, int, DealPlayerRow]]
+"""A game's ``deal_player`` rows, each with its deal's index and the player's seat."""
+
 VALUE_FIELDS = DealPlayerRow._fields[DealPlayerRow._fields.index("hand_only") :]
 """The fields of a discard's value (:data:`cribstats.discards.values.DiscardValues`), the last of the row."""
 NOT_VALUED: tuple[None, ...] = (None,) * len(VALUE_FIELDS)
@@ -124,7 +128,7 @@ class PreparedGame(NamedTuple):
     game_row: tuple[Any, ...]  # the game's own columns (GAME_OWN_COLUMNS), as Python values
     game_players: list[GamePlayerRow]
     deals: list[DealRow]
-    deal_players: list[tuple[int, int, DealPlayerRow]]  # (deal index, seat, row), the discard's value in it
+    deal_players: DealPlayers  # (deal index, seat, row), the discard's value in it
     findings: list[tuple[int | None, FindingRow]]  # (seat or None, row)
 
     @property
@@ -205,12 +209,13 @@ class RowBuilder(ReplayVisitor):
     results, the discards' values and the findings as the game ends. (Told a deal whole, it need not be told each
     event.)"""
 
-    def __init__(self, seat_of: dict[str, int]) -> None:
+    def __init__(self, seat_of: dict[str, int], values: DiscardQueue) -> None:
         self.seat_of = seat_of
+        self.values = values
         self.deal_index = -1
         self.crib_card: str | None = None
         self.deals: list[DealRow] = []
-        self.deal_players: list[tuple[int, int, DealPlayerRow]] = []
+        self.deal_players: DealPlayers = []
         self.findings: list[tuple[int | None, FindingRow]] = []
         self.game_players: list[GamePlayerRow] = []
         self._facts: list[PlayerFacts] = []  # the discards valued once the game's variant is known
@@ -241,7 +246,7 @@ class RowBuilder(ReplayVisitor):
              FindingRow(i, f.deal, f.event, f.kind, f.phase, f.claimed, f.due, f.message))
             for i, f in enumerate(outcome.findings)
         ]  # fmt: skip
-        self.deal_players = deal_player_rows(self._facts, outcome.variant)
+        self.deal_players = deal_player_rows(self._facts, outcome.variant, self.values)
         winners, winners_due = set(outcome.winners), set(outcome.winners_due)
         recorded = outcome.recorded
         recorded_scores = (recorded.scores if recorded is not None else None) or {}
@@ -265,27 +270,53 @@ PlayerFacts = tuple[int, int, tuple[Any, ...], PlayerDealFacts | None]
 ``completed``, the facts of a discard made or None)."""
 
 
-def deal_player_rows(facts: list[PlayerFacts], variant: Variant) -> list[tuple[int, int, DealPlayerRow]]:
-    """Each player's row of each deal (deal index, seat, row), with the value of the discard he made; none made,
-    or cards that cannot be judged (not dealt, the wrong number of them: the audit reports it), leave the value
-    :data:`NOT_VALUED`."""
-    out: list[tuple[int, int, DealPlayerRow]] = []
+def deal_player_rows(
+    facts: list[PlayerFacts], variant: Variant, values: DiscardQueue
+) -> DealPlayers:
+    """Each player's row of each deal (deal index, seat, row), the value of each discard made left to
+    ``values`` to fill in (:data:`NOT_VALUED` until then, and for good when none was made)."""
+    out: DealPlayers = []
     make = DealPlayerRow._make
     for index, seat, own, p in facts:
-        values: tuple[Any, ...] = NOT_VALUED
         if p is not None:
-            try:
-                v = discard_values(p.dealt, p.discards, variant, p.role)
-            except (CribstatsError, ValueError):
-                pass
-            else:
-                values = (int(v[0]), *v[1:])
-        out.append((index, seat, make(own + values)))
+            values.add(out, len(out), own, (p.dealt, p.discards, variant, p.role))
+        out.append((index, seat, make(own + NOT_VALUED)))
     return out
 
 
-def prepare_game(game: GameLog, file: str, place: str | None) -> PreparedGame:
-    """Replay ``game``, building the rows that store it as the replay goes (:class:`RowBuilder`).
+class DiscardQueue:
+    """The discards of the games prepared, valued together when :meth:`fill` is called (many at once cost a
+    third of what they cost one by one, :func:`cribstats.discards.values.many_discard_values`): each written
+    into its player's row. Cards that cannot be judged (not dealt, the wrong number of them: the audit reports
+    it) leave the value :data:`NOT_VALUED`."""
+
+    def __init__(self) -> None:
+        self._rows: list[tuple[DealPlayers, int, tuple[Any, ...]]] = []
+        self._discards: list[Discard] = []
+
+    def __len__(self) -> int:
+        return len(self._discards)
+
+    def add(self, rows: DealPlayers, at: int, own: tuple[Any, ...], discard: Discard) -> None:
+        """Value ``discard`` into ``rows[at]``, a row whose fields before the values are ``own``."""
+        self._rows.append((rows, at, own))
+        self._discards.append(discard)
+
+    def fill(self) -> None:
+        """Value every discard queued, and forget them."""
+        if not self._discards:
+            return
+        make = DealPlayerRow._make
+        for (rows, at, own), v in zip(self._rows, many_discard_values(self._discards), strict=True):
+            if not isinstance(v, DiscardError):
+                index, seat, _ = rows[at]
+                rows[at] = (index, seat, make((*own, int(v[0]), *v[1:])))
+        self._rows, self._discards = [], []
+
+
+def prepare_game(game: GameLog, file: str, place: str | None, values: DiscardQueue | None = None) -> PreparedGame:
+    """Replay ``game``, building the rows that store it as the replay goes (:class:`RowBuilder`). Its discards
+    are valued at once, or, given a ``values`` queue, when that is filled (before the rows are written).
 
     :raises GameRefused: for a game the store cannot hold; errors of the replay propagate.
     """
@@ -305,8 +336,11 @@ def prepare_game(game: GameLog, file: str, place: str | None) -> PreparedGame:
         names[k] = trimmed
         key_of[name] = k
         seat_of[name] = seat
-    rows = RowBuilder(seat_of)
+    queue = DiscardQueue() if values is None else values
+    rows = RowBuilder(seat_of, queue)
     outcome = replay(game, rows, key=game_key(game, digest))
+    if values is None:
+        queue.fill()
     recorded = game.result
     winner_key = key_of.get(recorded.winner) if recorded is not None and recorded.winner else None
     event = game.event.strip() if game.event and game.event.strip() else None
