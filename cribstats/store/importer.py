@@ -59,27 +59,21 @@ __all__ = [
 ]
 
 AUTO_PARALLEL_AFTER = 400  # games replayed here before ``workers=None`` starts processes (small inputs need none)
-COLLECT_AFTER = 20_000, 10, 10  # the cyclic garbage collector's thresholds while games are imported
 
 
 @contextmanager
-def few_collections(*, automatic: bool = True) -> Iterator[None]:
-    """While games are imported: what is alive now (modules, schemas, the engine) is frozen, so the cyclic
-    garbage collector stops walking it again and again, and it runs after 20,000 new objects rather than 700
-    (a replayed game makes thousands, which live for a game or a batch and are freed by their count; what the SQL
-    layer leaves in cycles is collected after each batch, :meth:`Importer._flush`). Halves the time the collector
-    takes of an import; the settings are put back after. Not ``automatic``: the collector runs only after each
-    batch (an importing process whose games are replayed by worker processes makes few cycles, and its
-    collections of the rows received cost some 25 us a game)."""
-    thresholds, enabled = gc.get_threshold(), gc.isenabled()
+def few_collections() -> Iterator[None]:
+    """While games are imported: what is alive now (modules, schemas, the engine) is frozen, and the cyclic
+    garbage collector runs only after each batch (:meth:`Importer._flush`), not every 700 new objects. A replayed
+    game makes thousands of objects, which live for a game or a batch and are freed by their count: collecting
+    them as they come cost some 50 us a game of walking, and found next to nothing (a batch of 10,000 games
+    imported peaks at the same memory either way). The settings are put back after."""
+    enabled = gc.isenabled()
     gc.freeze()
-    gc.set_threshold(*COLLECT_AFTER)
-    if not automatic:
-        gc.disable()
+    gc.disable()
     try:
         yield
     finally:
-        gc.set_threshold(*thresholds)
         if enabled:
             gc.enable()
         gc.unfreeze()
@@ -110,7 +104,7 @@ def import_paths(
     if workers is None:
         workers, start_after = default_workers(), AUTO_PARALLEL_AFTER
     importer = Importer(engine, replace=replace, on_progress=on_progress, batch_size=batch_size)
-    with importer, few_collections(automatic=workers <= 1):
+    with importer, few_collections():
         if workers > 1:
             from cribstats.store.pool import Parallel
 

@@ -5,6 +5,7 @@ Results are taken in the order read, so the store and the summary are the same a
 
 from __future__ import annotations
 
+import gc
 import os
 from collections import deque
 from collections.abc import Callable
@@ -33,6 +34,7 @@ def _prepare_lines(file: str, first_line: int, lines: list[bytes]) -> _Result:
     """
     from cribstats.formats.jsonlog import read_json_lines
 
+    gc.collect(1)  # the last chunk's cycles, if any: the collector runs only here (_start_worker)
     out: _Result = []
     values = DiscardQueue()
 
@@ -47,6 +49,7 @@ def _prepare_lines(file: str, first_line: int, lines: list[bytes]) -> _Result:
 
 def _prepare_games(chunk: list[tuple[GameLog, str, str | None]]) -> _Result:
     """In a worker process: replay and prepare games already read (formats other than JSON Lines)."""
+    gc.collect(1)
     values = DiscardQueue()
     out: _Result = [_prepare_or_refuse(game, file, place, values) for game, file, place in chunk]
     values.fill()
@@ -168,18 +171,16 @@ def _start_pool(workers: int) -> Any:
 
 def _start_worker() -> None:
     """In a worker process, first: end with the importing process (:func:`_end_with_parent`), load the tables a
-    discard is valued by, and leave what is loaded by now to the cyclic garbage collector's permanent generation,
-    with the thresholds of an import (:func:`cribstats.store.importer.few_collections`)."""
-    import gc
-
+    discard is valued by, and leave what is loaded by now to the cyclic garbage collector's permanent generation;
+    the collector then runs once a chunk, not every 700 new objects (as in the importing process,
+    :func:`cribstats.store.importer.few_collections`)."""
     from cribstats.discards.values import discard_values
-    from cribstats.store.importer import COLLECT_AFTER
     from cribstats.variants import find_variant
 
     _end_with_parent()
     discard_values(range(6), (0, 1), find_variant("six-card"), "dealer")
     gc.freeze()
-    gc.set_threshold(*COLLECT_AFTER)
+    gc.disable()
 
 
 def _end_with_parent() -> None:

@@ -183,9 +183,10 @@ def play_value(facts: DealFacts, seat_of: dict[str, int]) -> str:
         return "[]"
     after = facts.play_after_end_from
     return orjson.dumps([
-        [seat_of[e[0]], None if e[1] == GO else e[1], count, due, claimed, int(i >= after and e[1] != GO)]
-        for i, (e, count, due, claimed) in enumerate(
-            zip(events, facts.play_counts, facts.play_dues, facts.play_claims(), strict=True)
+        (seat_of[e[0]], None, count, due, claimed, 0) if e[1] == GO
+        else (seat_of[e[0]], e[1], count, due, claimed, 1 if i >= after else 0)
+        for i, e, count, due, claimed in zip(
+            range(len(events)), events, facts.play_counts, facts.play_dues, facts.play_claims(), strict=True
         )
     ]).decode()  # fmt: skip
 
