@@ -182,3 +182,68 @@ def test_a_discard_that_cannot_be_judged_is_refused_as_judge_discard_refuses_it(
             discard_values(dealt, thrown, six, "dealer")
     with pytest.raises(DiscardError):
         discard_values(dealt[:5], dealt[:2], six, "dealer")
+
+
+def naive_values(dealt: list[int], thrown: list[int], role: str) -> tuple[float, float, float]:
+    """A six-card discard's hand, crib and expected value worked out the slow way: the kept four scored with every
+    starter not dealt, one at a time, their sum over the 46 starters; the crib table's value of the two thrown;
+    the crib added for the dealer, taken away for the pone."""
+    from cribstats.discards.table import load_crib_table
+    from cribstats.scoring import score_show
+
+    keep = [c for c in dealt if c not in thrown]
+    unseen = [s for s in range(52) if s not in dealt]
+    hand = sum(score_show(keep, s).total for s in unseen) / len(unseen)
+    crib = load_crib_table().value(thrown[0], thrown[1], role)
+    return hand, crib, hand + crib if role == "dealer" else hand - crib
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.one_of(discards_made(), st.just(None)), min_size=1, max_size=40), st.data())
+def test_discards_valued_together_are_each_valued_alone(
+    made: list[tuple[Variant, list[int], list[int], str] | None], data: st.DataObject
+) -> None:
+    """Many discards of every variant valued at once (as the import values them, some fifty games at a time) give
+    each the values it has alone, to the bit, and the error of one that cannot be judged in its place (``None``
+    above stands for a throw of a card not dealt), without disturbing the others."""
+    from cribstats.discards.values import many_discard_values
+
+    discards: list[tuple[list[int], list[int], Variant, str]] = []
+    for one in made:
+        if one is None:
+            six = find_variant("six-card")
+            dealt = data.draw(st.lists(st.integers(0, 51), min_size=6, max_size=6, unique=True))
+            stranger = next(c for c in range(52) if c not in dealt)
+            discards.append((dealt, [dealt[0], stranger], six, "pone"))
+        else:
+            variant, dealt, thrown, role = one
+            discards.append((dealt, thrown, variant, role))
+    together = many_discard_values(discards)
+    assert len(together) == len(discards)
+    for (dealt, thrown, variant, role), value in zip(discards, together, strict=True):
+        try:
+            alone = discard_values(dealt, thrown, variant, role)
+        except DiscardError as err:
+            assert isinstance(value, DiscardError) and str(value) == str(err)
+        else:
+            assert value == alone
+            assert [type(v) for v in value] == [type(v) for v in alone]
+
+
+def test_six_card_discards_valued_together_are_the_slow_sums() -> None:
+    """A batch of random six-card discards, both roles: each one's hand, crib and expected values are the slow
+    evaluation's (every starter scored), exactly."""
+    import random
+
+    from cribstats.discards.values import many_discard_values
+
+    rng = random.Random(7)
+    six = find_variant("six-card")
+    discards = []
+    for i in range(60):
+        dealt = rng.sample(range(52), 6)
+        discards.append((dealt, rng.sample(dealt, 2), six, "dealer" if i % 3 else "pone"))
+    for (dealt, thrown, _, role), value in zip(discards, many_discard_values(discards), strict=True):
+        assert not isinstance(value, DiscardError)
+        assert (value[3], value[4], value[5]) == naive_values(dealt, thrown, role)
+        assert value[5] <= value[8] and value[9] >= 0.0  # the best is at least as good, the loss never negative

@@ -561,3 +561,24 @@ def test_an_import_into_sqlite_keeps_a_larger_page_cache_while_it_writes(tmp_pat
         after = conn.exec_driver_sql("PRAGMA cache_size").scalar()
     engine.dispose()
     assert seen == [-IMPORT_CACHE_KIB] and after == -SQLITE_DEFAULT_CACHE_KIB == -2000
+
+
+def test_discards_queued_are_valued_when_the_queue_is_filled() -> None:
+    """Games prepared with a discard queue keep their discards unvalued until it is filled (before a batch is
+    written), then hold the very rows a game prepared alone holds."""
+    from cribstats.store.rows import NOT_VALUED, VALUE_FIELDS, DiscardQueue
+
+    games = [validate_game(log) for log in sim_logs(3, seed=5)] + [validate_game(ONE_DEAL)]
+    queue = DiscardQueue()
+    queued = [prepare_game(g, "mem", f"[{i}]", queue) for i, g in enumerate(games)]
+    alone = [prepare_game(g, "mem", f"[{i}]") for i, g in enumerate(games)]
+    assert len(queue) == sum(2 * len(g.deals) for g in games)  # two players, one discard each a deal
+    values_at = len(VALUE_FIELDS)
+    assert all(tuple(r[-values_at:]) == NOT_VALUED for g in queued for _, _, r in g.deal_players)
+    queue.fill()
+    assert len(queue) == 0
+    assert [g.deal_players for g in queued] == [g.deal_players for g in alone]
+    # the worked deal's dealer threw 8D 8C and kept 2S 4S 5S 6H; the crib is his: its value is added
+    dealer = alone[-1].deal_players[0][2]
+    assert (dealer.role, dealer.kept, dealer.thrown) == ("dealer", "2S 4S 5S 6H", "8C 8D")
+    assert dealer.expected == dealer.hand_value + dealer.crib_value
