@@ -200,7 +200,8 @@ def main() -> None:
     print(f"the command's {command_cpu_s * per_game:.0f} us of CPU a game: start-up {startup * per_game:.0f}, the "
           f"loop in a process of its own {cold_cpu * per_game:.0f} (the loop in this process "
           f"{audit_cpu * per_game:.0f}: {(cold_cpu - audit_cpu) * per_game:.0f} more with the memos cold), "
-          f"the rest {(command_cpu_s - startup - cold_cpu) * per_game:.0f} (output, arguments, exit)")
+          f"the rest by difference {(command_cpu_s - startup - cold_cpu) * per_game:.0f} (the output, the "
+          "arguments, the exit; within the noise of separate runs on a busy machine)")
     print(f"start-up, cribstats audit of one game: {startup:.3f} s CPU (median of 5); target < {STARTUP_TARGET}: "
           f"{verdict(startup < STARTUP_TARGET)}; with every module's bytecode cached {cached:.3f} s")
 
