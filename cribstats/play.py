@@ -163,7 +163,10 @@ class PlayState:
     def next_holding(self, after: int) -> int | None:
         """The first seat after ``after`` (round the table) that still holds a card; None when none does."""
         n, held = self.n, self.held
-        for i in range(1, n + 1):
+        seat = (after + 1) % n
+        if held[seat]:  # most often the very next seat
+            return seat
+        for i in range(2, n + 1):
             seat = (after + i) % n
             if held[seat]:
                 return seat

@@ -199,8 +199,7 @@ def walk_deal(g: GameReplay, deal: Deal, number: int, previous_dealer: str | Non
             if lead + max(points) < target or not any(
                 map(ge, points, room or target_room(g, dealer_side, heels_due))
             ):
-                points = list(points)
-                points[dealer_side] += heels_due
+                points[dealer_side] += heels_due  # (by seat or by side, the list is the deal's own)
                 after = list(map(add, board, points))
                 if board_agrees(g, deal, after):
                     board[:] = after
