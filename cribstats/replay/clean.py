@@ -20,7 +20,7 @@ from operator import add, ge
 from typing import TYPE_CHECKING, Any
 
 from cribstats.cards import CARD_BY_TEXT, Card
-from cribstats.gamelog import Deal
+from cribstats.gamelog import GO, Deal
 from cribstats.play import PlayState
 from cribstats.replay.deal import DealReplay, SeatCards
 from cribstats.replay.facts import DealFacts, PlayerDealFacts, ShowFact
@@ -30,6 +30,9 @@ from cribstats.variants import CRIB_SIZE
 
 if TYPE_CHECKING:
     from cribstats.replay.game import GameReplay
+
+#: what a play event lays, by its text: the card, or None for a go (a validated log holds no other text)
+CARD_OR_GO: dict[str, Card | None] = {**CARD_BY_TEXT, GO: None}
 
 
 def walk_deal(g: GameReplay, deal: Deal, number: int, previous_dealer: str | None) -> DealFacts | None:
@@ -125,13 +128,13 @@ def walk_deal(g: GameReplay, deal: Deal, number: int, previous_dealer: str | Non
     counts = [0] * size
     closes: dict[int, int] = {}
     by_seat = [0] * n  # the deal's points of each seat (his heels apart)
-    card_or_go = CARD_BY_TEXT.get
+    card_or_go = CARD_OR_GO
     last = -1  # the index of the last card laid
     index = -1
     for event in events if ends_at is None else events[:ends_at]:
         index += 1
         seat = seat_of[event[0]]
-        card = card_or_go(event[1])  # None for a go
+        card = card_or_go[event[1]]  # None for a go
         if card is None:
             if state.over or not state.may_go(seat):
                 return hand_over(g, deal, number, previous_dealer, dealt_texts, out_texts, kept_by_seat,
