@@ -204,7 +204,8 @@ def walk_deal(g: GameReplay, deal: Deal, number: int, previous_dealer: str | Non
             ):
                 points[dealer_side] += heels_due  # (by seat or by side, the list is the deal's own)
                 after = list(map(add, board, points))
-                if board_agrees(g, deal, after):
+                scores_after = g.scores_by_player(after)
+                if board_agrees(g, deal, after, scores_after):
                     board[:] = after
                     board_due[:] = map(add, board_due, points)
                     build = partial(
@@ -212,7 +213,7 @@ def walk_deal(g: GameReplay, deal: Deal, number: int, previous_dealer: str | Non
                         dues, events, hand_due, crib_due, heels_due,
                     )
                     return DealFacts(
-                        number, deal.dealer, starter, True, False, None, None, g.scores_by_player(after),
+                        number, deal.dealer, starter, True, False, None, None, scores_after,
                         g.scores_by_player(board_due), events, dues, counts, size, by_card, _build=build,
                     )
     return hand_over(g, deal, number, previous_dealer, dealt_texts, out_texts, kept_by_seat,
@@ -235,12 +236,14 @@ def by_side(g: GameReplay, by_seat: list[int]) -> list[int]:
     return points
 
 
-def board_agrees(g: GameReplay, deal: Deal, after: list[int]) -> bool:
-    """The recorded board after the deal is the board as claimed, off by no more than it was (and note how far
-    off it is)."""
+def board_agrees(g: GameReplay, deal: Deal, after: list[int], scores_after: dict[str, int]) -> bool:
+    """The recorded board after the deal is the board as claimed (``after``, by player ``scores_after``), off by
+    no more than it was (and note how far off it is)."""
     recorded = deal.scores
     if recorded is None:
         return True
+    if recorded == scores_after and not any(g.board_offsets.values()):
+        return True  # the board as recorded, and never off before: nothing off, nothing more to note
     if g.board_off(recorded, after):
         return False
     g.note_board(recorded, after)
