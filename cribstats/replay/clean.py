@@ -202,7 +202,7 @@ def walk_deal(g: GameReplay, deal: Deal, number: int, previous_dealer: str | Non
             if lead + max(points) < target or not any(
                 map(ge, points, room or target_room(g, dealer_side, heels_due))
             ):
-                points[dealer_side] += heels_due  # (by seat or by side, the list is the deal's own)
+                points[dealer_side] += heels_due  # (the deal's own list: by_seat is not read again)
                 after = list(map(add, board, points))
                 scores_after = g.scores_by_player(after)
                 if board_agrees(g, deal, after, scores_after):
