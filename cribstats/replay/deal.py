@@ -102,6 +102,7 @@ class DealReplay(Claims):
             self.play(walk)
             self.show()
             self.check_board()
+        g.after_end_reported = False  # the next deal may tell of the end again
         return DealFacts(
             self.number, self.deal.dealer, self.starter, not after_end and not g.over, after_end,
             list(self.facts.values()), self.shows, g.scores_by_player(g.board), g.scores_by_player(g.board_due),
