@@ -122,16 +122,19 @@ class DealReplay(Claims):
         previous = self.previous_dealer
         if previous is not None and deal.dealer != g.players[(g.seat_of[previous] + 1) % self.n]:
             return False
-        if (deal.crib_card is None) != (rules.crib_from_deck == 0):
+        crib_text = deal.crib_card
+        if (crib_text is None) != (rules.crib_from_deck == 0):
             return False
-        cards = [self.starter] if deal.crib_card is None else [self.starter, CARD_BY_TEXT[deal.crib_card]]
         dealt_size, crib_size = rules.dealt, rules.to_crib
         for dealt, out, kept in zip(self.dealt.values(), self.discards.values(), self.kept_by_seat, strict=True):
             # every discard was dealt when each one took a card out of the hand
             if len(dealt) != dealt_size or len(out) != crib_size or len(kept) != dealt_size - crib_size:
                 return False
-            cards += dealt
-        return len(set(cards)) == len(cards)
+        # no card twice, by the cards' texts (one text a card): every hand is a player's, of the size counted above
+        seen = {deal.starter}.union(*deal.hands.values())
+        if crib_text is not None:
+            seen.add(crib_text)
+        return len(seen) == self.n * dealt_size + 1 + (crib_text is not None)
 
     def check_deal(self) -> None:
         if self.deal_is_clean():
@@ -257,7 +260,13 @@ class DealReplay(Claims):
         fact = ShowFact(player, phase, tuple(cards), self.starter, due, claim)
         self.shows.append(fact)
         if claim == due and not self.calls:  # the common case: nothing to judge
-            g.credit(g.side_of[player], claim, due)
+            side = g.side_of[player]
+            board, board_due = g.board, g.board_due
+            if board[side] + claim < g.target and board_due[side] + due < g.target:
+                board[side] += claim  # as GameReplay.credit has it when the game goes on
+                board_due[side] += due
+            else:
+                g.credit(side, claim, due)
             return
 
         def what() -> str:
