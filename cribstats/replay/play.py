@@ -163,14 +163,19 @@ class PlayReplay:
     def take_over(self, walk: PlayWalk) -> None:
         """Take the play over from the short way: credit and judge the events it took, in order, as the walk
         below would have (the state has taken them already, and is not asked again)."""
-        events, dues, counts, closes = self.events, self.dues, self.counts, walk.closes
-        seat_of, no_claim = self.g.seat_of, 0 if self.card_claims else None
+        events, dues, counts, closes, walked = self.events, self.dues, self.counts, walk.closes, walk.dues
+        g, stop = self.g, walk.stop
+        seat_of, side_of_seat, board, board_due, target = g.seat_of, g.side_of_seat, g.board, g.board_due, g.target
+        due_by_seat, claimed_by_seat = self.due_by_seat, self.claimed_by_seat
+        card_claims, totals = self.card_claims, self.totals
+        no_claim = 0 if card_claims else None
+        counts[:stop] = walk.counts[:stop]
         left = sum(map(len, self.d.kept_by_seat))  # cards held: a point taken with none left is the last card
         series: tuple[int, ...] = ()
-        for index in range(walk.stop):
+        for index in range(stop):
             event = events[index]
-            counts[index] = walk.counts[index]
-            if event[1] == GO:
+            text = event[1]
+            if text == GO:
                 continue  # the state has it; a legal go credits nothing
             if self.pending >= 0:  # as :meth:`lay` finishes a card its series went on from
                 if not self.pending_right:
@@ -178,13 +183,24 @@ class PlayReplay:
                 else:
                     self.pending = -1
             go = closes.get(index)
-            dues[index] = base = walk.dues[index] - (go or 0)
+            dues[index] = base = walked[index] - (go or 0)
             claimed = event[2] if len(event) == 3 else no_claim
             self.pending = index
             self.pending_claimed = claimed
             self.pending_right = claimed is None or claimed == base
-            series = (*series, CARD_BY_TEXT[event[1]] >> 2)
-            self.credit_laid(index, seat_of[event[0]], base, claimed)
+            series = (*series, CARD_BY_TEXT[text] >> 2)
+            seat = seat_of[event[0]]
+            pegs = base if claimed is None else claimed  # as :meth:`credit_laid` has it
+            if totals:
+                pegs = 0
+            side = side_of_seat[seat]
+            if board[side] + pegs < target and board_due[side] + base < target:
+                board[side] += pegs  # the common case of :meth:`credit_laid`: nobody reaches the target
+                board_due[side] += base
+                due_by_seat[seat] += base
+                claimed_by_seat[seat] += base if claimed is None else claimed
+            else:
+                self.credit_laid(index, seat, base, claimed)
             left -= 1
             if go is not None:
                 self.finish_pending(go, series, last_card=left == 0)
