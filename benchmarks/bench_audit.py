@@ -13,8 +13,11 @@ the next run; an existing ``--file`` is used as it is), then, in one process, ti
 - replay: the replay alone of the games read (in memory), every deal started the short way (the full replay
   taking over where one is not clean), and every deal the full way (``GameReplay.short_way`` off), in
   microseconds of CPU per game;
-- the command: ``cribstats audit --json FILE`` in a new process (its CPU time from the operating system), and
-  ``cribstats audit`` of one game, the start-up (the median of five runs): in this environment as it is, and
+- the command: ``cribstats audit --json FILE`` in a new process (its CPU time from the operating system), the
+  audit's loop alone in a new process (as ``audit`` above, run once, the memos of the scoring and the play filled
+  as it goes, as in the command), and ``cribstats audit`` of one game, the start-up (the median of five runs): the
+  command's CPU is split into the start-up, the loop as it runs in a process of its own (the memos filled cold:
+  its excess over the warm loop in this process), and the rest; the start-up in this environment as it is, and
   with the bytecode of every module cached (``PYTHONPYCACHEPREFIX``, a temporary folder filled by a first run),
   as an installed copy runs once its caches are written. An environment with ``PYTHONDONTWRITEBYTECODE`` set and
   no ``__pycache__`` beside the sources compiles every module cribstats loads on every run.
@@ -93,6 +96,14 @@ def audit(path: Path) -> int:
     return collector.result().games
 
 
+def loop_in_new_process(path: Path) -> float:
+    """CPU seconds of :func:`audit` run once in a new process (this script with ``--loop-once``): the reading,
+    replay and findings of the command, with the memos of the scoring and the play cold, without its start-up."""
+    done = subprocess.run([sys.executable, __file__, "--loop-once", str(path)], capture_output=True, text=True,
+                          check=True)
+    return float(done.stdout.split()[-1])
+
+
 def replay_cpu(repeat: int, games: list[GameLog], *, short_way: bool) -> float:
     """The best CPU seconds of ``repeat`` replays of ``games`` (short way on or off)."""
     visitor, keys = ReplayVisitor(), [game_key(g) for g in games]
@@ -129,7 +140,13 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--file", type=Path, help="JSON Lines file of games: used if it exists, else written")
+    parser.add_argument("--loop-once", type=Path, help=argparse.SUPPRESS)  # the loop in a new process: its CPU
     args = parser.parse_args()
+    if args.loop_once is not None:
+        start = time.process_time()
+        audit(args.loop_once)
+        print(time.process_time() - start)
+        return
 
     with tempfile.TemporaryDirectory() as folder:
         path = args.file or Path(folder) / "games.jsonl"
@@ -149,6 +166,7 @@ def main() -> None:
         del games
         runs = [command_cpu("audit", "--json", str(path)) for _ in range(args.repeat)]
         command_wall, command_cpu_s = min(r[0] for r in runs), min(r[1] for r in runs)
+        cold_cpu = min(loop_in_new_process(path) for _ in range(args.repeat))
         one = Path(folder) / "one.jsonl"
         with path.open("rb") as handle:
             one.write_bytes(handle.readline())
@@ -179,6 +197,11 @@ def main() -> None:
     rate = audited / command_cpu_s
     print(f"cribstats audit --json: {rate:,.0f} games per CPU second, {command_cpu_s / decode_cpu:.1f}x orjson "
           f"decoding alone; target >= {GAMES_PER_SECOND_TARGET:,}: {verdict(rate >= GAMES_PER_SECOND_TARGET)}")
+    print(f"the command's {command_cpu_s * per_game:.0f} us of CPU a game: start-up {startup * per_game:.0f}, the "
+          f"loop in a process of its own {cold_cpu * per_game:.0f} (the loop in this process "
+          f"{audit_cpu * per_game:.0f}: {(cold_cpu - audit_cpu) * per_game:.0f} more with the memos cold), "
+          f"the rest by difference {(command_cpu_s - startup - cold_cpu) * per_game:.0f} (the output, the "
+          "arguments, the exit; within the noise of separate runs on a busy machine)")
     print(f"start-up, cribstats audit of one game: {startup:.3f} s CPU (median of 5); target < {STARTUP_TARGET}: "
           f"{verdict(startup < STARTUP_TARGET)}; with every module's bytecode cached {cached:.3f} s")
 

@@ -27,12 +27,15 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from cribstats.cards import VALUES, Card, Rank
+from cribstats.cards import DECK, VALUES, Card, Rank, rank
 from cribstats.scoring import THIRTY_ONE, PegScore, peg_parts, peg_points_ranks
 
 __all__ = ["VALUE", "PlayState", "peg_points", "peg_score"]
 
 VALUE = VALUES  # the counting value of each card, by card (:data:`cribstats.cards.VALUES`)
+
+# each card's rank as a series of one, to lengthen a series by (one tuple made, not a list and a tuple)
+_ALONE: tuple[tuple[Rank], ...] = tuple((rank(c),) for c in DECK)
 
 # series of ranks recur a great deal: a pure function's memo, bounded, of the points of each series' last card
 _PEG_MEMO: dict[tuple[Rank, ...], int] = {}
@@ -163,7 +166,10 @@ class PlayState:
     def next_holding(self, after: int) -> int | None:
         """The first seat after ``after`` (round the table) that still holds a card; None when none does."""
         n, held = self.n, self.held
-        for i in range(1, n + 1):
+        seat = (after + 1) % n
+        if held[seat]:  # most often the very next seat
+            return seat
+        for i in range(2, n + 1):
             seat = (after + i) % n
             if held[seat]:
                 return seat
@@ -186,7 +192,7 @@ class PlayState:
         if card in hand:  # a card not held is laid all the same (the replay has said so)
             hand.remove(card)
         self.count = count = self.count + VALUE[card]
-        self.series = series = (*self.series, card >> 2)
+        self.series = series = self.series + _ALONE[card]
         self.last = seat
         points = _PEG_MEMO.get(series)
         return points if points is not None else _peg_entry(series, count)
@@ -208,7 +214,7 @@ class PlayState:
             return None
         hand.remove(card)
         self.count = count
-        self.series = series = (*series, card >> 2)
+        self.series = series = series + _ALONE[card]
         self.last = seat
         points = _PEG_MEMO.get(series)
         return points if points is not None else _peg_entry(series, count)

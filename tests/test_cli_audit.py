@@ -5,6 +5,7 @@ The logs are in ``tests/data/audit/`` (its README lists the findings each must g
 
 from __future__ import annotations
 
+import gc
 import os
 import pty
 import subprocess
@@ -81,6 +82,27 @@ def test_findings_json_lines_and_exit_1(app: typer.Typer) -> None:
     assert result.exit_code == 1
     assert json_rows(result.stdout) == [NIGHT_2, *NIGHT_4]
     assert result.stderr == ""
+
+
+def test_objects_alive_at_the_start_frozen_while_auditing_and_thawed_after(
+    app: typer.Typer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from cribstats.audit import AuditCollector
+
+    assert gc.get_freeze_count() == 0
+    frozen: list[int] = []
+    add = AuditCollector.add
+
+    def add_and_look(self: AuditCollector, outcome: Any) -> Any:
+        frozen.append(gc.get_freeze_count())
+        return add(self, outcome)
+
+    monkeypatch.setattr(AuditCollector, "add", add_and_look)
+    result = run(app, "--json", str(ROUND1), str(DATA / "no-such-file.jsonl"))
+    assert result.exit_code == 2
+    assert json_rows(result.stdout) == [NIGHT_2]  # the game read is audited as before
+    assert len(frozen) == 2 and min(frozen) > 0  # round 1 has two games
+    assert gc.get_freeze_count() == 0
 
 
 def test_standard_input(app: typer.Typer) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import os
 import sys
 from collections.abc import Iterator
@@ -67,6 +68,9 @@ def audit(
         collector.refuse(no_logs_message(folder))
         say(no_logs_message(folder))
     shown = _progress_console(console)
+    # What is alive now (modules, the models' validators) lives as long as the command: frozen, the cyclic
+    # garbage collector stops walking it again and again while games are read and replayed.
+    gc.freeze()
     try:
         with _progress(shown) as progress:
             sources = read_paths(paths, on_error=on_read_error, on_record=collector.add_record)
@@ -85,6 +89,8 @@ def audit(
     except BrokenPipeError:  # the reader of our output went away (e.g. `| head`): stop quietly
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         raise typer.Exit(collector.result().exit_status) from None
+    finally:
+        gc.unfreeze()
     summary = collector.result()
     if console is not None:
         console.print(summary_table(summary))

@@ -13,7 +13,7 @@ and nowhere else: the checks and the canonical form read the built model.
 
 from __future__ import annotations
 
-from itertools import chain, compress, zip_longest
+from itertools import chain, zip_longest
 from operator import attrgetter
 from typing import Annotated, Any, Literal
 
@@ -102,8 +102,6 @@ STRUCTS: dict[type[Struct], type[Any]] = {
 #: the free-text fields of a game, checked (and put in NFC) by the name and text rule under these names
 _FREE_TEXT = {"id": "id", "match": "id", "event": "event", "site": "site", "round": "round"}
 _CARDS_OR_GO = frozenset((*CANONICAL_CARDS, GO))
-_NOTHING = frozenset((None,))
-_is_go = GO.__eq__
 _play_of, _bid_of, _muggins_of = attrgetter("play"), attrgetter("bid"), attrgetter("muggins")
 _asdict = msgspec.structs.asdict
 _decoder = msgspec.json.Decoder(GameStruct)
@@ -219,8 +217,21 @@ def _play_names(events: list[Event]) -> frozenset[str] | None:
         return None
     if not points:
         return players
-    if not _NOTHING.issuperset(compress(points, map(_is_go, cards))):  # a go carries no points
+    if not _goes_without_points(cards, points):
         return None
     if all(type(p) is int and 0 <= p <= HIGHEST_NUMBER for p in set(points) if p is not None):
         return players
     return None
+
+
+def _goes_without_points(cards: tuple[Any, ...], points: tuple[Any, ...]) -> bool:
+    """True when no ``"go"`` among ``cards`` has points beside it: the goes found by ``index`` (a search in C),
+    the few of them looked at one by one."""
+    at = -1
+    try:
+        while True:
+            at = cards.index(GO, at + 1)
+            if points[at] is not None:
+                return False
+    except ValueError:  # no further go
+        return True

@@ -20,7 +20,7 @@ from operator import add, ge
 from typing import TYPE_CHECKING, Any
 
 from cribstats.cards import CARD_BY_TEXT, Card
-from cribstats.gamelog import Deal
+from cribstats.gamelog import GO, Deal
 from cribstats.play import PlayState
 from cribstats.replay.deal import DealReplay, SeatCards
 from cribstats.replay.facts import DealFacts, PlayerDealFacts, ShowFact
@@ -30,6 +30,9 @@ from cribstats.variants import CRIB_SIZE
 
 if TYPE_CHECKING:
     from cribstats.replay.game import GameReplay
+
+#: what a play event lays, by its text: the card, or None for a go (a validated log holds no other text)
+CARD_OR_GO: dict[str, Card | None] = {**CARD_BY_TEXT, GO: None}
 
 
 def walk_deal(g: GameReplay, deal: Deal, number: int, previous_dealer: str | None) -> DealFacts | None:
@@ -125,13 +128,13 @@ def walk_deal(g: GameReplay, deal: Deal, number: int, previous_dealer: str | Non
     counts = [0] * size
     closes: dict[int, int] = {}
     by_seat = [0] * n  # the deal's points of each seat (his heels apart)
-    card_or_go = CARD_BY_TEXT.get
+    card_or_go = CARD_OR_GO
     last = -1  # the index of the last card laid
     index = -1
     for event in events if ends_at is None else events[:ends_at]:
         index += 1
         seat = seat_of[event[0]]
-        card = card_or_go(event[1])  # None for a go
+        card = card_or_go[event[1]]  # None for a go
         if card is None:
             if state.over or not state.may_go(seat):
                 return hand_over(g, deal, number, previous_dealer, dealt_texts, out_texts, kept_by_seat,
@@ -199,10 +202,10 @@ def walk_deal(g: GameReplay, deal: Deal, number: int, previous_dealer: str | Non
             if lead + max(points) < target or not any(
                 map(ge, points, room or target_room(g, dealer_side, heels_due))
             ):
-                points = list(points)
-                points[dealer_side] += heels_due
+                points[dealer_side] += heels_due  # (the deal's own list: by_seat is not read again)
                 after = list(map(add, board, points))
-                if board_agrees(g, deal, after):
+                scores_after = g.scores_by_player(after)
+                if board_agrees(g, deal, after, scores_after):
                     board[:] = after
                     board_due[:] = map(add, board_due, points)
                     build = partial(
@@ -210,7 +213,7 @@ def walk_deal(g: GameReplay, deal: Deal, number: int, previous_dealer: str | Non
                         dues, events, hand_due, crib_due, heels_due,
                     )
                     return DealFacts(
-                        number, deal.dealer, starter, True, False, None, None, g.scores_by_player(after),
+                        number, deal.dealer, starter, True, False, None, None, scores_after,
                         g.scores_by_player(board_due), events, dues, counts, size, by_card, _build=build,
                     )
     return hand_over(g, deal, number, previous_dealer, dealt_texts, out_texts, kept_by_seat,
@@ -233,12 +236,14 @@ def by_side(g: GameReplay, by_seat: list[int]) -> list[int]:
     return points
 
 
-def board_agrees(g: GameReplay, deal: Deal, after: list[int]) -> bool:
-    """The recorded board after the deal is the board as claimed, off by no more than it was (and note how far
-    off it is)."""
+def board_agrees(g: GameReplay, deal: Deal, after: list[int], scores_after: dict[str, int]) -> bool:
+    """The recorded board after the deal is the board as claimed (``after``, by player ``scores_after``), off by
+    no more than it was (and note how far off it is)."""
     recorded = deal.scores
     if recorded is None:
         return True
+    if recorded == scores_after and not any(g.board_offsets.values()):
+        return True  # the board as recorded, and never off before: nothing off, nothing more to note
     if g.board_off(recorded, after):
         return False
     g.note_board(recorded, after)
