@@ -294,8 +294,8 @@ class DealReplay(Claims):
                 g.ended_in_deal = self.number
             return
         board = g.board
-        if recorded == g.scores_by_player(board) and not any(g.board_offsets.values()):
-            return  # the common case: the board as recorded, and never off before (what note_board would keep)
+        if g.board_as_recorded(recorded, g.scores_by_player(board)):
+            return
         for p in g.board_off(recorded, board):
             position = board[g.side(p)]
             g.find("board", "deal", p, board_message(p, self.number, recorded[p], position),

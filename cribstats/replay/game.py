@@ -132,6 +132,11 @@ class GameReplay:
             self.after_end_reported = True
             self.find("after-end", phase, player, after_end_message(self.target, what), event=event)
 
+    def board_as_recorded(self, recorded: dict[str, int], scores: dict[str, int]) -> bool:
+        """The recorded board is the board as claimed (by player, ``scores``) and no recorded score was ever off:
+        nothing is off and nothing more is to be noted (the common case, ahead of :meth:`board_off`)."""
+        return recorded == scores and not any(self.board_offsets.values())
+
     def board_off(self, recorded: dict[str, int], board: list[int]) -> list[str]:
         """The players, in seat order, whose recorded score is off ``board`` (the board as claimed) by other than
         it was off before: a board kept off by the same points all along (a peg set wrong once) is off once."""
