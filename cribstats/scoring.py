@@ -2,10 +2,10 @@
 
 Three paths score the show, on the rules written once here (his heels, nobs, the flush, the rank key and the
 rank part: fifteens, pairs and runs). :func:`score_show` explains itself: every fifteen, pair, run, flush and
-nobs as the cards that make it. :func:`score_show_total` gives the total alone, fast, from a memo of the rank
-part by the ranks. :func:`score_show_many` (in :mod:`cribstats.scoring_many`, loaded on first use with
-numpy) scores arrays of hands at once for bulk work, through a table of the rank part by the same key. They
-agree; the tests hold them to it.
+nobs as the cards that make it. :func:`score_show_total` gives the total alone, fast, from a table of the rank
+part by the ranks (:mod:`cribstats.show_table`: this module's count of every five ranks, shipped).
+:func:`score_show_many` (in :mod:`cribstats.scoring_many`, loaded on first use with numpy) scores arrays of hands
+at once for bulk work, through a table of the rank part by the same key. They agree; the tests hold them to it.
 
 The scorers trust their input (a replay of a broken log may show a card twice and still wants points);
 :func:`check_show` and :func:`check_series` say what is wrong with cards typed by a person.
@@ -362,19 +362,25 @@ def peg_parts(ranks: Sequence[int], count: int) -> tuple[int, int, int, int]:
     >>> peg_parts([3, 4, 5], 15)
     (2, 0, 0, 3)
     """
-    if not ranks:
-        return 0, 0, 0, 0
-    last = ranks[-1]
     n = len(ranks)
-    same = 1
-    while same < n and ranks[-1 - same] == last and same < 4:
-        same += 1
+    if not n:
+        return 0, 0, 0, 0
+    fifteen = 2 if count == FIFTEEN else 0
+    thirty_one = 2 if count == THIRTY_ONE else 0
+    if n == 1:
+        return fifteen, thirty_one, 0, 0
+    last, before = ranks[-1], ranks[-2]
+    if before == last:  # a pair, or more of a rank: no run holds a rank twice
+        same = 2
+        while same < n and same < 4 and ranks[-1 - same] == last:
+            same += 1
+        return fifteen, thirty_one, PAIR_POINTS[same], 0
     # the run: the longest tail of ranks all different and consecutive (max - min = length - 1), found in one
     # pass back from the last card; a rank met twice ends the search, as every longer tail holds it twice too
     run = 0
-    low = high = last
-    seen = 1 << last
-    for k in range(2, n + 1):
+    low, high = (last, before) if last < before else (before, last)
+    seen = 1 << last | 1 << before
+    for k in range(3, n + 1):
         r = ranks[-k]
         if seen >> r & 1:
             break
@@ -383,9 +389,9 @@ def peg_parts(ranks: Sequence[int], count: int) -> tuple[int, int, int, int]:
             low = r
         elif r > high:
             high = r
-        if k >= 3 and high - low == k - 1:
+        if high - low == k - 1:
             run = k
-    return 2 if count == FIFTEEN else 0, 2 if count == THIRTY_ONE else 0, PAIR_POINTS[same], run
+    return fifteen, thirty_one, 0, run
 
 
 def rank_points(ranks: Sequence[int]) -> int:
@@ -417,9 +423,7 @@ def score_show_total(hand: Sequence[Card], starter: Card, *, crib: bool = False)
     key = _RANK_PRIME[a] * _RANK_PRIME[b] * _RANK_PRIME[c] * _RANK_PRIME[d] * _RANK_PRIME[starter]
     points = _SHOW_RANKS.get(key)
     if points is None:
-        points = _SHOW_RANKS[key] = _sorted_rank_points(
-            tuple(sorted((a >> 2, b >> 2, c >> 2, d >> 2, starter >> 2)))
-        )
+        points = _show_ranks()[key]
     s = a & 3
     if s == b & 3 == c & 3 == d & 3:  # one suit: a flush, by the rule
         points += flush_points_for(4, 1, 1 if s == starter & 3 else 0, crib=crib)
@@ -433,3 +437,22 @@ _PRIMES = (2, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31, 37, 41)  # one for each rank,
 _RANK_PRIME: tuple[int, ...] = tuple(_PRIMES[c >> 2] for c in range(52))  # by card
 _NOBS_CARD: tuple[int, ...] = tuple(nobs_card(c) for c in range(52))  # by starter
 _SHOW_RANKS: dict[int, int] = {}  # the rank part of five cards' show, by the product of their ranks' primes
+
+
+def _show_ranks() -> dict[int, int]:
+    """Fill :data:`_SHOW_RANKS` for every multiset of five ranks from the shipped table
+    (:mod:`cribstats.show_table`, this module's :func:`rank_points` counted once), and return it."""
+    from cribstats.show_table import RANK_POINTS
+
+    primes, keys = _PRIMES, []
+    for a in range(13):  # the order of combinations_with_replacement(range(13), 5), as the table's
+        pa = primes[a]
+        for b in range(a, 13):
+            pb = pa * primes[b]
+            for c in range(b, 13):
+                pc = pb * primes[c]
+                for d in range(c, 13):
+                    pd = pc * primes[d]
+                    keys += [pd * primes[e] for e in range(d, 13)]
+    _SHOW_RANKS.update(zip(keys, RANK_POINTS, strict=True))
+    return _SHOW_RANKS

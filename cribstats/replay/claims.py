@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from cribstats.findings import FindingKind, Phase, claim_message, muggins_message, muggins_off_message
@@ -20,7 +20,7 @@ class Claims:
     """The claims and muggins part of a deal's replay (mixed into :class:`~cribstats.replay.deal.DealReplay`)."""
 
     g: GameReplay
-    calls: list[MugginsCall]
+    calls: Sequence[MugginsCall]
     facts: dict[str, PlayerDealFacts]
     missed_left: dict[tuple[str, str, int | None], int]
 

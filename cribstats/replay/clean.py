@@ -242,7 +242,7 @@ def board_agrees(g: GameReplay, deal: Deal, after: list[int], scores_after: dict
     recorded = deal.scores
     if recorded is None:
         return True
-    if recorded == scores_after and not any(g.board_offsets.values()):
+    if g.board_as_recorded(recorded, scores_after):
         return True  # the board as recorded, and never off before: nothing off, nothing more to note
     if g.board_off(recorded, after):
         return False

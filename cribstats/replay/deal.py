@@ -38,6 +38,8 @@ class DealReplay(Claims):
 
     def __init__(self, g: GameReplay, deal: Deal, number: int, previous_dealer: str | None,
                  cards: SeatCards | None = None) -> None:
+        """``cards``: the deal's cards as the short way read them; it reads only a clean deal (the dealer in turn,
+        every hand and discard of its size, the discards dealt, no card twice), so the deal checks pass unmade."""
         self.g = g
         self.deal = deal
         self.number = number
@@ -50,23 +52,25 @@ class DealReplay(Claims):
         self.crib_holder = players[dealer_seat]
         self.order_from_pone = g.order_from[dealer_seat]
         self.starter = CARD_BY_TEXT[deal.starter]
-        hands, discards = deal.hands, deal.discards
-        self.dealt: dict[str, list[Card]] = {}
-        self.discards: dict[str, list[Card]] = {}
+        self.read_clean = cards is not None
+        self.dealt: dict[str, tuple[Card, ...]] = {}
+        self.discards: dict[str, tuple[Card, ...]] = {}
         self.kept: dict[str, list[Card]] = {}
         self.kept_by_seat: list[list[Card]] = []
         self.facts: dict[str, PlayerDealFacts] = {}
+        card_of = CARD_BY_TEXT.__getitem__
+        hands, discards = deal.hands, deal.discards
         for seat, p in enumerate(players):
-            if cards is not None:  # read already (by the short way, which took the deal this far)
-                dealt, out, kept = list(cards[0][seat]), list(cards[1][seat]), cards[2][seat]
-                self.dealt[p], self.discards[p], self.kept[p] = dealt, out, kept
+            if cards is not None:
+                dealt, out, kept = cards[0][seat], cards[1][seat], cards[2][seat]
             else:
-                dealt = self.dealt[p] = list(map(CARD_BY_TEXT.__getitem__, hands.get(p, ())))
-                out = self.discards[p] = list(map(CARD_BY_TEXT.__getitem__, discards.get(p, ())))
-                kept = self.kept[p] = without(dealt, out)
+                dealt = tuple(map(card_of, hands.get(p, ())))
+                out = tuple(map(card_of, discards.get(p, ())))
+                kept = without(dealt, out)
+            self.dealt[p], self.discards[p], self.kept[p] = dealt, out, kept
             self.kept_by_seat.append(kept)
             self.facts[p] = PlayerDealFacts(
-                p, seat, "dealer" if seat == dealer_seat else "pone", tuple(dealt), tuple(out),
+                p, seat, "dealer" if seat == dealer_seat else "pone", dealt, out,
                 None, None, None, None, None, None,  # pegged, hand and crib: due and claimed, filled in below
             )
         # the play, by event (see DealFacts): filled in by the play's replay
@@ -76,7 +80,7 @@ class DealReplay(Claims):
         self.play_after_end_from = 0
         self.play_claims_by_card = False
         self.shows: list[ShowFact] = []
-        self.calls = list(deal.muggins or [])
+        self.calls = deal.muggins or ()
         self.missed_left: dict[tuple[str, str, int | None], int] = {}
 
     def dealer_part(self, deal: Deal) -> int:
@@ -92,7 +96,8 @@ class DealReplay(Claims):
         if after_end:
             g.after_end("deal", None, "a whole deal")
         else:
-            self.check_deal()
+            if not self.read_clean:
+                self.check_deal()
             if self.deal.bid is not None:  # the bid is taken off the bidder's score at once, before the cut
                 g.credit(g.side_of[self.deal.bid.player], -self.deal.bid.points, -self.deal.bid.points)
             bonus = self.rules.first_deal_bonus
@@ -102,9 +107,10 @@ class DealReplay(Claims):
             self.play(walk)
             self.show()
             self.check_board()
+        g.after_end_reported = False  # the next deal may tell of the end again
         return DealFacts(
             self.number, self.deal.dealer, self.starter, not after_end and not g.over, after_end,
-            list(self.facts.values()), self.shows, g.scores_by_player(g.board), g.scores_by_player(g.board_due),
+            [*self.facts.values()], self.shows, g.scores_by_player(g.board), g.scores_by_player(g.board_due),
             self.play_events, self.play_dues, self.play_counts, self.play_after_end_from, self.play_claims_by_card,
         )
 
@@ -116,16 +122,19 @@ class DealReplay(Claims):
         previous = self.previous_dealer
         if previous is not None and deal.dealer != g.players[(g.seat_of[previous] + 1) % self.n]:
             return False
-        if (deal.crib_card is None) != (rules.crib_from_deck == 0):
+        crib_text = deal.crib_card
+        if (crib_text is None) != (rules.crib_from_deck == 0):
             return False
-        cards = [self.starter] if deal.crib_card is None else [self.starter, CARD_BY_TEXT[deal.crib_card]]
         dealt_size, crib_size = rules.dealt, rules.to_crib
         for dealt, out, kept in zip(self.dealt.values(), self.discards.values(), self.kept_by_seat, strict=True):
             # every discard was dealt when each one took a card out of the hand
             if len(dealt) != dealt_size or len(out) != crib_size or len(kept) != dealt_size - crib_size:
                 return False
-            cards += dealt
-        return len(set(cards)) == len(cards)
+        # no card twice, by the cards' texts (one text a card): every hand is a player's, of the size counted above
+        seen = {deal.starter}.union(*deal.hands.values())
+        if crib_text is not None:
+            seen.add(crib_text)
+        return len(seen) == self.n * dealt_size + 1 + (crib_text is not None)
 
     def check_deal(self) -> None:
         if self.deal_is_clean():
@@ -229,8 +238,9 @@ class DealReplay(Claims):
         if g.over:
             if claimed is not None:
                 g.after_end(phase, player, f"{player} claimed {claimed} for the {phase}")
-            for call in self.calls_for(phase, None, player):
-                g.after_end(phase, call.by, f"{call.by} called muggins on {player}'s {phase}")
+            if self.calls:
+                for call in self.calls_for(phase, None, player):
+                    g.after_end(phase, call.by, f"{call.by} called muggins on {player}'s {phase}")
             return
         if not g.board_known and claimed is None:
             return
@@ -250,7 +260,13 @@ class DealReplay(Claims):
         fact = ShowFact(player, phase, tuple(cards), self.starter, due, claim)
         self.shows.append(fact)
         if claim == due and not self.calls:  # the common case: nothing to judge
-            g.credit(g.side_of[player], claim, due)
+            side = g.side_of[player]
+            board, board_due = g.board, g.board_due
+            if board[side] + claim < g.target and board_due[side] + due < g.target:
+                board[side] += claim  # as GameReplay.credit has it when the game goes on
+                board_due[side] += due
+            else:
+                g.credit(side, claim, due)
             return
 
         def what() -> str:
@@ -278,6 +294,8 @@ class DealReplay(Claims):
                 g.ended_in_deal = self.number
             return
         board = g.board
+        if g.board_as_recorded(recorded, g.scores_by_player(board)):
+            return
         for p in g.board_off(recorded, board):
             position = board[g.side(p)]
             g.find("board", "deal", p, board_message(p, self.number, recorded[p], position),
@@ -285,11 +303,9 @@ class DealReplay(Claims):
         g.note_board(recorded, board)
 
 
-def without(cards: list[Card], removed: list[Card]) -> list[Card]:
+def without(cards: Sequence[Card], removed: Sequence[Card]) -> list[Card]:
     """``cards`` less one copy of each of ``removed`` that it holds, in order."""
     out = list(cards)
-    if not removed:
-        return out
     for c in removed:
         if c in out:
             out.remove(c)

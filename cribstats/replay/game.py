@@ -55,13 +55,13 @@ class GameReplay:
         self.game = game
         self.visitor = visitor
         self.key = key
-        self.rules = rules = game.variant_rules
+        table = _table(game)
+        self.rules = rules = table.rules
         self.target = game.target if game.target is not None else rules.target
-        table = _table(tuple(game.players), rules)
         self.players = list(table.players)
         self.seat_of = table.seat_of
         self.side_of = table.side_of
-        self.sides = rules.sides
+        self.sides = table.sides
         self.player_sides = table.player_sides  # (name, side) in seat order
         self.side_of_seat = table.side_of_seat
         self.seat_is_side = table.seat_is_side  # no partners: each seat scores alone
@@ -83,10 +83,9 @@ class GameReplay:
         self.board_offsets: dict[str, int] = {}
         #: where a finding with no event of its own is placed in its stage (a show: its index in the deal's shows)
         self.place_at = NEVER
-        # the visitor is told every play, show and finding; one that ignores them is not called for each
-        self.tell_events = any(overrides(visitor, m) for m in ("visit_play", "visit_show", "visit_finding"))
-        self.tell_plays = overrides(visitor, "visit_play")  # the play's facts are built only for one that asks
-        self.tell_deals = overrides(visitor, "begin_deal") or overrides(visitor, "end_deal")
+        # the visitor is told every play, show and finding (the play's facts are built only for one that asks for
+        # plays), and of every deal; one that ignores them is not called for each
+        self.tell_events, self.tell_plays, self.tell_deals = _tells(visitor)
         self.short_way = True  # a deal goes the short way while clean (replay.clean); False: all the full way
 
     # -- bookkeeping ------------------------------------------------------------------------------------------
@@ -133,6 +132,11 @@ class GameReplay:
             self.after_end_reported = True
             self.find("after-end", phase, player, after_end_message(self.target, what), event=event)
 
+    def board_as_recorded(self, recorded: dict[str, int], scores: dict[str, int]) -> bool:
+        """The recorded board is the board as claimed (by player, ``scores``) and no recorded score was ever off:
+        nothing is off and nothing more is to be noted (the common case, ahead of :meth:`board_off`)."""
+        return recorded == scores and not any(self.board_offsets.values())
+
     def board_off(self, recorded: dict[str, int], board: list[int]) -> list[str]:
         """The players, in seat order, whose recorded score is off ``board`` (the board as claimed) by other than
         it was off before: a board kept off by the same points all along (a peg set wrong once) is off once."""
@@ -162,27 +166,19 @@ class GameReplay:
         deals: list[DealFacts] = []
         previous_dealer: str | None = None
         short_way, tell_deals, tell_events = self.short_way, self.tell_deals, self.tell_events
-        for number, deal in enumerate(self.game.deals or [], start=1):
-            self.deal_number = number
-            self.after_end_reported = False
-            self.place_at = NEVER
+        number = 0
+        for deal in self.game.deals or ():
+            # a deal begins with no finding placed, and none after the end told (DealReplay leaves it so)
+            self.deal_number = number = number + 1
             if tell_deals:
                 visitor.begin_deal(number, deal)
             facts = (short_way and walk_deal(self, deal, number, previous_dealer)) or DealReplay(
                 self, deal, number, previous_dealer
             ).run()
             previous_dealer = deal.dealer
-            found = self.deal_findings
-            if found:
-                found.sort(key=itemgetter(0))
-                self.findings.extend(finding for _, finding in found)
-            if tell_events:
-                self.tell_deal(facts)  # the deal's findings among its events
-            if found:
-                self.deal_findings = []
-            if tell_deals:
-                visitor.end_deal(facts)
             deals.append(facts)
+            if self.deal_findings or tell_events or tell_deals:
+                self.end_deal(facts)
         self.deal_number = 0
         before = len(self.findings)
         outcome = self.outcome(deals)
@@ -190,6 +186,19 @@ class GameReplay:
             visitor.visit_finding(finding)
         visitor.end_game(outcome)
         return outcome
+
+    def end_deal(self, facts: DealFacts) -> None:
+        """The deal's findings into the game's, in game order; the visitor told of them, its events and its end."""
+        found = self.deal_findings
+        if found:
+            found.sort(key=itemgetter(0))
+            self.findings.extend(finding for _, finding in found)
+        if self.tell_events:
+            self.tell_deal(facts)  # the deal's findings among its events
+        if found:
+            self.deal_findings = []
+        if self.tell_deals:
+            self.visitor.end_deal(facts)
 
     def tell_deal(self, facts: DealFacts) -> None:
         """Tell the visitor a deal's plays, shows and findings in game order: by stage (the deal, his heels, the
@@ -205,14 +214,16 @@ class GameReplay:
             tell(what)
 
     def outcome(self, deals: list[DealFacts]) -> GameOutcome:
-        recorded = self.game.result
-        sides_of = self.sides_of
+        game = self.game
+        recorded, giveaway, sides_of = game.result, game.giveaway_rule, self.sides_of
         if deals and self.board_known:
             scores = self.scores_by_player(self.board)
-            winners = tuple(sides_of[self.winner_side]) if self.winner_side is not None else ()
-            if self.game.giveaway_rule:
+            if giveaway:
                 winners = self.giveaway_winners(sides_of, self.winner_side)
-            self.judge_result(scores, winners)
+            else:
+                winners = tuple(sides_of[self.winner_side]) if self.winner_side is not None else ()
+            if recorded is not None:
+                self.judge_result(scores, winners)
         else:
             scores = {}
             if recorded and recorded.scores:  # in seat order, as the board's are
@@ -221,29 +232,20 @@ class GameReplay:
             winners = ()
             if recorded and recorded.winner:
                 winners = tuple(sides_of[self.side(recorded.winner)])
-        winners_due = tuple(sides_of[self.winner_due_side]) if self.winner_due_side is not None else ()
-        giveaway = self.game.giveaway_rule
         if giveaway:
             winners_due = self.giveaway_winners(sides_of, self.winner_due_side)
+        else:
+            winners_due = tuple(sides_of[self.winner_due_side]) if self.winner_due_side is not None else ()
         levels = dict.fromkeys(self.players, 0)
         if winners and not giveaway:  # no skunks in a giveaway game
+            skunk_level, target = self.rules.skunk_level, self.target
             for p in self.players:
                 if p not in winners and p in scores:
-                    levels[p] = self.rules.skunk_level(scores[p], self.target)
+                    levels[p] = skunk_level(scores[p], target)
         return GameOutcome(
-            key=self.key,
-            variant=self.rules,
-            target=self.target,
-            deals=deals,
-            findings=self.findings,
-            scores_claimed=scores,
-            scores_due=self.scores_by_player(self.board_due) if deals else {},
-            winners=winners,
-            winners_due=winners_due,
-            skunk_level=max(levels.values(), default=0),
-            skunk_levels=levels,
-            ended_in_deal=self.ended_in_deal,
-            recorded=recorded,
+            self.key, self.rules, self.target, deals, self.findings, scores,
+            self.scores_by_player(self.board_due) if deals else {}, winners, winners_due,
+            max(levels.values(), default=0), levels, self.ended_in_deal, recorded,
         )
 
     @staticmethod
@@ -257,6 +259,9 @@ class GameReplay:
         recorded = self.game.result
         if recorded is None:
             return
+        winner, recorded_scores = recorded.winner, recorded.scores
+        if (winner is None or winner in winners) and (not recorded_scores or recorded_scores == scores):
+            return  # the common case: the result as replayed
         if recorded.winner is not None and recorded.winner not in winners:
             replayed = winners[0] if winners else None
             if self.game.giveaway_rule and self.winner_side is not None:
@@ -276,8 +281,11 @@ class GameReplay:
 
 @dataclass(frozen=True, slots=True)
 class _Table:
-    """Who sits where, and on which side: the same for every game the same players play in the same seats."""
+    """Who sits where, and on which side, under which rules: the same for every game of the same variant that the
+    same players play in the same seats."""
 
+    rules: Variant
+    sides: int
     players: tuple[str, ...]
     seat_of: dict[str, int]
     side_of: dict[str, int]
@@ -289,17 +297,22 @@ class _Table:
     sides_of: list[list[str]]
 
 
-_TABLES: dict[tuple[tuple[str, ...], Variant], _Table] = {}  # a memo, bounded: a club's tables recur
+#: a memo, bounded, by the players in seat order and the variant's name as the log gives it: a club's tables recur
+_TABLES: dict[tuple[tuple[str, ...], str | None], _Table] = {}
 
 
-def _table(players: tuple[str, ...], rules: Variant) -> _Table:
-    table = _TABLES.get((players, rules))
+def _table(game: GameLog) -> _Table:
+    key = (tuple(game.players), game.variant)
+    table = _TABLES.get(key)
     if table is not None:
         return table
+    rules, players = game.variant_rules, key[0]
     n = len(players)
     side_of_seat = [rules.side_of(seat) for seat in range(n)]
     seat_order_from = [tuple((dealer + i) % n for i in range(1, n + 1)) for dealer in range(n)]
     table = _Table(
+        rules,
+        rules.sides,
         players,
         {name: seat for seat, name in enumerate(players)},
         {name: side_of_seat[seat] for seat, name in enumerate(players)},
@@ -312,5 +325,27 @@ def _table(players: tuple[str, ...], rules: Variant) -> _Table:
     )
     if len(_TABLES) >= 4096:
         _TABLES.clear()
-    _TABLES[(players, rules)] = table
+    _TABLES[key] = table
     return table
+
+
+#: what a kind of visitor is told (see :func:`_tells`), by its class
+_TELLS: dict[type, tuple[bool, bool, bool]] = {}
+_TOLD = ("visit_play", "visit_show", "visit_finding", "begin_deal", "end_deal")
+
+
+def _tells(visitor: ReplayVisitor) -> tuple[bool, bool, bool]:
+    """Whether ``visitor`` does anything with the events (plays, shows, findings), with the plays, and with the
+    deals' beginnings and ends: asked of its class once (of the visitor itself when it sets one of them)."""
+    kind = type(visitor)
+    tells = _TELLS.get(kind)
+    if tells is not None and not (getattr(visitor, "__dict__", None) and any(m in vars(visitor) for m in _TOLD)):
+        return tells
+    tells = (
+        any(overrides(visitor, m) for m in ("visit_play", "visit_show", "visit_finding")),
+        overrides(visitor, "visit_play"),
+        overrides(visitor, "begin_deal") or overrides(visitor, "end_deal"),
+    )
+    if not (getattr(visitor, "__dict__", None) and any(m in vars(visitor) for m in _TOLD)):
+        _TELLS[kind] = tells
+    return tells

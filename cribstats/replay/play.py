@@ -9,7 +9,6 @@ way through (the card held, in turn and fitting; the claim right): the same walk
 from __future__ import annotations
 
 from collections.abc import Callable
-from itertools import islice
 from typing import TYPE_CHECKING
 
 from cribstats.cards import CARD_BY_TEXT, VALUES, Card, format_card
@@ -60,7 +59,7 @@ class PlayReplay:
     __slots__ = (
         "after_end_from", "card_claims", "claimed_by_seat", "counts", "d", "deferred", "due_by_seat", "dues",
         "ended_at", "events", "g", "kept_back", "n", "names", "pending", "pending_claimed", "pending_right",
-        "pending_series", "single_series", "state", "totals", "walk",
+        "single_series", "state", "totals", "walk",
     )
 
     def __init__(self, d: DealReplay, walk: PlayWalk | None = None) -> None:
@@ -82,7 +81,6 @@ class PlayReplay:
         self.pending = -1  # the index of the last card laid, while its series may still give it a go (-1: none)
         self.pending_claimed: int | None = None  # what the log claims for the pending card
         self.pending_right = True  # no card pending, or its claim is what it earned so far
-        self.pending_series: tuple[int, ...] = ()  # the ranks of the pending card's series, up to it
         # the part of the pending card's claim beyond what it earned by itself, when that part alone would take its
         # side to the target: it is pegged when the series closes, after the others' goes (game-log.md)
         self.deferred: tuple[int, int] | None = None  # (side, points)
@@ -105,14 +103,20 @@ class PlayReplay:
         if self.walk is not None:
             self.take_over(self.walk)
             start = self.walk.stop
-        for index, event in enumerate(islice(self.events, start, None), start):
+        events = self.events
+        for index in range(start, len(events)):
+            event = events[index]
             player, text = event[0], event[1]
+            seat = seat_of[player]
             if text == GO:
-                self.go(index, player)
+                if not g.over and not state.over and state.may_go(seat):
+                    state.go(seat)  # the common case of :meth:`go`: a go in its place credits nothing
+                    counts[index] = state.count
+                else:
+                    self.go(index, player)
                 continue
             card = CARD_BY_TEXT[text]
             claimed = event[2] if len(event) == 3 else no_claim
-            seat = seat_of[player]
             # the short way, for the common case: nothing is called, nothing is held back, the card before it
             # earned what it claimed and the state says the card is legal; else the long way judges it all
             if not (fast and self.pending_right and self.deferred is None and not g.over) or (
@@ -127,7 +131,6 @@ class PlayReplay:
             self.pending = index
             self.pending_claimed = claimed
             self.pending_right = claimed is None or claimed == base
-            self.pending_series = state.series
             pegs = (0 if totals else base) if claimed is None else claimed  # a claim when cards claim
             side = side_of_seat[seat]
             if board[side] + pegs < target and board_due[side] + base < target:
@@ -160,31 +163,47 @@ class PlayReplay:
     def take_over(self, walk: PlayWalk) -> None:
         """Take the play over from the short way: credit and judge the events it took, in order, as the walk
         below would have (the state has taken them already, and is not asked again)."""
-        events, dues, counts, closes = self.events, self.dues, self.counts, walk.closes
-        seat_of, no_claim = self.g.seat_of, 0 if self.card_claims else None
+        events, dues, counts, closes, walked = self.events, self.dues, self.counts, walk.closes, walk.dues
+        g, stop = self.g, walk.stop
+        seat_of, side_of_seat, board, board_due, target = g.seat_of, g.side_of_seat, g.board, g.board_due, g.target
+        due_by_seat, claimed_by_seat = self.due_by_seat, self.claimed_by_seat
+        card_claims, totals = self.card_claims, self.totals
+        no_claim = 0 if card_claims else None
+        counts[:stop] = walk.counts[:stop]
         left = sum(map(len, self.d.kept_by_seat))  # cards held: a point taken with none left is the last card
         series: tuple[int, ...] = ()
-        for index in range(walk.stop):
+        for index in range(stop):
             event = events[index]
-            counts[index] = walk.counts[index]
-            if event[1] == GO:
+            text = event[1]
+            if text == GO:
                 continue  # the state has it; a legal go credits nothing
             if self.pending >= 0:  # as :meth:`lay` finishes a card its series went on from
                 if not self.pending_right:
-                    self.finish_pending(go=0)
+                    self.finish_pending(0, series)
                 else:
                     self.pending = -1
             go = closes.get(index)
-            dues[index] = base = walk.dues[index] - (go or 0)
+            dues[index] = base = walked[index] - (go or 0)
             claimed = event[2] if len(event) == 3 else no_claim
             self.pending = index
             self.pending_claimed = claimed
             self.pending_right = claimed is None or claimed == base
-            self.pending_series = series = (*series, CARD_BY_TEXT[event[1]] >> 2)
-            self.credit_laid(index, seat_of[event[0]], base, claimed)
+            series = (*series, CARD_BY_TEXT[text] >> 2)
+            seat = seat_of[event[0]]
+            pegs = base if claimed is None else claimed  # as :meth:`credit_laid` has it
+            if totals:
+                pegs = 0
+            side = side_of_seat[seat]
+            if board[side] + pegs < target and board_due[side] + base < target:
+                board[side] += pegs  # the common case of :meth:`credit_laid`: nobody reaches the target
+                board_due[side] += base
+                due_by_seat[seat] += base
+                claimed_by_seat[seat] += base if claimed is None else claimed
+            else:
+                self.credit_laid(index, seat, base, claimed)
             left -= 1
             if go is not None:
-                self.finish_pending(go, last_card=left == 0)
+                self.finish_pending(go, series, last_card=left == 0)
                 series = ()
 
     def before_lay(self, index: int, player: str, seat: int, card: Card, claimed: int | None) -> int | None:
@@ -292,7 +311,7 @@ class PlayReplay:
             return
         if self.pending >= 0:
             if self.d.calls or not self.pending_right:
-                self.finish_pending(go=0)
+                self.finish_pending(0, state.series)
             else:
                 self.pending = -1  # finish_pending's common case: nothing more earned, nothing to judge
         if not state.fits(card):
@@ -306,7 +325,6 @@ class PlayReplay:
         base = state.lay(seat, card)
         self.dues[index] = base
         self.counts[index] = new_count = state.count
-        self.pending_series = state.series
         self.pending = index
         self.pending_claimed = claimed
         self.pending_right = claimed is None or claimed == base
@@ -348,9 +366,9 @@ class PlayReplay:
     def what(card: Card, detail: Callable[[], str]) -> str:
         return play_what(format_card(card), detail())
 
-    def finish_pending(self, go: int, *, last_card: bool | None = None) -> None:
+    def finish_pending(self, go: int, series: tuple[int, ...], *, last_card: bool | None = None) -> None:
         """The pending card's series went on (go 0) or closed on it (a go or last-card point: ``last_card``,
-        when not the state's own word, says which)."""
+        when not the state's own word, says which); ``series``: the ranks of its series, up to it."""
         index = self.pending
         if index < 0:
             return
@@ -379,7 +397,7 @@ class PlayReplay:
                 g.credit(side, pegs, go)
         if self.totals or (not calls and (claimed is None or claimed == due)):
             return  # nothing to judge: no claim, or the claim was right, and no muggins call
-        peg = peg_score(self.pending_series, self.counts[index])
+        peg = peg_score(series, self.counts[index])
         is_go = go and not (self.state.all_laid if last_card is None else last_card)  # else the last card
 
         def detail() -> str:
@@ -392,8 +410,10 @@ class PlayReplay:
             self.d.judge_calls(player, "play", index, lambda: self.what(card, detail))
 
     def close_series(self, *, go_point: bool) -> None:
-        go, _ = self.state.close_series(point=go_point and self.pending >= 0)
-        self.finish_pending(go)
+        state = self.state
+        series = state.series  # the pending card's, if a card is pending: the last laid
+        go, _ = state.close_series(point=go_point and self.pending >= 0)
+        self.finish_pending(go, series)
 
     def check_unplayed(self) -> None:
         """The log's play ends: anyone still holding a card the rules make them play?"""
