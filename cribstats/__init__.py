@@ -22,16 +22,9 @@ if TYPE_CHECKING:
     from cribstats.findings import Finding
     from cribstats.formats import SourceGame, read_games, read_paths
     from cribstats.gamelog import GameLog, GameLogError, dump_game, validate_game
+    from cribstats.pegging import PegScore, score_peg
     from cribstats.replay import GameOutcome, ReplayVisitor, replay
-    from cribstats.scoring import (
-        CountError,
-        HandError,
-        PegScore,
-        ShowScore,
-        score_peg,
-        score_show,
-        score_show_total,
-    )
+    from cribstats.scoring import CountError, HandError, ShowScore, score_show, score_show_total
     from cribstats.scoring_many import score_show_many
     from cribstats.variants import VARIANTS, Variant, find_variant
 
@@ -42,9 +35,8 @@ _MODULES: dict[str, tuple[str, ...]] = {
     "cribstats.formats": ("SourceGame", "read_games", "read_paths"),
     "cribstats.gamelog": ("GameLog", "GameLogError", "dump_game", "validate_game"),
     "cribstats.replay": ("GameOutcome", "ReplayVisitor", "replay"),
-    "cribstats.scoring": (
-        "CountError", "HandError", "PegScore", "ShowScore", "score_peg", "score_show", "score_show_total",
-    ),
+    "cribstats.pegging": ("PegScore", "score_peg"),
+    "cribstats.scoring": ("CountError", "HandError", "ShowScore", "score_show", "score_show_total"),
     "cribstats.scoring_many": ("score_show_many",),
     "cribstats.variants": ("VARIANTS", "Variant", "find_variant"),
 }  # fmt: skip

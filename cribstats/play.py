@@ -28,7 +28,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from cribstats.cards import DECK, VALUES, Card, Rank, rank
-from cribstats.scoring import THIRTY_ONE, PegScore, peg_parts, peg_points_ranks
+from cribstats.pegging import PegScore, peg_parts, peg_points_ranks
+from cribstats.scoring import THIRTY_ONE
 
 __all__ = ["VALUE", "PlayState", "peg_points", "peg_score"]
 

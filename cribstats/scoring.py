@@ -1,4 +1,5 @@
-"""Points: the show (a hand or crib with the starter) and the play (a card laid on a series).
+"""Points in the show (a hand or crib with the starter), and the values the play shares with it (fifteen,
+thirty-one, a pair's points; the play's own points are :mod:`cribstats.pegging`'s).
 
 Three paths score the show, on the rules written once here (his heels, nobs, the flush, the rank key and the
 rank part: fifteens, pairs and runs). :func:`score_show` explains itself: every fifteen, pair, run, flush and
@@ -8,13 +9,11 @@ part by the ranks (:mod:`cribstats.show_table`: this module's count of every fiv
 at once for bulk work, through a table of the rank part by the same key. They agree; the tests hold them to it.
 
 The scorers trust their input (a replay of a broken log may show a card twice and still wants points);
-:func:`check_show` and :func:`check_series` say what is wrong with cards typed by a person.
+:func:`check_show` says what is wrong with cards typed by a person.
 
 >>> from cribstats.cards import parse_cards
 >>> score_show(parse_cards("5C 5D 5H JS"), parse_cards("5S")[0]).total
 29
->>> score_peg(parse_cards("6H 4D 5S")).points
-5
 """
 
 from __future__ import annotations
@@ -25,7 +24,7 @@ from functools import cache
 from itertools import combinations
 from typing import TYPE_CHECKING, Any
 
-from cribstats.cards import JACK, RANK_VALUES, Card, format_card, rank, value
+from cribstats.cards import JACK, RANK_VALUES, Card, format_card
 from cribstats.errors import CribstatsError
 from cribstats.variants import CRIB_SIZE, VARIANTS
 
@@ -205,31 +204,11 @@ def check_show(hand: Sequence[Card], starter: Card, *, crib: bool = False) -> No
         given = len(hand) + 1
         what = "a crib of 4 cards" if crib else "a hand of 3, 4 or 5 cards"
         raise HandError(f"{given} card{'' if given == 1 else 's'} given: give {what}, then the starter")
-    _check_distinct((*hand, starter))
+    check_distinct((*hand, starter))
 
 
-def check_series(series: Sequence[Card]) -> None:
-    """Refuse a series that cannot have been laid: empty, a card twice, or a count past 31.
-
-    >>> from cribstats.cards import parse_cards
-    >>> check_series(parse_cards("KH QH JH 2C"))
-    Traceback (most recent call last):
-    ...
-    cribstats.scoring.CountError: KH QH JH 2C count 32: a series stops at 31
-
-    :raises HandError: for no cards or a card given twice.
-    :raises CountError: when the count goes past 31.
-    """
-    if not series:
-        raise HandError("no cards: give the cards of the series in the order they were laid")
-    _check_distinct(series)
-    count = sum(value(c) for c in series)
-    if count > THIRTY_ONE:
-        cards = " ".join(format_card(c) for c in series)
-        raise CountError(f"{cards} count {count}: a series stops at 31")
-
-
-def _check_distinct(cards: Sequence[Card]) -> None:
+def check_distinct(cards: Sequence[Card]) -> None:
+    """Refuse a card given twice."""
     seen: set[Card] = set()
     for c in cards:
         if c in seen:
@@ -299,99 +278,6 @@ def _rank_combinations(ranks: tuple[int, ...]) -> tuple[tuple[str, tuple[int, ..
             found.extend(("run", way, length) for way in ways)
         r = end + 1
     return tuple(found)
-
-
-# --- the play ------------------------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class PegScore:
-    """Points for the card just laid on a series: fifteen, thirty-one, pairs and run."""
-
-    count: int
-    fifteen: int
-    thirty_one: int
-    pairs: int
-    run: int
-
-    @property
-    def points(self) -> int:
-        return self.fifteen + self.thirty_one + self.pairs + self.run
-
-    def to_dict(self) -> dict[str, int]:
-        return {
-            "points": self.points,
-            "count": self.count,
-            "fifteen": self.fifteen,
-            "thirty_one": self.thirty_one,
-            "pairs": self.pairs,
-            "run": self.run,
-        }
-
-
-def score_peg(series: Sequence[Card]) -> PegScore:
-    """Points for the last card of a series (the cards laid since the count was last 0).
-
-    Go and last-card points are not included: they depend on what follows. 31 scores its 2 here.
-
-    >>> from cribstats.cards import parse_cards
-    >>> score_peg(parse_cards("4H 5S 4D 6C")).run
-    3
-
-    :raises CountError: when the count goes past 31.
-    """
-    count = sum(value(c) for c in series)
-    if count > THIRTY_ONE:
-        raise CountError(f"the count would be {count}: a series stops at 31")
-    return peg_points_ranks([rank(c) for c in series], count)
-
-
-def peg_points_ranks(ranks: Sequence[int], count: int) -> PegScore:
-    """:func:`score_peg` for a series given as ranks and its count.
-
-    >>> peg_points_ranks([4, 4, 4, 4], 20).pairs
-    12
-    """
-    return PegScore(count, *peg_parts(ranks, count))
-
-
-def peg_parts(ranks: Sequence[int], count: int) -> tuple[int, int, int, int]:
-    """The last card's fifteen, thirty-one, pairs and run points, for a series given as ranks and its count (the
-    replay's hot path: no object built).
-
-    >>> peg_parts([3, 4, 5], 15)
-    (2, 0, 0, 3)
-    """
-    n = len(ranks)
-    if not n:
-        return 0, 0, 0, 0
-    fifteen = 2 if count == FIFTEEN else 0
-    thirty_one = 2 if count == THIRTY_ONE else 0
-    if n == 1:
-        return fifteen, thirty_one, 0, 0
-    last, before = ranks[-1], ranks[-2]
-    if before == last:  # a pair, or more of a rank: no run holds a rank twice
-        same = 2
-        while same < n and same < 4 and ranks[-1 - same] == last:
-            same += 1
-        return fifteen, thirty_one, PAIR_POINTS[same], 0
-    # the run: the longest tail of ranks all different and consecutive (max - min = length - 1), found in one
-    # pass back from the last card; a rank met twice ends the search, as every longer tail holds it twice too
-    run = 0
-    low, high = (last, before) if last < before else (before, last)
-    seen = 1 << last | 1 << before
-    for k in range(3, n + 1):
-        r = ranks[-k]
-        if seen >> r & 1:
-            break
-        seen |= 1 << r
-        if r < low:
-            low = r
-        elif r > high:
-            high = r
-        if high - low == k - 1:
-            run = k
-    return fifteen, thirty_one, 0, run
 
 
 def rank_points(ranks: Sequence[int]) -> int:

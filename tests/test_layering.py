@@ -16,7 +16,7 @@ PACKAGE = Path(__file__).resolve().parent.parent / "cribstats"
 LAYERS: dict[str, int] = {
     "errors": 0, "cards": 0, "variants": 0, "scoring": 0, "findings": 0, "gamelog": 0, "play": 0, "replay": 0,
     "scoring_many": 0, "audit": 0, "textview": 0, "enumerate": 0, "data": 0, "lazy": 0, "match": 0, "discards": 0,
-    "safetext": 0, "atomicfile": 0, "show_table": 0,
+    "safetext": 0, "atomicfile": 0, "show_table": 0, "pegging": 0,
     "formats": 1, "simulate": 1, "schemas": 1,
     "store": 2,
     "stats": 3,

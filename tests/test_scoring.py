@@ -15,23 +15,20 @@ from hypothesis import strategies as st
 
 from cribstats.cards import Card, format_card, parse_card, parse_cards
 from cribstats.errors import CribstatsError
+from cribstats.pegging import PegScore, check_series, peg_points_ranks, score_peg
 from cribstats.scoring import (
     CountError,
     HandError,
-    PegScore,
     ScoreItem,
     ShowScore,
-    check_series,
     check_show,
     flush_and_nobs_many,
     heels_points,
-    peg_points_ranks,
     rank_key,
     rank_key_of,
     rank_points,
     rank_points_many,
     rank_table,
-    score_peg,
     score_show,
     score_show_many,
     score_show_total,

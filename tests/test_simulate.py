@@ -22,8 +22,9 @@ from typer.testing import CliRunner
 from cribstats.cards import JACK, parse_card, rank, value
 from cribstats.findings import FINDING_KINDS, PHASES
 from cribstats.gamelog import validate_game
+from cribstats.pegging import score_peg
 from cribstats.replay import replay
-from cribstats.scoring import score_peg, score_show, score_show_many
+from cribstats.scoring import score_show, score_show_many
 from cribstats.simulate import SimulatedGame, default_strength, simulate_games
 from cribstats.simulate.crib_values import OFFSUIT, SUITED, exact_pair_value, single_crib_values
 from cribstats.simulate.players import choose_play, discard_values, table_values

@@ -115,7 +115,7 @@ def peg(
 
     Example: cribstats peg --json 7C 7D 7H 5S 5C   (4: a pair and 31)
     """
-    from cribstats.scoring import check_series, score_peg  # loaded here: start-up stays short
+    from cribstats.pegging import check_series, score_peg  # loaded here: start-up stays short
 
     try:
         series = _cards(cards)

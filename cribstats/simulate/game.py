@@ -14,8 +14,9 @@ from typing import Any, Literal
 
 from cribstats.cards import CARD_TEXT, DECK, Card
 from cribstats.gamelog import FORMAT, GO
+from cribstats.pegging import PegScore
 from cribstats.play import VALUE, PlayState, peg_score
-from cribstats.scoring import THIRTY_ONE, PegScore, heels_points, score_show_total
+from cribstats.scoring import THIRTY_ONE, heels_points, score_show_total
 from cribstats.simulate import mistakes as mk
 from cribstats.simulate.mistakes import Mistakes
 from cribstats.simulate.players import Player, choose_discards, choose_play, random_discard

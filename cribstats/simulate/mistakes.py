@@ -32,7 +32,8 @@ from cribstats.findings import (
     result_winner_message,
     show_what,
 )
-from cribstats.scoring import PegScore, heels_points
+from cribstats.pegging import PegScore
+from cribstats.scoring import heels_points
 
 # how often each kind of mistake comes, relative to the rate, per opportunity
 WEIGHTS = {
