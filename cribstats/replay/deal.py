@@ -260,13 +260,7 @@ class DealReplay(Claims):
         fact = ShowFact(player, phase, tuple(cards), self.starter, due, claim)
         self.shows.append(fact)
         if claim == due and not self.calls:  # the common case: nothing to judge
-            side = g.side_of[player]
-            board, board_due = g.board, g.board_due
-            if board[side] + claim < g.target and board_due[side] + due < g.target:
-                board[side] += claim  # as GameReplay.credit has it when the game goes on
-                board_due[side] += due
-            else:
-                g.credit(side, claim, due)
+            g.credit(g.side_of[player], claim, due)
             return
 
         def what() -> str:

@@ -164,11 +164,8 @@ class PlayReplay:
         """Take the play over from the short way: credit and judge the events it took, in order, as the walk
         below would have (the state has taken them already, and is not asked again)."""
         events, dues, counts, closes, walked = self.events, self.dues, self.counts, walk.closes, walk.dues
-        g, stop = self.g, walk.stop
-        seat_of, side_of_seat, board, board_due, target = g.seat_of, g.side_of_seat, g.board, g.board_due, g.target
-        due_by_seat, claimed_by_seat = self.due_by_seat, self.claimed_by_seat
-        card_claims, totals = self.card_claims, self.totals
-        no_claim = 0 if card_claims else None
+        seat_of, stop = self.g.seat_of, walk.stop
+        no_claim = 0 if self.card_claims else None
         counts[:stop] = walk.counts[:stop]
         left = sum(map(len, self.d.kept_by_seat))  # cards held: a point taken with none left is the last card
         series: tuple[int, ...] = ()
@@ -189,18 +186,7 @@ class PlayReplay:
             self.pending_claimed = claimed
             self.pending_right = claimed is None or claimed == base
             series = (*series, CARD_BY_TEXT[text] >> 2)
-            seat = seat_of[event[0]]
-            pegs = base if claimed is None else claimed  # as :meth:`credit_laid` has it
-            if totals:
-                pegs = 0
-            side = side_of_seat[seat]
-            if board[side] + pegs < target and board_due[side] + base < target:
-                board[side] += pegs  # the common case of :meth:`credit_laid`: nobody reaches the target
-                board_due[side] += base
-                due_by_seat[seat] += base
-                claimed_by_seat[seat] += base if claimed is None else claimed
-            else:
-                self.credit_laid(index, seat, base, claimed)
+            self.credit_laid(index, seat_of[event[0]], base, claimed)
             left -= 1
             if go is not None:
                 self.finish_pending(go, series, last_card=left == 0)
