@@ -338,14 +338,14 @@ def _tells(visitor: ReplayVisitor) -> tuple[bool, bool, bool]:
     """Whether ``visitor`` does anything with the events (plays, shows, findings), with the plays, and with the
     deals' beginnings and ends: asked of its class once (of the visitor itself when it sets one of them)."""
     kind = type(visitor)
-    tells = _TELLS.get(kind)
-    if tells is not None and not (getattr(visitor, "__dict__", None) and any(m in vars(visitor) for m in _TOLD)):
-        return tells
-    tells = (
-        any(overrides(visitor, m) for m in ("visit_play", "visit_show", "visit_finding")),
-        overrides(visitor, "visit_play"),
-        overrides(visitor, "begin_deal") or overrides(visitor, "end_deal"),
-    )
-    if not (getattr(visitor, "__dict__", None) and any(m in vars(visitor) for m in _TOLD)):
-        _TELLS[kind] = tells
+    own = bool(getattr(visitor, "__dict__", None)) and any(m in vars(visitor) for m in _TOLD)
+    tells = None if own else _TELLS.get(kind)
+    if tells is None:
+        tells = (
+            any(overrides(visitor, m) for m in ("visit_play", "visit_show", "visit_finding")),
+            overrides(visitor, "visit_play"),
+            overrides(visitor, "begin_deal") or overrides(visitor, "end_deal"),
+        )
+        if not own:
+            _TELLS[kind] = tells
     return tells
