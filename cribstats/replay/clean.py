@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 from cribstats.cards import CARD_BY_TEXT, Card
 from cribstats.gamelog import GO, Deal
 from cribstats.play import PlayState
-from cribstats.replay.deal import DealReplay, SeatCards
+from cribstats.replay.deal import DealReplay, SeatCards, no_card_twice
 from cribstats.replay.facts import DealFacts, PlayerDealFacts, ShowFact
 from cribstats.replay.play import PlayWalk
 from cribstats.scoring import THIRTY_ONE, heels_points, score_show_total
@@ -79,11 +79,9 @@ def walk_deal(g: GameReplay, deal: Deal, number: int, previous_dealer: str | Non
         out_texts.append(out_t)
         kept_by_seat.append(list(map(card_of, kept_t)))
         crib += map(card_of, out_t)  # in seat order
-    seen = {deal.starter}.union(*dealt_texts)
     if crib_text is not None:
-        seen.add(crib_text)
         crib.append(card_of(crib_text))
-    if len(seen) != n * dealt_size + 1 + (crib_text is not None) or len(crib) != CRIB_SIZE or (
+    if not no_card_twice(deal, dealt_texts, n * dealt_size) or len(crib) != CRIB_SIZE or (
         rules.hand_size != kept_size
     ):
         return None

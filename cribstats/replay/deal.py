@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from itertools import chain
 from typing import TYPE_CHECKING, Any
 
@@ -130,11 +130,8 @@ class DealReplay(Claims):
             # every discard was dealt when each one took a card out of the hand
             if len(dealt) != dealt_size or len(out) != crib_size or len(kept) != dealt_size - crib_size:
                 return False
-        # no card twice, by the cards' texts (one text a card): every hand is a player's, of the size counted above
-        seen = {deal.starter}.union(*deal.hands.values())
-        if crib_text is not None:
-            seen.add(crib_text)
-        return len(seen) == self.n * dealt_size + 1 + (crib_text is not None)
+        # every hand is a player's, of the size counted above
+        return no_card_twice(deal, deal.hands.values(), self.n * dealt_size)
 
     def check_deal(self) -> None:
         if self.deal_is_clean():
@@ -295,6 +292,15 @@ class DealReplay(Claims):
             g.find("board", "deal", p, board_message(p, self.number, recorded[p], position),
                    claimed=recorded[p], due=position, stage="board")
         g.note_board(recorded, board)
+
+
+def no_card_twice(deal: Deal, hands: Iterable[Iterable[str]], dealt: int) -> bool:
+    """No card is in the deal twice, by the cards' texts (one text a card): the starter, the crib's card from the
+    deck if there is one, and ``hands``, ``dealt`` cards in all, are all different."""
+    seen = {deal.starter}.union(*hands)
+    if deal.crib_card is not None:
+        seen.add(deal.crib_card)
+    return len(seen) == dealt + 1 + (deal.crib_card is not None)
 
 
 def without(cards: Sequence[Card], removed: Sequence[Card]) -> list[Card]:
