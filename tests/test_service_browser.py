@@ -51,6 +51,20 @@ def site(tmp_path: Path, sqlite_url: str) -> Iterator[LiveServer]:
         yield live
 
 
+def follow(driver: object, element: object) -> None:
+    """Click what brings a new page, and wait until that page has loaded. The old page is marked first and the wait
+    ends on a loaded page without the mark: waiting instead for the clicked element to go stale races chromedriver,
+    which may answer mid-navigation that the node "does not belong to the document"."""
+    from selenium.common.exceptions import WebDriverException
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    driver.execute_script("window.oldPage = true")  # type: ignore[attr-defined]
+    element.click()  # type: ignore[attr-defined]
+    loaded = "return window.oldPage === undefined && document.readyState === 'complete'"
+    WebDriverWait(driver, 30, ignored_exceptions=(WebDriverException,)).until(  # type: ignore[arg-type]
+        lambda d: d.execute_script(loaded))
+
+
 def test_upload_then_player_and_game_pages_in_chromium(browser: object, site: LiveServer, tmp_path: Path) -> None:
     from selenium.webdriver.common.by import By
 
@@ -64,10 +78,10 @@ def test_upload_then_player_and_game_pages_in_chromium(browser: object, site: Li
     driver.get(site.url + "/upload")  # type: ignore[attr-defined]
     assert driver.current_url.endswith("/session?next=/upload")  # type: ignore[attr-defined]
     driver.find_element(By.NAME, "key").send_keys(key)  # type: ignore[attr-defined]
-    driver.find_element(By.CSS_SELECTOR, "#sign-in form.stack button").click()  # type: ignore[attr-defined]
+    follow(driver, driver.find_element(By.CSS_SELECTOR, "#sign-in form.stack button"))  # type: ignore[attr-defined]
     assert driver.current_url.endswith("/upload")  # type: ignore[attr-defined]
     driver.find_element(By.NAME, "file").send_keys(str(night))  # type: ignore[attr-defined]
-    driver.find_element(By.CSS_SELECTOR, "#upload button").click()  # type: ignore[attr-defined]
+    follow(driver, driver.find_element(By.CSS_SELECTOR, "#upload button"))  # type: ignore[attr-defined]
     result = driver.find_element(By.ID, "result").text  # type: ignore[attr-defined]
     assert f"Imported\n{len(games)}" in result
 
@@ -78,7 +92,7 @@ def test_upload_then_player_and_game_pages_in_chromium(browser: object, site: Li
     assert len(images) == 3
     assert all(driver.execute_script("return arguments[0].naturalWidth", img) > 0 for img in images)  # type: ignore[attr-defined]
 
-    driver.find_element(By.CSS_SELECTOR, "#recent-games td a").click()  # type: ignore[attr-defined]
+    follow(driver, driver.find_element(By.CSS_SELECTOR, "#recent-games td a"))  # type: ignore[attr-defined]
     replay = driver.find_element(By.CSS_SELECTOR, "pre.replay").text  # type: ignore[attr-defined]
     assert replay.startswith("Game ") and SCRIPT_NAME in replay
     assert driver.execute_script("return document.querySelectorAll('script').length") == 0  # type: ignore[attr-defined]
@@ -94,7 +108,7 @@ def test_scorecards_typed_in_chromium(browser: object, site: LiveServer) -> None
     key = site.add_key("browser-cards")
     driver.get(site.url + "/scorecard")  # type: ignore[attr-defined]
     driver.find_element(By.NAME, "key").send_keys(key)  # type: ignore[attr-defined]
-    driver.find_element(By.CSS_SELECTOR, "#sign-in form.stack button").click()  # type: ignore[attr-defined]
+    follow(driver, driver.find_element(By.CSS_SELECTOR, "#sign-in form.stack button"))  # type: ignore[attr-defined]
     assert driver.current_url.endswith("/scorecard")  # type: ignore[attr-defined]
 
     def type_row(i: int, values: dict[str, str]) -> None:
@@ -104,12 +118,7 @@ def test_scorecards_typed_in_chromium(browser: object, site: LiveServer) -> None
             cell.send_keys(value)
 
     def press(action: str) -> None:  # a button of the form, and the page it brings
-        from selenium.webdriver.support.expected_conditions import staleness_of
-        from selenium.webdriver.support.ui import WebDriverWait
-
-        button = driver.find_element(By.CSS_SELECTOR, f"button[value={action}]")  # type: ignore[attr-defined]
-        button.click()
-        WebDriverWait(driver, 30).until(staleness_of(button))  # type: ignore[arg-type]
+        follow(driver, driver.find_element(By.CSS_SELECTOR, f"button[value={action}]"))  # type: ignore[attr-defined]
 
     def beside(i: int) -> str:
         return driver.find_element(By.CSS_SELECTOR, f"#row-{i} td:last-child").text  # type: ignore[attr-defined,no-any-return]
