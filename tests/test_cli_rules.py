@@ -171,3 +171,17 @@ def test_version_and_a_root_help_that_shows_the_workflow() -> None:
     assert helped.exit_code == 0
     assert "cribstats import night.jsonl" in helped.stdout
     assert "cribstats report --out report.html" in helped.stdout
+
+
+def test_the_root_help_gives_each_command_its_first_paragraph_on_one_line() -> None:
+    """A line break in a command's docstring does not cut its line in the root help short."""
+    import re
+
+    from cribstats.cli.app import app
+
+    helped = CliRunner().invoke(app, ["--help"], env={"COLUMNS": "400"})
+    assert helped.exit_code == 0
+    line = next(row for row in helped.stdout.splitlines() if re.match(r"^│ audit\s", row))
+    assert "every illegal play; judge every match (its records and the games that carry its id) and" in line
+    panel = helped.stdout.split("─ Commands ─", 1)[1].split("╰", 1)[0].splitlines()[1:]
+    assert len(panel) > 20 and all(re.match(r"^│ [a-z-]+ +\S", row) for row in panel)  # no line runs over

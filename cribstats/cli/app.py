@@ -72,7 +72,20 @@ def build_app(groups: Iterable[str] = GROUPS) -> typer.Typer:
     command.callback()(root)
     for group in groups:
         importlib.import_module(f"cribstats.cli.{group}").register(command)
+    for info in command.registered_commands:
+        if info.short_help is None and info.callback is not None:
+            info.short_help = short_help(info.help or info.callback.__doc__ or "")
     return command
+
+
+def short_help(doc: str) -> str:
+    """A command's line in the root help: the first paragraph of its help, on one line (rich markup keeps the
+    docstring's own line breaks, which cut the line short in a narrow column).
+
+    >>> short_help("Replay every deal and report points missed; judge\\n    every match.\\n\\n    Examples: ...")
+    'Replay every deal and report points missed; judge every match.'
+    """
+    return " ".join(doc.strip().split("\n\n", 1)[0].split())
 
 
 def __getattr__(name: str) -> Any:
