@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 import typer
@@ -175,8 +176,6 @@ def test_version_and_a_root_help_that_shows_the_workflow() -> None:
 
 def test_the_root_help_gives_each_command_its_first_paragraph_on_one_line() -> None:
     """A line break in a command's docstring does not cut its line in the root help short."""
-    import re
-
     from cribstats.cli.app import app
 
     helped = CliRunner().invoke(app, ["--help"], env={"COLUMNS": "400"})
@@ -185,3 +184,20 @@ def test_the_root_help_gives_each_command_its_first_paragraph_on_one_line() -> N
     assert "every illegal play; judge every match (its records and the games that carry its id) and" in line
     panel = helped.stdout.split("─ Commands ─", 1)[1].split("╰", 1)[0].splitlines()[1:]
     assert len(panel) > 20 and all(re.match(r"^│ [a-z-]+ +\S", row) for row in panel)  # no line runs over
+
+
+def test_no_help_shows_a_type_beside_a_flag() -> None:
+    """A flag takes no value, so its help shows none (typer would write ``--json <bool>``); an option that takes
+    one still shows what it takes."""
+    from cribstats.cli.app import COMMANDS, app
+
+    groups = {"db": ["upgrade"], "keys": ["add", "list", "revoke"], "players": ["rename", "merge"]}
+    helps = [[]] + [[name] for name in COMMANDS] + [[g, c] for g, cs in groups.items() for c in cs]
+    for words in helps:
+        shown = CliRunner().invoke(app, [*words, "--help"], env={"COLUMNS": "200"})
+        assert shown.exit_code == 0, words
+        assert "--help" in shown.stdout and "<bool>" not in shown.stdout, words
+    audit = CliRunner().invoke(app, ["audit", "--help"], env={"COLUMNS": "200"}).stdout
+    assert re.search(r"--json +One finding per line", audit)
+    standings = CliRunner().invoke(app, ["standings", "--help"], env={"COLUMNS": "200"}).stdout
+    assert re.search(r"--date +<str> +Only games of this day", standings)

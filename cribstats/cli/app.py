@@ -13,6 +13,7 @@ from collections.abc import Iterable
 from typing import Annotated, Any
 
 import typer
+from typer.core import TyperCommand, TyperGroup
 
 START = (
     "A club night, start to finish: [bold]cribstats audit night.jsonl[/bold] (who counted wrong), "
@@ -57,6 +58,26 @@ def root(
     """Cribbage game logs in: a muggins audit of every deal, a store, player statistics, charts and reports."""
 
 
+class _FlagsWithoutType:
+    """Help that shows no type beside a flag: typer writes ``--json <bool>``, which reads as if the flag took a
+    value (``--json true``); a flag takes none."""
+
+    def get_params(self, ctx: Any) -> list[Any]:
+        params: list[Any] = super().get_params(ctx)  # type: ignore[misc]
+        for param in params:
+            if getattr(param, "is_flag", False) and param.metavar is None:
+                param.metavar = ""
+        return params
+
+
+class Command(_FlagsWithoutType, TyperCommand):
+    """A ``cribstats`` command."""
+
+
+class Group(_FlagsWithoutType, TyperGroup):
+    """The ``cribstats`` command itself."""
+
+
 def build_app(groups: Iterable[str] = GROUPS) -> typer.Typer:
     """The ``cribstats`` command with the commands of ``groups`` (by default all of them)."""
     command = typer.Typer(
@@ -68,14 +89,27 @@ def build_app(groups: Iterable[str] = GROUPS) -> typer.Typer:
         pretty_exceptions_show_locals=False,
         rich_markup_mode="rich",
         add_completion=False,
+        cls=Group,
     )
     command.callback()(root)
     for group in groups:
         importlib.import_module(f"cribstats.cli.{group}").register(command)
-    for info in command.registered_commands:
+    _settle_help(command)
+    return command
+
+
+def _settle_help(app: typer.Typer) -> None:
+    """Every command of ``app`` and of its groups a :class:`Command` (groups a :class:`Group`), with its line
+    in the list of commands on one line."""
+    for info in app.registered_commands:
+        if info.cls in (None, TyperCommand):
+            info.cls = Command
         if info.short_help is None and info.callback is not None:
             info.short_help = short_help(info.help or info.callback.__doc__ or "")
-    return command
+    for group in app.registered_groups:
+        if group.typer_instance is not None:  # a group's class is typer's placeholder until given
+            group.cls = Group
+            _settle_help(group.typer_instance)
 
 
 def short_help(doc: str) -> str:
