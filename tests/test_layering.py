@@ -151,6 +151,23 @@ def test_the_audit_of_a_plain_game_log_loads_only_what_it_uses(tmp_path: Path, n
     assert not loaded & NOT_FOR_A_PLAIN_AUDIT
 
 
+def test_the_audit_of_logs_read_whole_builds_no_game_log_model(tmp_path: Path) -> None:
+    """Start-up: the models' validators are built when one first validates, so the audit of logs the fast path
+    reads whole builds none; a log only the model can refuse builds them, and is refused as always."""
+    sample = Path(__file__).resolve().parent.parent / "sample_logs" / "club-night.jsonl"
+    good, broken = tmp_path / "good.jsonl", tmp_path / "broken.jsonl"
+    good.write_bytes(sample.read_bytes())
+    broken.write_bytes(b'{"format": "cribstats/game/1", "players": ["Ann", "Ann"]}\n')
+    built = "\nfrom cribstats.gamelog import GameLog\nprint(GameLog.__pydantic_complete__)"
+    for log, expected in ((good, "False"), (broken, "True")):
+        code = _audit_run("--json", str(log)) + built
+        run = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True)
+        assert run.stdout.split() == [expected], run.stderr
+        if log is broken:
+            refusal = "broken.jsonl:line 1: players: 'Ann' is named twice: player names must be distinct\n"
+            assert run.stderr.endswith(refusal)
+
+
 def test_the_audit_loads_the_match_judge_and_the_readers_for_what_needs_them() -> None:
     """The same audit of a tally sheet and a file of match records loads the tally reader and the judge."""
     root = Path(__file__).resolve().parent.parent
