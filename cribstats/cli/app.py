@@ -75,7 +75,7 @@ class Command(_FlagsWithoutType, TyperCommand):
 
 
 class Group(_FlagsWithoutType, TyperGroup):
-    """The ``cribstats`` command itself."""
+    """The ``cribstats`` command itself, and each of its groups (``db``, ``keys``, ``players``)."""
 
 
 def build_app(groups: Iterable[str] = GROUPS) -> typer.Typer:
