@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 from service_server import cli
 
@@ -73,6 +73,7 @@ def test_the_command_line_loads_no_web_framework(statement: str) -> None:
 
 
 @given(st.text(max_size=300) | st.none(), st.integers(min_value=1, max_value=99))
+@example("0" * 300, 1)  # a name too long keeps its end (the file's kind) as well as its start
 def test_an_uploaded_files_name_is_one_printable_name(filename: str | None, number: int) -> None:
     name = part_name(filename, number)
     assert name and name.isprintable() and "/" not in name and "\\" not in name and len(name) <= 200
@@ -80,6 +81,8 @@ def test_an_uploaded_files_name_is_one_printable_name(filename: str | None, numb
     if plain and "/" not in plain and "\\" not in plain and len(plain) <= 200:
         assert name == plain
     assert part_name(f"C:\\club\\nights/{filename or ''}x.jsonl", number).endswith("x.jsonl")
+    if len(plain) > 200 and "/" not in plain and "\\" not in plain:
+        assert name.startswith(plain[:99]) and name.endswith(plain[-100:]) and len(name) == 200
 
 
 def test_a_database_that_cannot_be_reached_is_one_line_and_exit_1() -> None:

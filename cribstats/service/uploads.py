@@ -48,9 +48,18 @@ def limited(receive: Receive, limit: int) -> Receive:
 
 
 def part_name(filename: str | None, number: int) -> str:
-    """An uploaded file's name as it may be shown and stored: its last path part, printable, not too long."""
+    """An uploaded file's name as it may be shown and stored: its last path part, printable, not too long (a
+    longer one keeps its start and its end, the file's kind, with ``…`` between).
+
+    >>> name = part_name("nights/" + "a" * 150 + "z" * 150 + ".jsonl", 1)
+    >>> len(name), name[97:102], name[-8:]
+    (200, 'aa…zz', 'zz.jsonl')
+    """
     printable = "".join(c for c in filename or "" if c.isprintable())
-    name = os.path.basename(printable.replace("\\", "/")).strip()[:NAME_MAX].strip()
+    name = os.path.basename(printable.replace("\\", "/")).strip()
+    if len(name) > NAME_MAX:
+        head = (NAME_MAX - 1) // 2
+        name = name[:head] + "…" + name[len(name) - (NAME_MAX - 1 - head) :]
     return name or f"upload-{number}"
 
 
