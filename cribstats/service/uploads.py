@@ -21,6 +21,7 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Engine
 from starlette.types import Message, Receive
 
+from cribstats.safetext import ELLIPSIS
 from cribstats.service.problems import ProblemError
 from cribstats.store import tables as t
 
@@ -59,7 +60,7 @@ def part_name(filename: str | None, number: int) -> str:
     name = os.path.basename(printable.replace("\\", "/")).strip()
     if len(name) > NAME_MAX:
         head = (NAME_MAX - 1) // 2
-        name = name[:head] + "…" + name[len(name) - (NAME_MAX - 1 - head) :]
+        name = name[:head] + ELLIPSIS + name[len(name) - (NAME_MAX - 1 - head) :]
     return name or f"upload-{number}"
 
 
