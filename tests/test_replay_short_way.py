@@ -21,6 +21,7 @@ from cribstats.gamelog import GameLog, GameLogError, game_key, validate_game
 from cribstats.play import PlayState
 from cribstats.replay import GameOutcome, ReplayVisitor
 from cribstats.replay.game import GameReplay
+from cribstats.replay.walk import PlayWalk
 from cribstats.simulate import simulate_games
 from cribstats.variants import VARIANT_NAMES
 
@@ -210,7 +211,7 @@ def test_every_deal_starts_the_short_way(variant: str, board: bool, monkeypatch:
         taken.append(facts is not None)
         return facts
 
-    def spy_take_over(self: play_module.PlayReplay, walk: play_module.PlayWalk) -> None:
+    def spy_take_over(self: play_module.PlayReplay, walk: PlayWalk) -> None:
         handed.append(self.d.number)
         take_over(self, walk)
 
@@ -244,7 +245,7 @@ def test_a_card_the_state_refuses_hands_the_play_over_at_that_card(
     stops: list[int] = []
     take_over = play_module.PlayReplay.take_over
 
-    def spy_take_over(self: play_module.PlayReplay, walk: play_module.PlayWalk) -> None:
+    def spy_take_over(self: play_module.PlayReplay, walk: PlayWalk) -> None:
         stops.append(walk.stop)
         take_over(self, walk)
 

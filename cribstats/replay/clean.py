@@ -5,7 +5,7 @@ every other deal, without touching the game's replay while the deal stays clean,
 end. At the first thing that is not clean (a card the state refuses, a claim not what is due, a board off, a
 side reaching the target) it hands the deal over to :class:`~cribstats.replay.deal.DealReplay` with what it has
 done: the cards read, and the play's state after the events it took, with what each earned
-(:class:`~cribstats.replay.play.PlayWalk`); the full replay credits and judges those events and goes on from
+(:class:`~cribstats.replay.walk.PlayWalk`); the full replay credits and judges those events and goes on from
 there. So each deal is walked once. A deal the short way does not take at all (a muggins call, a bid, a
 first-deal bonus, ``pegged`` totals, no play, the dealer out of turn, the game over, the board unknown, a
 recorded board at the target) goes to the full replay before anything is read.
@@ -24,7 +24,7 @@ from cribstats.gamelog import GO, Deal
 from cribstats.play import PlayState
 from cribstats.replay.deal import DealReplay, SeatCards, no_card_twice
 from cribstats.replay.facts import DealFacts, PlayerDealFacts, ShowFact
-from cribstats.replay.play import PlayWalk
+from cribstats.replay.walk import PlayWalk
 from cribstats.scoring import THIRTY_ONE, heels_points, score_show_total
 from cribstats.variants import CRIB_SIZE
 

@@ -22,7 +22,8 @@ from cribstats.findings import (
 from cribstats.gamelog import Deal
 from cribstats.replay.claims import NEVER, Claims
 from cribstats.replay.facts import DealFacts, PlayerDealFacts, ShowFact, ShowPhase
-from cribstats.replay.play import PlayReplay, PlayWalk
+from cribstats.replay.play import PlayReplay
+from cribstats.replay.walk import PlayWalk
 from cribstats.scoring import heels_points, score_show_total
 from cribstats.variants import CRIB_SIZE
 

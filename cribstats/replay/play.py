@@ -25,27 +25,11 @@ from cribstats.findings import (
 from cribstats.gamelog import GO
 from cribstats.play import PlayState, peg_score
 from cribstats.replay.claims import ANY_EVENT
+from cribstats.replay.walk import PlayWalk
 from cribstats.scoring import THIRTY_ONE
 
 if TYPE_CHECKING:
     from cribstats.replay.deal import DealReplay
-
-
-class PlayWalk:
-    """How far the short way (:mod:`~cribstats.replay.clean`) took a deal's play before handing it over: the
-    state after the events before ``stop``, what each of them earned (``dues``, go and last card included) and
-    the count after it (``counts``), and the series it closed (``closes``: the card a series closed on, and the
-    go or last-card point it took there, in the order they closed)."""
-
-    __slots__ = ("closes", "counts", "dues", "state", "stop")
-
-    def __init__(self, state: PlayState, stop: int, dues: list[int], counts: list[int],
-                 closes: dict[int, int]) -> None:
-        self.state = state
-        self.stop = stop
-        self.dues = dues
-        self.counts = counts
-        self.closes = closes
 
 
 class PlayReplay:
@@ -245,7 +229,6 @@ class PlayReplay:
                 self.ended_at = index
         elif not self.totals:
             self.ended_at = index
-
 
     def credit_deferred(self) -> None:
         """Peg the go part of a claim held back until its series closed (see ``deferred``)."""
