@@ -79,9 +79,7 @@ class PlayReplay:
     def run(self) -> None:
         g, state = self.g, self.state
         seat_of, card_claims, lay_if_legal = g.seat_of, self.card_claims, state.lay_if_legal
-        fast, totals, target = not self.d.calls, self.totals, g.target
-        board, board_due, side_of_seat = g.board, g.board_due, g.side_of_seat
-        due_by_seat, claimed_by_seat, dues, counts = self.due_by_seat, self.claimed_by_seat, self.dues, self.counts
+        fast, dues, counts = not self.d.calls, self.dues, self.counts
         no_claim = 0 if card_claims else None
         start = 0
         if self.walk is not None:
@@ -115,15 +113,7 @@ class PlayReplay:
             self.pending = index
             self.pending_claimed = claimed
             self.pending_right = claimed is None or claimed == base
-            pegs = (0 if totals else base) if claimed is None else claimed  # a claim when cards claim
-            side = side_of_seat[seat]
-            if board[side] + pegs < target and board_due[side] + base < target:
-                board[side] += pegs
-                board_due[side] += base
-                due_by_seat[seat] += base
-                claimed_by_seat[seat] += base if claimed is None else claimed
-            else:
-                self.credit_laid(index, seat, base, claimed)
+            self.credit_laid(index, seat, base, claimed)
             if count == THIRTY_ONE:
                 self.close_series(go_point=True)
         if not g.over and not state.over and state.series and state.series_over:
@@ -358,12 +348,7 @@ class PlayReplay:
             if claimed is None:
                 self.claimed_by_seat[seat] += go
             pegs = 0 if self.card_claims or self.totals else go  # a card's claim holds its go already
-            side = g.side_of_seat[seat]
-            if g.board[side] + pegs < g.target and g.board_due[side] + go < g.target:
-                g.board[side] += pegs  # the common case, as GameReplay.credit has it: the game goes on
-                g.board_due[side] += go
-            else:
-                g.credit(side, pegs, go)
+            g.credit(g.side_of_seat[seat], pegs, go)
         if self.totals or (not calls and (claimed is None or claimed == due)):
             return  # nothing to judge: no claim, or the claim was right, and no muggins call
         peg = peg_score(series, self.counts[index])
