@@ -83,8 +83,12 @@ def parse_only(path: Path) -> int:
 def parse_by_model(path: Path) -> int:
     from cribstats.gamelog import validate_game_model
 
+    games = 0
     with path.open("rb") as handle:
-        return sum(1 for line in handle if validate_game_model(orjson.loads(line)))
+        for line in handle:
+            validate_game_model(orjson.loads(line))  # a GameLog, or GameLogError for a line breaking the contract
+            games += 1
+    return games
 
 
 def audit(path: Path) -> int:

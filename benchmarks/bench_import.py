@@ -30,6 +30,7 @@ import sys
 import tempfile
 import time
 import uuid
+from collections.abc import Callable
 from pathlib import Path
 
 import orjson
@@ -110,6 +111,7 @@ def step_floor(path: str, url: str) -> dict[str, float]:
         FINDING_COLUMNS,
         GAME_COLUMNS,
         GAME_PLAYER_COLUMNS,
+        PreparedGame,
         prepare_game,
     )
 
@@ -118,13 +120,16 @@ def step_floor(path: str, url: str) -> dict[str, float]:
     sqlite = engine.dialect.name == "sqlite"
     as_date = sa.Date().dialect_impl(engine.dialect).bind_processor(engine.dialect) if sqlite else None
     as_time = sa.DateTime().dialect_impl(engine.dialect).bind_processor(engine.dialect) if sqlite else None
+    if sqlite and (as_date is None or as_time is None):
+        raise SystemExit("SQLite's Date or DateTime type has no bind processor: "
+                         "the floor cannot write dates as the importer does")
     now = datetime(2026, 1, 1)
     players: dict[str, int] = {}
     seconds = 0.0
     cpu_used = [0.0]
     deal_id = 0
 
-    def write(batch: list) -> float:  # type: ignore[type-arg]
+    def write(batch: list[tuple[int, PreparedGame]]) -> float:
         """Rows as the importer writes them (same values, same types), then only the inserts timed."""
         nonlocal deal_id
         game_rows, gp, deals, dp, findings = [], [], [], [], []
@@ -137,6 +142,7 @@ def step_floor(path: str, url: str) -> dict[str, float]:
             pids = [players[k] for k in g.names]
             row = [gid, *g.game_row, None, None, now, None]
             if sqlite:
+                assert as_date is not None and as_time is not None  # both set, and checked, whenever sqlite
                 row[GAME_COLUMNS.index("muggins")] = int(row[GAME_COLUMNS.index("muggins")])
                 row[GAME_COLUMNS.index("date")] = as_date(row[GAME_COLUMNS.index("date")])
                 row[GAME_COLUMNS.index("imported_at")] = as_time(now)
@@ -176,7 +182,10 @@ def run_child(args: list[str]) -> dict[str, float]:
     out = subprocess.run([sys.executable, __file__, "--step", *args], capture_output=True, check=False)
     if out.returncode != 0:
         raise SystemExit(f"step {args[0]} failed:\n{out.stderr.decode()}")
-    return json.loads(out.stdout)
+    result = json.loads(out.stdout)
+    if not isinstance(result, dict) or not all(isinstance(v, int | float) for v in result.values()):
+        raise SystemExit(f"step {args[0]} printed no figures:\n{out.stdout.decode()}")
+    return result
 
 
 # --- databases ---------------------------------------------------------------------------------------------------
@@ -238,7 +247,10 @@ def main() -> None:
     args = parser.parse_args()
     if args.step:
         name, *rest = args.step
-        result = {"audit": step_audit, "import": step_import, "floor": step_floor}[name](*rest)
+        step_functions: dict[str, Callable[..., dict[str, float]]] = {  # called with the arguments as given
+            "audit": step_audit, "import": step_import, "floor": step_floor
+        }
+        result = step_functions[name](*rest)
         result["peak_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
         result["worker_peak_mb"] = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
         print(json.dumps(result))
@@ -267,8 +279,8 @@ def main() -> None:
             steps.append(("PostgreSQL floor (COPY)", "pg", ["floor", str(path)]))
             steps.append(("PostgreSQL import (audit included)", "pg", ["import", str(path)]))
             if args.workers > 1:
-                parallel = ["import", str(path), str(args.workers)]
-                steps.append((f"PostgreSQL import, -j {args.workers}", "pg", parallel))
+                parallel_step = ["import", str(path), str(args.workers)]
+                steps.append((f"PostgreSQL import, -j {args.workers}", "pg", parallel_step))
         else:
             print("PostgreSQL skipped: no server at --pg-url / CRIBSTATS_TEST_PG_URL")
         runs: dict[str, list[dict[str, float]]] = {label: [] for label, _, _ in steps}
@@ -325,13 +337,13 @@ def main() -> None:
         (f"PostgreSQL import, -j {args.workers}", 1000),
     )
     for label, target in targets:
-        r = by.get(label)
-        if r is None:
+        measured = by.get(label)
+        if measured is None:
             continue
-        rate = r["games"] / r["seconds"]
+        rate = measured["games"] / measured["seconds"]
         verdict = "met" if rate >= target else "NOT met"
         print(f"target >= {target:,} games/s, {label}: {verdict} ({rate:,.0f} games/s, "
-              f"{r['games'] / r['cpu']:,.0f} games per CPU second)")
+              f"{measured['games'] / measured['cpu']:,.0f} games per CPU second)")
 
 def median_run(runs: list[dict[str, float]]) -> dict[str, float]:
     """The run of median wall time (its own cpu and memory figures with it)."""

@@ -25,7 +25,9 @@ import random
 import sys
 import tempfile
 import time
+from collections.abc import Callable, Iterable
 from pathlib import Path
+from typing import TypeVar
 
 import msgspec
 import orjson
@@ -83,17 +85,20 @@ def make_game(rng: random.Random, number: int) -> dict[str, object]:
     }
 
 
-def each(items: object, work: object) -> None:
+T = TypeVar("T")
+
+
+def each(items: Iterable[T], work: Callable[[T], object]) -> None:
     """Run ``work`` on every item, keeping nothing (as a streaming reader's consumer does)."""
-    for item in items:  # type: ignore[attr-defined]
-        work(item)  # type: ignore[operator]
+    for item in items:
+        work(item)
 
 
-def timed(label: str, games: int, run: object, floor: float | None) -> float:
+def timed(label: str, games: int, run: Callable[[], object], floor: float | None) -> float:
     seconds = float("inf")
     for _ in range(REPEATS):  # the best of a few runs: the machine may be busy with other work
         start = time.process_time()
-        run()  # type: ignore[operator]
+        run()
         seconds = min(seconds, time.process_time() - start)
     ratio = f"{seconds / floor:5.2f}x floor" if floor else "floor"
     print(f"{label:>22}: {games / seconds:10,.0f} games/s  {seconds / games * 1e6:6.1f} us a game  {ratio}")

@@ -24,7 +24,8 @@ from itertools import combinations
 import numpy as np
 
 from cribstats.enumerate import COMBINATIONS, show_distributions
-from cribstats.scoring import _rank_combinations, rank_table, score_show, score_show_many
+from cribstats.scoring import _rank_combinations, score_show
+from cribstats.scoring_many import rank_table, score_show_many
 
 TARGET_SECONDS = 2.0
 

@@ -24,6 +24,7 @@ import argparse  # noqa: E402
 import sys  # noqa: E402
 import time  # noqa: E402
 from pathlib import Path  # noqa: E402
+from typing import TypedDict, Unpack  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
@@ -36,18 +37,25 @@ TARGET_SECONDS = 30.0
 TARGET_GAMES = 10_000
 
 
-def timed(games: int, seed: int, **options: object) -> tuple[float, int]:
+class Options(TypedDict, total=False):
+    """The options of ``simulate_games`` the speed rows set."""
+
+    method: str
+    random_players: bool
+
+
+def timed(games: int, seed: int, **options: Unpack[Options]) -> tuple[float, int]:
     """CPU seconds to play ``games`` games (consumed one by one, as a writer would), and the deals played."""
     deals = 0
     start = time.process_time()
-    for game in simulate_games(games, seed=seed, **options):  # type: ignore[arg-type]
+    for game in simulate_games(games, seed=seed, **options):
         deals += len(game.log["deals"])
     return time.process_time() - start, deals
 
 
 def speed(games: int, seed: int) -> None:
     next(simulate_games(1, seed=seed))  # build the rank table once, outside the timings
-    rows = [
+    rows: list[tuple[str, int, Options]] = [
         ("the simulator (rank table)", games, {}),
         ("discards by score_show_many", max(1, games // 20), {"method": "many"}),
         ("discards by score_show", max(1, games // 500), {"method": "one"}),

@@ -226,9 +226,9 @@ def bench_stats(games: int, folder: Path, seed_games: dict[str, int], repeats: i
     url = f"sqlite:///{path}"
     engine = make_engine(url)
     with engine.connect() as conn:
-        stored = conn.execute(sa.select(sa.func.count()).select_from(t.game_table)).scalar()
-        facts = conn.execute(sa.select(sa.func.count()).select_from(t.deal_player_table)).scalar()
-        totals = conn.execute(sa.select(sa.func.count()).select_from(t.game_player_totals_table)).scalar()
+        stored = conn.execute(sa.select(sa.func.count()).select_from(t.game_table)).scalar_one()
+        facts = conn.execute(sa.select(sa.func.count()).select_from(t.deal_player_table)).scalar_one()
+        totals = conn.execute(sa.select(sa.func.count()).select_from(t.game_player_totals_table)).scalar_one()
     frame = compute_stats(engine)  # warm the page cache once
     base = median_time(lambda: sql_baseline(engine, BASELINE_SQL), repeats)
     plain = median_time(lambda: sql_baseline(engine, [TOTALS_SQL]), repeats)

@@ -1,11 +1,12 @@
-"""mypy over the package (strict on the rules core, see pyproject.toml) finds nothing, and the finding kinds are
-typed: a misspelt kind is a type error, not a finding nobody can count."""
+"""mypy over the package (strict on the rules core, see pyproject.toml) and the benchmarks finds nothing, and the
+finding kinds are typed: a misspelt kind is a type error, not a finding nobody can count."""
 
 from __future__ import annotations
 
 import os
 import subprocess
 import sys
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -22,7 +23,9 @@ def mypy(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess[str]:
     )
 
 
-def test_the_package_type_checks() -> None:
+def test_the_package_and_the_benchmarks_type_check() -> None:
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["mypy"]
+    assert {"cribstats", "benchmarks"} <= set(config["files"]), config["files"]  # what mypy with no paths checks
     run = mypy()
     assert run.returncode == 0, run.stdout + run.stderr
 
