@@ -44,7 +44,8 @@ import orjson
 
 from cribstats.audit import AuditCollector, finding_json_line
 from cribstats.formats import read_games
-from cribstats.gamelog import GameLog, game_key
+from cribstats.gamelog import game_key
+from cribstats.gamelog.fast import AnyGame
 from cribstats.replay import ReplayVisitor, replay
 from cribstats.replay.game import GameReplay
 from cribstats.simulate import simulate_games
@@ -108,7 +109,7 @@ def loop_in_new_process(path: Path) -> float:
     return float(done.stdout.split()[-1])
 
 
-def replay_cpu(repeat: int, games: list[GameLog], *, short_way: bool) -> float:
+def replay_cpu(repeat: int, games: list[AnyGame], *, short_way: bool) -> float:
     """The best CPU seconds of ``repeat`` replays of ``games`` (short way on or off)."""
     visitor, keys = ReplayVisitor(), [game_key(g) for g in games]
     best = float("inf")

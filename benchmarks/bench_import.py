@@ -102,6 +102,7 @@ def step_floor(path: str, url: str) -> dict[str, float]:
     import sqlalchemy as sa
 
     from cribstats.formats import read_paths
+    from cribstats.gamelog.fast import game_model
     from cribstats.store import tables as t
     from cribstats.store.bulk import bulk_insert
     from cribstats.store.db import make_engine, upgrade
@@ -166,7 +167,7 @@ def step_floor(path: str, url: str) -> dict[str, float]:
 
     batch = []
     for n, source in enumerate(read_paths([path]), start=1):
-        batch.append((n, prepare_game(source.game, source.file, source.place)))
+        batch.append((n, prepare_game(game_model(source.game), source.file, source.place)))
         if len(batch) == 1000:
             seconds += write(batch)
             batch = []

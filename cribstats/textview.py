@@ -26,14 +26,17 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
 from cribstats.cards import format_card
 from cribstats.discards.analysis import discard_line
 from cribstats.findings import Finding
-from cribstats.gamelog import GameLog
 from cribstats.replay import DealFacts, GameOutcome, PlayFact, ReplayVisitor, ShowFact
 from cribstats.safetext import visible
 from cribstats.variants import Variant
+
+if TYPE_CHECKING:
+    from cribstats.gamelog.fast import AnyGame
 
 INDENT = "    "
 
@@ -54,7 +57,7 @@ def _claim(due: int | None, claimed: int | None) -> str:
     return f"{due} (claimed {claimed})"
 
 
-def render_game(game: GameLog, outcome: GameOutcome) -> str:
+def render_game(game: AnyGame, outcome: GameOutcome) -> str:
     """The whole game as text, findings inline (see the module example)."""
     by_place: dict[tuple[int | None, int | None], list[Finding]] = defaultdict(list)
     for f in outcome.findings:
@@ -69,7 +72,7 @@ def render_game(game: GameLog, outcome: GameOutcome) -> str:
     return "\n".join(visible(line) for line in lines)
 
 
-def sides(game: GameLog) -> list[list[str]]:
+def sides(game: AnyGame) -> list[list[str]]:
     """The players by side: each player alone, or in four-player the two partnerships (seats 1 and 3, 2 and 4).
 
     >>> from cribstats.gamelog import validate_game
@@ -84,7 +87,7 @@ def sides(game: GameLog) -> list[list[str]]:
     return by_side
 
 
-def _header(game: GameLog, outcome: GameOutcome) -> str:
+def _header(game: AnyGame, outcome: GameOutcome) -> str:
     where = ", ".join(
         x for x in (game.event, f"round {game.round}" if game.round else None, game.site, game.date) if x
     )
@@ -94,7 +97,7 @@ def _header(game: GameLog, outcome: GameOutcome) -> str:
     return f"{head} ({where})" if where else head
 
 
-def _bonus_line(game: GameLog, facts: DealFacts) -> str | None:
+def _bonus_line(game: AnyGame, facts: DealFacts) -> str | None:
     """The first deal's bonus to the first pone (five-card's "three for last"), which the board counts."""
     bonus = game.variant_rules.first_deal_bonus
     if facts.number != 1 or facts.after_end or not bonus:
@@ -219,10 +222,10 @@ class TextView(ReplayVisitor):
     """A replay visitor whose :meth:`result` is the text of :func:`render_game`."""
 
     def __init__(self) -> None:
-        self._game: GameLog | None = None
+        self._game: AnyGame | None = None
         self._text = ""
 
-    def begin_game(self, game: GameLog, key: str) -> None:
+    def begin_game(self, game: AnyGame, key: str) -> None:
         self._game = game
 
     def end_game(self, outcome: GameOutcome) -> None:

@@ -30,7 +30,7 @@ from cribstats.formats.sources import (
     report,
 )
 from cribstats.gamelog import FORMAT, GameLogError, describe, join_place, validate_game
-from cribstats.gamelog.fast import decode_game_json
+from cribstats.gamelog.fast import decode_game_struct
 from cribstats.gamelog.validate import validate_game_model
 from cribstats.names import MAX_GAME_BYTES, game_size_message
 
@@ -78,9 +78,9 @@ def read_json_lines(
         if len(line) > MAX_GAME_BYTES:
             report(_too_big(file, line_place(number), len(line)), on_error)
             continue
-        game = decode_game_json(line)  # the fast path: None for anything the model must settle
-        if game is not None:
-            yield SourceGame(file, f"line {number}", game)
+        struct = decode_game_struct(line)  # the fast path: None for anything the model must settle
+        if struct is not None:
+            yield SourceGame(file, f"line {number}", struct)
             continue
         try:
             data = orjson.loads(line)

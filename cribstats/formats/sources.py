@@ -15,10 +15,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, BinaryIO
 
 from cribstats.errors import LogError
-from cribstats.gamelog import GameLog
 
 if TYPE_CHECKING:
     from cribstats.findings import Finding
+    from cribstats.gamelog.fast import AnyGame
     from cribstats.match.model import MatchRecord
 
 #: what a reader does with input it cannot read: the caller's hook; without one the error is raised
@@ -36,11 +36,15 @@ SUFFIXES = {".json": "json", ".jsonl": "jsonl", ".ndjson": "jsonl", ".csv": "tal
 @dataclass(frozen=True, slots=True)
 class SourceGame:
     """One game read, with where it was found: ``place`` is ``line 12``, ``[3]``, ``game 1``, or ``''`` for
-    a file that holds one game."""
+    a file that holds one game.
+
+    ``game`` is the game as read: the model, or the fast decoder's checked Structs (a line of JSON Lines it
+    settles), which the replay and the audit read as they are;
+    :func:`~cribstats.gamelog.fast.game_model` gives the model of either."""
 
     file: str
     place: str
-    game: GameLog
+    game: AnyGame
 
 
 @dataclass(frozen=True, slots=True)

@@ -17,6 +17,7 @@ from typing import Any
 import orjson
 from pydantic import BaseModel
 
+from cribstats.gamelog.fast import AnyGame, as_model
 from cribstats.gamelog.model import Bid, Deal, GameLog, MugginsCall, Result
 
 
@@ -122,9 +123,9 @@ def content_hash(game: GameLog, dumped: dict[str, Any] | None = None) -> str:
     return hashlib.sha256(orjson.dumps(data, option=orjson.OPT_SORT_KEYS)).hexdigest()
 
 
-def game_key(game: GameLog, digest: str | None = None) -> str:
+def game_key(game: AnyGame, digest: str | None = None) -> str:
     """How findings and the store name a game: its ``id``, or the first 16 hex digits of :func:`content_hash`
-    (``digest``, when the caller has it already).
+    (``digest``, when the caller has it already; the model is built for it from a game read as Structs).
 
     >>> from cribstats.gamelog import validate_game
     >>> game_key(validate_game({"format": "cribstats/game/1", "id": "r2-t4", "players": ["A", "B"]}))
@@ -132,4 +133,6 @@ def game_key(game: GameLog, digest: str | None = None) -> str:
     """
     if game.id is not None:
         return game.id
-    return (digest if digest is not None else content_hash(game))[:16]
+    if digest is None:
+        digest = content_hash(game if isinstance(game, GameLog) else as_model(game))
+    return digest[:16]

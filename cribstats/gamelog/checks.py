@@ -1,21 +1,24 @@
 """The contract's rules that a schema cannot say: the players' names (distinct, known everywhere the log names
 a player, the right count for the variant) and the game options (bidding, a match's game number, scores below
-0). Both decoders run these same checks on the game they built."""
+0). Both decoders run these same checks: the pydantic one on the model, the fast one on its Structs."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from itertools import chain, repeat
 from operator import attrgetter, eq, itemgetter
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from cribstats.gamelog.messages import format_place
-from cribstats.gamelog.model import Deal, GameLog, GameLogError
+from cribstats.gamelog.model import GameLogError
 from cribstats.gamelog.spelling import CRIB
 from cribstats.names import TextError, name_or_same, normalise_deal_names, normalise_keys, normalise_name
 
+if TYPE_CHECKING:
+    from cribstats.gamelog.fast import AnyCall, AnyDeal, AnyGame
 
-def check_players(game: GameLog, *, play_names: frozenset[str] | None = None) -> None:
+
+def check_players(game: AnyGame, *, play_names: frozenset[str] | None = None) -> None:
     """The player rules of the contract that a schema cannot say: names distinct, known, and the right count.
 
     ``play_names``: every name the play events of the deals give, when the caller has gathered them already
@@ -33,9 +36,10 @@ def check_players(game: GameLog, *, play_names: frozenset[str] | None = None) ->
     rules = game.variant_rules
     if len(players) != rules.players:
         raise GameLogError("players", f"{rules.name} is played by {rules.players} players, not {len(players)}")
-    if game.deals and not _all_names_fit(game.deals, known, play_names):
+    deals = _deals(game)
+    if deals and not _all_names_fit(deals, known, play_names):
         show_names = known | {CRIB}
-        for d, deal in enumerate(game.deals):
+        for d, deal in enumerate(deals):
             # the common case costs a few set operations in C; _check_deal runs only to name the culprit
             fits = _names_fit(deal, known, show_names)
             if not fits:
@@ -54,7 +58,7 @@ def check_players(game: GameLog, *, play_names: frozenset[str] | None = None) ->
         _check_names(result.scores, known, "result.scores")
 
 
-def _all_names_fit(deals: list[Deal], known: set[str], play_names: frozenset[str] | None) -> bool:
+def _all_names_fit(deals: Sequence[AnyDeal], known: set[str], play_names: frozenset[str] | None) -> bool:
     """True when every name every deal uses is a player's and no deal has muggins calls (which _check_deal
     checks further): a few passes over the whole game in C, the common case."""
     if play_names is None:
@@ -72,7 +76,7 @@ def _all_names_fit(deals: list[Deal], known: set[str], play_names: frozenset[str
     )
 
 
-def _names_fit(deal: Deal, known: set[str], show_names: set[str]) -> bool:
+def _names_fit(deal: AnyDeal, known: set[str], show_names: set[str]) -> bool:
     """True when every name a deal uses is a player's (a few set operations in C)."""
     play, pegged, show, scores = deal.play, deal.pegged, deal.show, deal.scores
     return not (
@@ -88,7 +92,15 @@ def _names_fit(deal: Deal, known: set[str], show_names: set[str]) -> bool:
     )
 
 
-def _normalise_players(game: GameLog) -> list[str]:
+def _deals(game: AnyGame) -> Sequence[AnyDeal]:
+    return game.deals or ()
+
+
+def _calls(deal: AnyDeal) -> Sequence[AnyCall]:
+    return deal.muggins or ()
+
+
+def _normalise_players(game: AnyGame) -> list[str]:
     """The players' names under the name rule (:func:`cribstats.names.normalise_name`), put back in the game.
 
     :raises GameLogError: at ``players[i]`` for a name the rule refuses.
@@ -111,21 +123,21 @@ _pegged, _show, _scores, _muggins = (attrgetter(name) for name in ("pegged", "sh
 _bid = attrgetter("bid")
 
 
-def _positions(game: GameLog) -> Iterator[tuple[tuple[str | int, ...], dict[str, int]]]:
-    for d, deal in enumerate(game.deals or ()):
+def _positions(game: AnyGame) -> Iterator[tuple[tuple[str | int, ...], dict[str, int]]]:
+    for d, deal in enumerate(_deals(game)):
         if deal.scores:
             yield ("deals", d, "scores"), deal.scores
     if game.result is not None and game.result.scores:
         yield ("result", "scores"), game.result.scores
 
 
-def _lowest_score(game: GameLog) -> int:
+def _lowest_score(game: AnyGame) -> int:
     """The lowest score the deals' boards and the result give (0 when none do): one pass, in C."""
-    boards = [*filter(None, map(_scores, game.deals or ())), game.result.scores if game.result else None]
+    boards = [*filter(None, map(_scores, _deals(game))), game.result.scores if game.result else None]
     return min(_chain(map(dict.values, filter(None, boards))), default=0)
 
 
-def check_options(game: GameLog) -> None:
+def check_options(game: AnyGame) -> None:
     """The game options of seed 002 (RULES.md): bidding is six-card only, and a ``bid`` needs it and a player.
 
     :raises GameLogError: naming the first place that breaks them.
@@ -141,9 +153,9 @@ def check_options(game: GameLog) -> None:
             below = next(p for p, score in scores.items() if score < 0)
             raise GameLogError(format_place((*place, below)), f"must be 0 or more, not {scores[below]} (only "
                                "a bidding game's scores go below 0)")
-    if not any(map(_bid, game.deals or ())):
+    if not any(map(_bid, _deals(game))):
         return
-    for d, deal in enumerate(game.deals or ()):
+    for d, deal in enumerate(_deals(game)):
         if deal.bid is None:
             continue
         if not game.bidding_rule:
@@ -161,7 +173,7 @@ def _check_names(names: dict[str, Any] | None, known: set[str], place: str) -> N
         raise GameLogError(place, _not_a_player(next(n for n in names if n not in known)))
 
 
-def _check_deal(deal: Deal, where: str, players: list[str], known: set[str]) -> None:
+def _check_deal(deal: AnyDeal, where: str, players: list[str], known: set[str]) -> None:
     if deal.dealer not in known:
         raise GameLogError(f"{where}.dealer", _not_a_player(deal.dealer))
     _check_names(deal.hands, known, f"{where}.hands")
@@ -179,7 +191,7 @@ def _check_deal(deal: Deal, where: str, players: list[str], known: set[str]) -> 
     _check_names(deal.pegged, known, f"{where}.pegged")
     if deal.show:
         _check_names({n: 0 for n in deal.show if n != CRIB}, known, f"{where}.show")
-    for m, call in enumerate(deal.muggins or ()):
+    for m, call in enumerate(_calls(deal)):
         place = f"{where}.muggins[{m}]"
         for name in (call.by, call.from_):
             if name not in known:

@@ -7,22 +7,25 @@ optional field, every field of the right type and range (msgspec, in C), then th
 (:func:`~cribstats.gamelog.checks.check_players`, :func:`~cribstats.gamelog.checks.check_options`). Anything
 else, and every refusal, is left to the pydantic model (None here), so that a break is named in one way only.
 
-The Structs mirror the models field for field (a test holds them equal); a new field is added to the model, here,
-and nowhere else: the checks and the canonical form read the built model.
+The checks run on the Structs; :func:`decode_game_json` then builds the models from them, and
+:func:`decode_game_struct` hands the checked Structs over as they are, for a reader that needs no model (the audit:
+the replay reads either, :data:`AnyGame`). The Structs mirror the models field for field (a test holds them
+equal), and share their rules (:class:`~cribstats.gamelog.model.GameOptions`); a new field is added to the model,
+here, and nowhere else: the canonical form reads the built model.
 """
 
 from __future__ import annotations
 
 from itertools import chain, zip_longest
 from operator import attrgetter
-from typing import Annotated, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal, TypeAlias
 
 import msgspec
 from msgspec import Meta, Struct, field
 
 from cribstats.gamelog.checks import check_options, check_players
 from cribstats.gamelog.fields import HIGHEST_NUMBER, LOWEST_NUMBER, iso_date
-from cribstats.gamelog.model import Bid, Deal, GameLog, GameLogError, MugginsCall, Result
+from cribstats.gamelog.model import Bid, Deal, GameLog, GameLogError, GameOptions, MugginsCall, Result
 from cribstats.gamelog.spelling import CANONICAL_CARDS, FORMAT, GO, MUGGINS_PHASES
 from cribstats.names import TextError, check_text
 from cribstats.variants import VARIANT_NAMES
@@ -33,7 +36,10 @@ Name = Annotated[str, Meta(min_length=1)]
 Points = Annotated[int, Meta(ge=0, le=HIGHEST_NUMBER)]
 Score = Annotated[int, Meta(ge=LOWEST_NUMBER, le=HIGHEST_NUMBER)]
 Text = Annotated[str, Meta(min_length=1)]
-Event = tuple[str | int, ...]  # [player, card], [player, card, points] or [player, "go"]: see _play_names
+if TYPE_CHECKING:  # what a checked event is (_play_names), as the model types it
+    Event: TypeAlias = tuple[str, str] | tuple[str, str, int]
+else:  # what msgspec decodes: [player, card], [player, card, points] or [player, "go"], checked by _play_names
+    Event = tuple[str | int, ...]
 #: the default of an optional field: absent. Its type leaves out None, so that a ``null`` written in the log is
 #: left to the model (which keeps it, and writes it back)
 ABSENT: Any = None
@@ -76,7 +82,7 @@ class ResultStruct(_Struct, kw_only=True):
     scores: dict[Name, Score] = ABSENT
 
 
-class GameStruct(_Struct, kw_only=True):
+class GameStruct(_Struct, GameOptions, kw_only=True):
     format: Literal[FORMAT]  # type: ignore[valid-type]
     id: Text = ABSENT
     event: str = ABSENT
@@ -116,6 +122,12 @@ class _Unsettled(Exception):
 def decode_game_json(text: bytes | str) -> GameLog | None:
     """The game in JSON text, checked whole; None when the pydantic model must decide (a break, or a spelling
     this path does not read)."""
+    struct = decode_game_struct(text)
+    return None if struct is None else as_model(struct)
+
+
+def decode_game_struct(text: bytes | str) -> GameStruct | None:
+    """:func:`decode_game_json`'s game as the checked Structs, no model built (None where it gives None)."""
     try:
         struct = _decoder.decode(text)
     except msgspec.MsgspecError:
@@ -129,16 +141,69 @@ def convert_game(data: object) -> GameLog | None:
         struct = msgspec.convert(data, GameStruct)
     except msgspec.MsgspecError:
         return None
-    return _settle(struct)
+    settled = _settle(struct)
+    return None if settled is None else as_model(settled)
 
 
-def _settle(struct: GameStruct) -> GameLog | None:
+def _settle(struct: GameStruct) -> GameStruct | None:
+    """The Structs checked whole, names and free text as the contract keeps them; None when the model must
+    decide."""
     try:
-        game, play_names = _game(struct)
-        check_players(game, play_names=play_names)
-        check_options(game)
+        play_names = _check_shapes(struct)
+        check_players(struct, play_names=play_names)
+        check_options(struct)
     except (_Unsettled, GameLogError):
         return None
+    return struct
+
+
+def _check_shapes(struct: GameStruct) -> frozenset[str]:
+    """The free text (put in NFC), the date, the play events' and muggins calls' shapes; the names the play
+    events give (for :func:`check_players`).
+
+    :raises _Unsettled: where the model must decide.
+    """
+    for name, rule in _FREE_TEXT.items():
+        text = getattr(struct, name)
+        if text is not None:
+            try:
+                setattr(struct, name, check_text(text, rule))
+            except TextError:
+                raise _Unsettled from None
+    if struct.date is not None:
+        try:
+            iso_date(struct.date)
+        except ValueError:
+            raise _Unsettled from None
+    if struct.deals is None:
+        return frozenset()
+    names = _play_names(list(chain.from_iterable(filter(None, map(_play_of, struct.deals)))))
+    if names is None:
+        raise _Unsettled
+    if any(map(_muggins_of, struct.deals)):
+        for deal in struct.deals:
+            for call in deal.muggins or ():
+                if (call.phase == "play") != (call.event is not None):
+                    raise _Unsettled
+    return names
+
+
+def game_model(game: AnyGame) -> GameLog:
+    """The game as the model: a model as it is, checked Structs built into one (:func:`as_model`)."""
+    return game if isinstance(game, GameLog) else as_model(game)
+
+
+def as_model(struct: GameStruct) -> GameLog:
+    """The game model holding a checked game's values, as ``model_construct`` builds it."""
+    game: GameLog = _model(GameLog, struct)
+    if struct.deals is not None:
+        deals = [_model(Deal, deal) for deal in struct.deals]
+        if any(map(_bid_of, struct.deals)) or any(map(_muggins_of, struct.deals)):
+            for model, deal in zip(deals, struct.deals, strict=True):
+                _deal_parts(model, deal)
+        game.__dict__["deals"] = deals
+    if struct.result is not None:
+        game.__dict__["result"] = _model(Result, struct.result)
     return game
 
 
@@ -154,48 +219,12 @@ def _model(cls: type[Any], struct: Struct) -> Any:
     return model
 
 
-def _game(struct: GameStruct) -> tuple[GameLog, frozenset[str]]:
-    """The game model, and the names its play events give (for :func:`check_players`)."""
-    for name, rule in _FREE_TEXT.items():
-        text = getattr(struct, name)
-        if text is not None:
-            try:
-                setattr(struct, name, check_text(text, rule))
-            except TextError:
-                raise _Unsettled from None
-    if struct.date is not None:
-        try:
-            iso_date(struct.date)
-        except ValueError:
-            raise _Unsettled from None
-    game: GameLog = _model(GameLog, struct)
-    play_names: frozenset[str] = frozenset()
-    if struct.deals is not None:
-        names = _play_names(list(chain.from_iterable(filter(None, map(_play_of, struct.deals)))))
-        if names is None:
-            raise _Unsettled
-        play_names = names
-        deals = [_model(Deal, deal) for deal in struct.deals]
-        if any(map(_bid_of, struct.deals)) or any(map(_muggins_of, struct.deals)):
-            for model, deal in zip(deals, struct.deals, strict=True):
-                _deal_parts(model, deal)
-        game.__dict__["deals"] = deals
-    if struct.result is not None:
-        game.__dict__["result"] = _model(Result, struct.result)
-    return game, play_names
-
-
 def _deal_parts(deal: Deal, struct: DealStruct) -> None:
     """A deal's bid and muggins calls as models."""
     if struct.bid is not None:
         deal.__dict__["bid"] = _model(Bid, struct.bid)
     if struct.muggins is not None:
-        calls = []
-        for call in struct.muggins:
-            if (call.phase == "play") != (call.event is not None):
-                raise _Unsettled
-            calls.append(_model(MugginsCall, call))
-        deal.__dict__["muggins"] = calls
+        deal.__dict__["muggins"] = [_model(MugginsCall, call) for call in struct.muggins]
 
 
 def _play_names(events: list[Event]) -> frozenset[str] | None:
@@ -235,3 +264,11 @@ def _goes_without_points(cards: tuple[Any, ...], points: tuple[Any, ...]) -> boo
                 return False
     except ValueError:  # no further go
         return True
+
+
+#: a game as a reader hands it over: the model, or (from :func:`decode_game_struct`) the checked Structs; the
+#: replay and the match collector read either
+AnyGame: TypeAlias = GameLog | GameStruct
+AnyDeal: TypeAlias = Deal | DealStruct
+AnyCall: TypeAlias = MugginsCall | MugginsStruct
+AnyResult: TypeAlias = Result | ResultStruct

@@ -6,7 +6,7 @@ The fast decoder (:mod:`cribstats.gamelog.fast`) builds these same objects for t
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import TYPE_CHECKING, Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
@@ -94,7 +94,41 @@ class Result(_Model):
     scores: dict[PlayerName, Score] | None = None
 
 
-class GameLog(_Model):
+class GameOptions:
+    """The rules a game is played under, as its fields give them (a field left out is the variant's or the
+    contract's default): shared by the model and the fast decoder's Struct, so that each is said once."""
+
+    __slots__ = ()
+
+    if TYPE_CHECKING:
+        variant: str | None
+        target: int | None
+        muggins: bool | None
+        giveaway: bool | None
+        bidding: bool | None
+
+    @property
+    def variant_rules(self) -> Variant:
+        return find_variant(self.variant or VARIANT_NAMES[0])
+
+    @property
+    def target_score(self) -> int:
+        return self.target if self.target is not None else self.variant_rules.target
+
+    @property
+    def muggins_rule(self) -> bool:
+        return bool(self.muggins)
+
+    @property
+    def giveaway_rule(self) -> bool:
+        return bool(self.giveaway)
+
+    @property
+    def bidding_rule(self) -> bool:
+        return bool(self.bidding)
+
+
+class GameLog(_Model, GameOptions):
     """One game, as a club or table logged it."""
 
     model_config = ConfigDict(title="cribstats game log, version 1")
@@ -119,26 +153,6 @@ class GameLog(_Model):
     ]
     deals: list[Deal] | None = None
     result: Result | None = None
-
-    @property
-    def variant_rules(self) -> Variant:
-        return find_variant(self.variant or VARIANT_NAMES[0])
-
-    @property
-    def target_score(self) -> int:
-        return self.target if self.target is not None else self.variant_rules.target
-
-    @property
-    def muggins_rule(self) -> bool:
-        return bool(self.muggins)
-
-    @property
-    def giveaway_rule(self) -> bool:
-        return bool(self.giveaway)
-
-    @property
-    def bidding_rule(self) -> bool:
-        return bool(self.bidding)
 
 
 class GameLogError(CribstatsError, ValueError):

@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING
 from cribstats.match.game import MatchGame
 
 if TYPE_CHECKING:  # the match models and the judge load when there is a match to judge: start-up stays short
-    from cribstats.gamelog import GameLog
+    from cribstats.gamelog.fast import AnyGame
     from cribstats.match.judge import MatchOutcome
     from cribstats.match.model import MatchRecord, Sides
     from cribstats.replay import GameOutcome
@@ -63,7 +63,7 @@ class MatchCollector:
         self._records: list[tuple[MatchRecord, str]] = []
         self.errors: list[str] = []
 
-    def game(self, game: GameLog, outcome: GameOutcome, where: str) -> None:
+    def game(self, game: AnyGame, outcome: GameOutcome, where: str) -> None:
         """One game replayed, found at ``where`` (``file:place``)."""
         if game.match is None and game.id is None:
             return

@@ -6,10 +6,10 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from cribstats.findings import FindingKind, Phase, claim_message, muggins_message, muggins_off_message
-from cribstats.gamelog import MugginsCall
 from cribstats.replay.facts import PlayerDealFacts
 
 if TYPE_CHECKING:
+    from cribstats.gamelog.fast import AnyCall
     from cribstats.replay.game import GameReplay
 
 ANY_EVENT = -1  # a call on a ``pegged`` total: on any play event
@@ -20,7 +20,7 @@ class Claims:
     """The claims and muggins part of a deal's replay (mixed into :class:`~cribstats.replay.deal.DealReplay`)."""
 
     g: GameReplay
-    calls: Sequence[MugginsCall]
+    calls: Sequence[AnyCall]
     facts: dict[str, PlayerDealFacts]
     missed_left: dict[tuple[str, str, int | None], int]
 
@@ -34,14 +34,14 @@ class Claims:
         if self.calls and phase != "heels" and self.g.game.muggins_rule:
             self.missed_left[(player, phase, event)] = max(0, due - claimed)
 
-    def calls_for(self, phase: str, event: int | None, victim: str | None = None) -> list[MugginsCall]:
+    def calls_for(self, phase: str, event: int | None, victim: str | None = None) -> list[AnyCall]:
         """The muggins calls on one claim (``event`` ANY_EVENT: on any play event)."""
         return [
             c for c in self.calls
             if c.phase == phase and event in (ANY_EVENT, c.event) and (victim is None or c.from_ == victim)
         ]
 
-    def take(self, call: MugginsCall) -> None:
+    def take(self, call: AnyCall) -> None:
         """The board follows a muggins taking, right or wrong."""
         self.g.credit(self.g.side_of[call.by], call.points, 0)
         self.facts[call.by].muggins_gained += call.points

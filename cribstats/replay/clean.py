@@ -20,7 +20,7 @@ from operator import add, ge
 from typing import TYPE_CHECKING, Any
 
 from cribstats.cards import CARD_BY_TEXT, Card
-from cribstats.gamelog import GO, Deal
+from cribstats.gamelog import GO
 from cribstats.play import PlayState
 from cribstats.replay.deal import DealReplay, SeatCards, no_card_twice
 from cribstats.replay.facts import DealFacts, PlayerDealFacts, ShowFact
@@ -29,13 +29,14 @@ from cribstats.scoring import THIRTY_ONE, heels_points, score_show_total
 from cribstats.variants import CRIB_SIZE
 
 if TYPE_CHECKING:
+    from cribstats.gamelog.fast import AnyDeal
     from cribstats.replay.game import GameReplay
 
 #: what a play event lays, by its text: the card, or None for a go (a validated log holds no other text)
 CARD_OR_GO: dict[str, Card | None] = {**CARD_BY_TEXT, GO: None}
 
 
-def walk_deal(g: GameReplay, deal: Deal, number: int, previous_dealer: str | None) -> DealFacts | None:
+def walk_deal(g: GameReplay, deal: AnyDeal, number: int, previous_dealer: str | None) -> DealFacts | None:
     """Replay a deal and credit it to ``g``, the short way as far as it is clean; None, with ``g`` untouched
     and nothing read, for a deal the short way does not take (the full replay then takes it from the start)."""
     if deal.muggins or deal.bid is not None or g.over or not g.board_known or deal.pegged is not None:
@@ -234,7 +235,7 @@ def by_side(g: GameReplay, by_seat: list[int]) -> list[int]:
     return points
 
 
-def board_agrees(g: GameReplay, deal: Deal, after: list[int], scores_after: dict[str, int]) -> bool:
+def board_agrees(g: GameReplay, deal: AnyDeal, after: list[int], scores_after: dict[str, int]) -> bool:
     """The recorded board after the deal is the board as claimed (``after``, by player ``scores_after``), off by
     no more than it was (and note how far off it is)."""
     recorded = deal.scores
@@ -260,7 +261,7 @@ def seat_cards(dealt_texts: list[list[str]], out_texts: list[list[str]], kept_by
 
 
 def hand_over(
-    g: GameReplay, deal: Deal, number: int, previous_dealer: str | None, dealt_texts: list[list[str]],
+    g: GameReplay, deal: AnyDeal, number: int, previous_dealer: str | None, dealt_texts: list[list[str]],
     out_texts: list[list[str]], kept_by_seat: list[list[Card]], walk: PlayWalk,
 ) -> DealFacts:
     """The full replay takes the deal over: its cards as read, his heels right, the play as far as ``walk``."""

@@ -19,7 +19,6 @@ from cribstats.findings import (
     muggins_heels_message,
     show_what,
 )
-from cribstats.gamelog import Deal
 from cribstats.replay.claims import NEVER, Claims
 from cribstats.replay.facts import DealFacts, PlayerDealFacts, ShowFact, ShowPhase
 from cribstats.replay.play import PlayReplay
@@ -28,6 +27,7 @@ from cribstats.scoring import heels_points, score_show_total
 from cribstats.variants import CRIB_SIZE
 
 if TYPE_CHECKING:
+    from cribstats.gamelog.fast import AnyDeal
     from cribstats.replay.game import GameReplay
 
 #: a deal's cards as the short way read them, by seat: dealt, discarded and kept
@@ -37,7 +37,7 @@ SeatCards = tuple[list[tuple[Card, ...]], list[tuple[Card, ...]], list[list[Card
 class DealReplay(Claims):
     """One deal: deal checks, his heels, the play, the show and the board."""
 
-    def __init__(self, g: GameReplay, deal: Deal, number: int, previous_dealer: str | None,
+    def __init__(self, g: GameReplay, deal: AnyDeal, number: int, previous_dealer: str | None,
                  cards: SeatCards | None = None) -> None:
         """``cards``: the deal's cards as the short way read them; it reads only a clean deal (the dealer in turn,
         every hand and discard of its size, the discards dealt, no card twice), so the deal checks pass unmade."""
@@ -84,7 +84,7 @@ class DealReplay(Claims):
         self.calls = deal.muggins or ()
         self.missed_left: dict[tuple[str, str, int | None], int] = {}
 
-    def dealer_part(self, deal: Deal) -> int:
+    def dealer_part(self, deal: AnyDeal) -> int:
         """The seat that takes the dealer's part this deal (the crib, his heels, showing last; the other leads):
         the bid winner's when the deal has a bid, else the dealer's. Everything that follows reads ``dealer_seat``
         and ``crib_holder``."""
@@ -295,7 +295,7 @@ class DealReplay(Claims):
         g.note_board(recorded, board)
 
 
-def no_card_twice(deal: Deal, hands: Iterable[Iterable[str]], dealt: int) -> bool:
+def no_card_twice(deal: AnyDeal, hands: Iterable[Iterable[str]], dealt: int) -> bool:
     """No card is in the deal twice, by the cards' texts (one text a card): the starter, the crib's card from the
     deck if there is one, and ``hands``, ``dealt`` cards in all, are all different."""
     seen = {deal.starter}.union(*hands)

@@ -4,13 +4,16 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from cribstats.cards import CARD_BY_TEXT, Card
 from cribstats.findings import Finding
-from cribstats.gamelog import GO, Result
+from cribstats.gamelog import GO
 from cribstats.scoring import ShowScore, score_show
 from cribstats.variants import Variant
+
+if TYPE_CHECKING:
+    from cribstats.gamelog.fast import AnyResult
 
 Role = Literal["dealer", "pone"]
 ShowPhase = Literal["hand", "crib"]
@@ -170,4 +173,4 @@ class GameOutcome:
     skunk_level: int  # 0..3: the highest skunk of a losing player, from the claimed scores
     skunk_levels: dict[str, int]  # per player: 0 for a winner, else the level of that player's loss
     ended_in_deal: int | None  # the deal in which a side reached the target
-    recorded: Result | None
+    recorded: AnyResult | None

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from operator import itemgetter
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from cribstats.findings import (
     Finding,
@@ -16,7 +16,7 @@ from cribstats.findings import (
     result_score_message,
     result_winner_message,
 )
-from cribstats.gamelog import GameLog, game_key
+from cribstats.gamelog import game_key
 from cribstats.replay.claims import NEVER
 from cribstats.replay.clean import walk_deal
 from cribstats.replay.deal import DealReplay
@@ -24,11 +24,14 @@ from cribstats.replay.facts import DealFacts, GameOutcome
 from cribstats.replay.visitor import ReplayVisitor, overrides
 from cribstats.variants import Variant
 
+if TYPE_CHECKING:
+    from cribstats.gamelog.fast import AnyGame
+
 STAGE = {"deal": 0, "heels": 1, "play": 2, "hand": 3, "crib": 4, "board": 5}
 PLAY_STAGE = STAGE["play"]
 
 
-def replay(game: GameLog, visitor: ReplayVisitor | None = None, *, key: str | None = None) -> GameOutcome:
+def replay(game: AnyGame, visitor: ReplayVisitor | None = None, *, key: str | None = None) -> GameOutcome:
     """Replay every deal of a game; return its facts and findings, telling ``visitor`` as it goes.
 
     ``key`` names the game in findings (default: its id, else its content hash).
@@ -51,7 +54,7 @@ def replay(game: GameLog, visitor: ReplayVisitor | None = None, *, key: str | No
 class GameReplay:
     """The state of one game's replay: the boards (as claimed and as due), the end, the findings."""
 
-    def __init__(self, game: GameLog, visitor: ReplayVisitor, key: str) -> None:
+    def __init__(self, game: AnyGame, visitor: ReplayVisitor, key: str) -> None:
         self.game = game
         self.visitor = visitor
         self.key = key
@@ -301,7 +304,7 @@ class _Table:
 _TABLES: dict[tuple[tuple[str, ...], str | None], _Table] = {}
 
 
-def _table(game: GameLog) -> _Table:
+def _table(game: AnyGame) -> _Table:
     key = (tuple(game.players), game.variant)
     table = _TABLES.get(key)
     if table is not None:

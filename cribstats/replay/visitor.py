@@ -6,16 +6,16 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from cribstats.findings import Finding
-    from cribstats.gamelog import Deal, GameLog
+    from cribstats.gamelog.fast import AnyDeal, AnyGame
     from cribstats.replay.facts import DealFacts, GameOutcome, PlayFact, ShowFact
 
 
 class ReplayVisitor:
     """Told what the replay finds, in game order. Override what you need; :meth:`result` returns your value."""
 
-    def begin_game(self, game: GameLog, key: str) -> None: ...
+    def begin_game(self, game: AnyGame, key: str) -> None: ...
 
-    def begin_deal(self, number: int, deal: Deal) -> None: ...
+    def begin_deal(self, number: int, deal: AnyDeal) -> None: ...
 
     def visit_play(self, fact: PlayFact) -> None: ...
 

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 from cribstats.errors import LogError
 from cribstats.formats.sources import SourceFinding, SourceMatch
 from cribstats.gamelog import GameLog
+from cribstats.gamelog.fast import game_model
 from cribstats.store.rows import DiscardQueue, PreparedGame, failure_reason, prepare_game
 from cribstats.store.summary import Refusal
 
@@ -42,7 +43,7 @@ def _prepare_lines(file: str, first_line: int, lines: list[bytes]) -> _Result:
         out.append(Refusal(error.file, error.place, error.message))
 
     for source in read_json_lines(lines, file, on_error=unreadable, first_line=first_line, on_record=out.append):
-        out.append(_prepare_or_refuse(source.game, source.file, source.place, values))
+        out.append(_prepare_or_refuse(game_model(source.game), source.file, source.place, values))
     values.fill()
     return out
 
@@ -119,7 +120,7 @@ class Parallel:
             self._unreadable(error)
 
         for source in formats.read_games(path, on_error=unreadable, on_record=self.importer.add_record):
-            chunk.append((source.game, source.file, source.place))
+            chunk.append((game_model(source.game), source.file, source.place))
             if len(chunk) >= PARALLEL_CHUNK:
                 self._submit(len(chunk), _prepare_games, chunk)
                 chunk = []

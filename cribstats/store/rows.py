@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import logging
 from datetime import date as Date
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import orjson
 
@@ -12,11 +12,14 @@ from cribstats.cards import CARD_TEXT
 from cribstats.discards.analysis import DiscardError
 from cribstats.discards.values import Discard, many_discard_values
 from cribstats.errors import CribstatsError
-from cribstats.gamelog import GO, Deal, GameLog, canonical_json, game_key
+from cribstats.gamelog import GO, GameLog, canonical_json, game_key
 from cribstats.replay import DealFacts, GameOutcome, ReplayVisitor, replay
 from cribstats.replay.facts import PlayerDealFacts
 from cribstats.store.tables import name_key
 from cribstats.variants import Variant
+
+if TYPE_CHECKING:
+    from cribstats.gamelog.fast import AnyDeal
 
 LOGGER = logging.getLogger(__name__)
 
@@ -221,7 +224,7 @@ class RowBuilder(ReplayVisitor):
         self.game_players: list[GamePlayerRow] = []
         self._facts: list[PlayerFacts] = []  # the discards valued once the game's variant is known
 
-    def begin_deal(self, number: int, deal: Deal) -> None:
+    def begin_deal(self, number: int, deal: AnyDeal) -> None:
         self.deal_index += 1
         self.crib_card = deal.crib_card
 

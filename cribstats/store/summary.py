@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
-from cribstats.gamelog import GameLog
 from cribstats.store.match_import import MatchTally
+
+if TYPE_CHECKING:
+    from cribstats.gamelog.fast import AnyGame
 
 MAX_REPORTED = 10_000  # refusals and conflicts kept with their reasons; beyond that only counted
 
@@ -20,7 +22,7 @@ class SourceGame(Protocol):
     @property
     def place(self) -> str | None: ...
     @property
-    def game(self) -> GameLog: ...
+    def game(self) -> AnyGame: ...
 
 
 @dataclass(slots=True, frozen=True)
