@@ -20,16 +20,17 @@ from typing import BinaryIO, TextIO
 
 import orjson
 
-from cribstats.gamelog import GameLog, dump_game
+from cribstats.gamelog import dump_game
+from cribstats.gamelog.fast import AnyGame
 from cribstats.match.model import MatchRecord, dump_match
 
 
-def write_game_json(game: GameLog, *, indent: bool = False) -> bytes:
+def write_game_json(game: AnyGame, *, indent: bool = False) -> bytes:
     """One game as canonical JSON (``indent`` for a file people read: two spaces a level)."""
     return orjson.dumps(dump_game(game), option=orjson.OPT_INDENT_2 if indent else 0)
 
 
-def write_games_jsonl(games: Iterable[GameLog], handle: BinaryIO | TextIO) -> int:
+def write_games_jsonl(games: Iterable[AnyGame], handle: BinaryIO | TextIO) -> int:
     """Write games as JSON Lines, one canonical game per line, to a binary or text handle; return how many."""
     text = isinstance(handle, io.TextIOBase)
     count = 0

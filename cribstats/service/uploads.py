@@ -85,7 +85,6 @@ class _Seen:
 def _sources(parts: list[Part], seen: _Seen, importer: Any) -> Iterator[Any]:
     from cribstats.formats import read_stream
     from cribstats.formats.sources import SourceFinding
-    from cribstats.gamelog.fast import game_model
     from cribstats.store.importer import canonical_log
 
     def on_record(item: Any) -> None:
@@ -99,7 +98,7 @@ def _sources(parts: list[Part], seen: _Seen, importer: Any) -> Iterator[Any]:
                               on_record=on_record)  # fmt: skip
         for source in sources:
             if len(seen.places) < GAMES_LISTED:
-                seen.places.setdefault(canonical_log(game_model(source.game))[1], (source.file, source.place))
+                seen.places.setdefault(canonical_log(source.game)[1], (source.file, source.place))
             yield source
 
 

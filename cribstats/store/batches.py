@@ -11,7 +11,6 @@ from sqlalchemy.engine import Connection, Engine
 
 from cribstats.errors import LogError
 from cribstats.formats.sources import SourceFinding, SourceMatch
-from cribstats.gamelog.fast import game_model
 from cribstats.store import tables as t
 from cribstats.store.bulk import refusable, retryable
 from cribstats.store.db import atomic, describe_db_error, ensure_schema, is_postgresql, writer
@@ -122,7 +121,7 @@ class Importer:
         """Replay one game and queue it; the batch is written when full."""
         self._switch_file(source.file)
         try:
-            prepared = prepare_game(game_model(source.game), source.file, source.place, self._values)
+            prepared = prepare_game(source.game, source.file, source.place, self._values)
         except Exception as err:
             self._refused(source.file, source.place, failure_reason(err), None)
             return

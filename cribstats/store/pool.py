@@ -14,12 +14,11 @@ from typing import TYPE_CHECKING, Any
 
 from cribstats.errors import LogError
 from cribstats.formats.sources import SourceFinding, SourceMatch
-from cribstats.gamelog import GameLog
-from cribstats.gamelog.fast import game_model
 from cribstats.store.rows import DiscardQueue, PreparedGame, failure_reason, prepare_game
 from cribstats.store.summary import Refusal
 
 if TYPE_CHECKING:
+    from cribstats.gamelog.fast import AnyGame
     from cribstats.store.batches import Importer
 
 PARALLEL_CHUNK = 50  # games (lines) handed to a worker process at a time
@@ -43,12 +42,12 @@ def _prepare_lines(file: str, first_line: int, lines: list[bytes]) -> _Result:
         out.append(Refusal(error.file, error.place, error.message))
 
     for source in read_json_lines(lines, file, on_error=unreadable, first_line=first_line, on_record=out.append):
-        out.append(_prepare_or_refuse(game_model(source.game), source.file, source.place, values))
+        out.append(_prepare_or_refuse(source.game, source.file, source.place, values))
     values.fill()
     return out
 
 
-def _prepare_games(chunk: list[tuple[GameLog, str, str | None]]) -> _Result:
+def _prepare_games(chunk: list[tuple[AnyGame, str, str | None]]) -> _Result:
     """In a worker process: replay and prepare games already read (formats other than JSON Lines)."""
     gc.collect(1)
     values = DiscardQueue()
@@ -58,7 +57,7 @@ def _prepare_games(chunk: list[tuple[GameLog, str, str | None]]) -> _Result:
 
 
 def _prepare_or_refuse(
-    game: GameLog, file: str, place: str | None, values: DiscardQueue
+    game: AnyGame, file: str, place: str | None, values: DiscardQueue
 ) -> PreparedGame | Refusal:
     """A game's rows, its discards valued once ``values`` is filled; or its refusal."""
     try:
@@ -110,7 +109,7 @@ class Parallel:
     def _games(self, path: str) -> None:
         from cribstats import formats
 
-        chunk: list[tuple[GameLog, str, str | None]] = []
+        chunk: list[tuple[AnyGame, str, str | None]] = []
 
         def unreadable(error: LogError) -> None:
             nonlocal chunk
@@ -120,7 +119,7 @@ class Parallel:
             self._unreadable(error)
 
         for source in formats.read_games(path, on_error=unreadable, on_record=self.importer.add_record):
-            chunk.append((game_model(source.game), source.file, source.place))
+            chunk.append((source.game, source.file, source.place))
             if len(chunk) >= PARALLEL_CHUNK:
                 self._submit(len(chunk), _prepare_games, chunk)
                 chunk = []

@@ -12,14 +12,14 @@ from cribstats.cards import CARD_TEXT
 from cribstats.discards.analysis import DiscardError
 from cribstats.discards.values import Discard, many_discard_values
 from cribstats.errors import CribstatsError
-from cribstats.gamelog import GO, GameLog, canonical_json, game_key
+from cribstats.gamelog import GO, canonical_json, game_key
 from cribstats.replay import DealFacts, GameOutcome, ReplayVisitor, replay
 from cribstats.replay.facts import PlayerDealFacts
 from cribstats.store.tables import name_key
 from cribstats.variants import Variant
 
 if TYPE_CHECKING:
-    from cribstats.gamelog.fast import AnyDeal
+    from cribstats.gamelog.fast import AnyDeal, AnyGame
 
 LOGGER = logging.getLogger(__name__)
 
@@ -198,7 +198,7 @@ class GameRefused(CribstatsError):
     """A game that reads but cannot be stored (e.g. two of its players are one player once names are folded)."""
 
 
-def canonical_log(game: GameLog) -> tuple[str, str]:
+def canonical_log(game: AnyGame) -> tuple[str, str]:
     """The canonical game log JSON (fields in the spec's order) and its content hash.
 
     The hash is :func:`cribstats.gamelog.content_hash`, both from :func:`cribstats.gamelog.canonical_json`.
@@ -318,7 +318,7 @@ class DiscardQueue:
         self._rows, self._discards = [], []
 
 
-def prepare_game(game: GameLog, file: str, place: str | None, values: DiscardQueue | None = None) -> PreparedGame:
+def prepare_game(game: AnyGame, file: str, place: str | None, values: DiscardQueue | None = None) -> PreparedGame:
     """Replay ``game``, building the rows that store it as the replay goes (:class:`RowBuilder`). Its discards
     are valued at once, or, given a ``values`` queue, when that is filled (before the rows are written).
 
