@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 from cribstats.formats import read_games
 from cribstats.formats.export import write_game_json, write_games_jsonl
 from cribstats.gamelog import validate_game
+from cribstats.gamelog.fast import game_model
 
 ROOT = Path(__file__).parent.parent
 TEST_LOGS = Path(__file__).parent / "data" / "formats" / "logs"
@@ -115,7 +116,7 @@ def test_canonical_json_exactly() -> None:
 
 
 def test_json_lines_to_binary_and_text_handles(tmp_path: Path) -> None:
-    games = [g.game for g in read_games(str(TEST_LOGS / "variants.jsonl"))]
+    games = [game_model(g.game) for g in read_games(str(TEST_LOGS / "variants.jsonl"))]
     binary = io.BytesIO()
     assert write_games_jsonl(games, binary) == len(games) == 7
     text = io.StringIO()
@@ -123,7 +124,7 @@ def test_json_lines_to_binary_and_text_handles(tmp_path: Path) -> None:
     assert text.getvalue().encode() == binary.getvalue()
     path = tmp_path / "out.jsonl"
     path.write_bytes(binary.getvalue())
-    assert [g.game for g in read_games(str(path))] == games
+    assert [game_model(g.game) for g in read_games(str(path))] == games
     assert binary.getvalue().count(b"\n") == 7
 
 
@@ -134,7 +135,7 @@ def test_other_notations_written_as_json_read_back_the_same(path: Path, tmp_path
     out = tmp_path / "out.jsonl"
     with out.open("wb") as handle:
         write_games_jsonl(games, handle)
-    assert [g.game for g in read_games(str(out))] == games
+    assert [game_model(g.game) for g in read_games(str(out))] == games  # read back as Structs: as models
 
 
 # --- any log, in any spelling, round-trips ---------------------------------------------------------------------

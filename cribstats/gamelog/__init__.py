@@ -13,7 +13,7 @@ module        its job
 ``model``     the pydantic models (``schemas/game-log-1.schema.json`` is generated from them), the error
 ``messages``  a pydantic validation error as a place and a sentence in the contract's words
 ``checks``    the rules a schema cannot say: the players' names, the game options
-``fast``      msgspec decoding into Structs, built into the same models, for the logs it can check whole
+``fast``      msgspec decoding into checked Structs (the replay reads them; the models built where needed)
 ``validate``  :func:`validate_game`: the fast path, else the model
 ``canonical`` :func:`dump_game`, :func:`canonical_json`, :func:`content_hash`, :func:`game_key`
 ============= ================================================================================================

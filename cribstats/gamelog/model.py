@@ -1,7 +1,8 @@
 """The game log data model (spec game-log version 1), in pydantic: the published JSON Schema
 (``schemas/game-log-1.schema.json``) is generated from it, and it explains every contract break with its JSON path.
 
-The fast decoder (:mod:`cribstats.gamelog.fast`) builds these same objects for the logs it can check itself.
+The fast decoder (:mod:`cribstats.gamelog.fast`) checks the logs it can check itself as Structs with the same
+fields, and builds these same objects from them where a model is needed.
 """
 
 from __future__ import annotations
