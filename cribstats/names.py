@@ -10,6 +10,8 @@
 * A whole game log is at most :data:`MAX_GAME_BYTES` of JSON text.
 
 Names that differ only in case or spacing are one player: :func:`name_key` is the key the store knows them by.
+Events are compared with case ignored: :func:`event_key` is what an event filter, or a scorecard's event, is
+compared by.
 The store keeps the whole name; only tables and charts shorten a long one for display.
 
 >>> normalise_name("  Zoe\\u0308 ") == "Zo\\u00eb"
@@ -180,3 +182,13 @@ def name_key(name: str) -> str:
     """
     key = " ".join(name.split()).casefold()
     return key if key.isascii() else unicodedata.normalize("NFC", unicodedata.normalize("NFC", key).casefold())
+
+
+def event_key(event: str) -> str:
+    """What an event is compared by (a filter's ``--event``, the event of a scorecard): trimmed, NFC (as stored
+    events are), lower case (the stored name is put in lower case in SQL to meet it).
+
+    >>> event_key(" Soire\u0301e CAFE\u0301 ") == event_key("soir\u00e9e caf\u00e9") == "soir\u00e9e caf\u00e9"
+    True
+    """
+    return _nfc(event.strip()).lower()
