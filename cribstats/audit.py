@@ -28,6 +28,7 @@ import orjson
 from cribstats.errors import CribstatsError
 from cribstats.findings import FINDING_KINDS, Finding
 from cribstats.match.audit import MatchCollector
+from cribstats.names import one_player_twice
 from cribstats.replay import GameOutcome, ReplayVisitor, replay
 
 
@@ -155,11 +156,15 @@ class AuditCollector(ReplayVisitor):
         self, sources: Iterable[Any], *, on_error: Callable[[str], None] | None = None
     ) -> Iterator[GameAudit]:
         """Replay each game read (a ``SourceGame``: anything with ``file``, ``place`` and ``game``) and yield
-        its audit, named by where it was found. A game the replay cannot take is refused, and ``on_error`` is
-        told ``file:place: message``."""
+        its audit, named by where it was found. A game the replay cannot take, or one whose players name one
+        player twice (:func:`~cribstats.names.one_player_twice`, as the import refuses it), is refused, and
+        ``on_error`` is told ``file:place: message``."""
         for source in sources:
             where = f"{source.file}:{source.place}" if source.place else str(source.file)
             try:
+                twice = one_player_twice(source.game.players)
+                if twice is not None:  # refused as the import refuses it: one player cannot sit twice
+                    raise CribstatsError(twice)
                 outcome = replay(source.game)
             except CribstatsError as error:
                 message = f"{where}: {error}"

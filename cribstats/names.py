@@ -10,6 +10,8 @@
 * A whole game log is at most :data:`MAX_GAME_BYTES` of JSON text.
 
 Names that differ only in case or spacing are one player: :func:`name_key` is the key the store knows them by.
+A game may not name one player twice that way (:func:`one_player_twice`). Events are compared with case
+ignored: :func:`event_key` is what an event filter, or a scorecard's event, is compared by.
 The store keeps the whole name; only tables and charts shorten a long one for display.
 
 >>> normalise_name("  Zoe\\u0308 ") == "Zo\\u00eb"
@@ -180,3 +182,33 @@ def name_key(name: str) -> str:
     """
     key = " ".join(name.split()).casefold()
     return key if key.isascii() else unicodedata.normalize("NFC", unicodedata.normalize("NFC", key).casefold())
+
+
+def one_player_twice(players: list[str]) -> str | None:
+    """What is wrong with a game whose players name one player twice, spelled apart only in case or spacing (their
+    :func:`name_key` is the same): the store would make them one player. None when every player is another.
+
+    >>> one_player_twice(["Alice", "ALICE"])
+    "players 'Alice' and 'ALICE' differ only in case or spacing: they would be one player"
+    >>> one_player_twice(["Mary Ann", "Bob"]) is None
+    True
+    """
+    seen: dict[str, str] = {}
+    for name in players:
+        trimmed = name.strip()
+        key = name_key(trimmed)
+        if key in seen:
+            return (f"players {seen[key]!r} and {trimmed!r} differ only in case or spacing: they would be one "
+                    "player")
+        seen[key] = trimmed
+    return None
+
+
+def event_key(event: str) -> str:
+    """What an event is compared by (a filter's ``--event``, the event of a scorecard): trimmed, NFC (as stored
+    events are), lower case (the stored name is put in lower case in SQL to meet it).
+
+    >>> event_key(" Soire\u0301e CAFE\u0301 ") == event_key("soir\u00e9e caf\u00e9") == "soir\u00e9e caf\u00e9"
+    True
+    """
+    return _nfc(event.strip()).lower()

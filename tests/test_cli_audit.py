@@ -266,3 +266,33 @@ def test_a_progress_line_on_a_terminal_leaves_the_findings_as_they_are(app: type
     assert status == plain.exit_code == 1
     assert (tmp_path / "found.jsonl").read_bytes() == plain.stdout_bytes
     assert b"auditing: " in shown and b" games" in shown
+
+
+def test_a_game_naming_one_player_twice_in_two_spellings_is_refused_as_the_import_refuses_it(
+    app: typer.Typer, tmp_path: Path
+) -> None:
+    # Names that differ only in case or spacing are one player, and a game cannot seat one player twice: the
+    # import refuses such a game, and the audit refuses it too, with the import's line, beside the clean game.
+    from cribstats.cli.app import app as cribstats
+
+    def result_only(players: list[str]) -> bytes:
+        return orjson.dumps({"format": "cribstats/game/1", "players": players,
+                             "result": {"winner": players[0], "scores": {players[0]: 121, players[1]: 99}}})
+
+    path = tmp_path / "night.jsonl"
+    path.write_bytes(b"\n".join([result_only(["Alice", "ALICE"]), orjson.dumps(orjson.loads(CLEAN.read_bytes())),
+                                 result_only(["Mary Ann", " mary  ann"])]) + b"\n")
+    audited = run(app, "--json", str(path))
+    assert (audited.exit_code, audited.stdout) == (2, "")  # the clean game has no finding; two games refused
+    assert audited.stderr.splitlines() == [
+        f"{path}:line 1: players 'Alice' and 'ALICE' differ only in case or spacing: they would be one player",
+        f"{path}:line 3: players 'Mary Ann' and 'mary  ann' differ only in case or spacing: they would be one "
+        "player",
+    ]
+    table = run(app, str(path))
+    assert [summary_value(table.stdout, what) for what in ("games audited", "inputs refused")] == ["1", "2"]
+    imported = CliRunner().invoke(cribstats, ["import", "--db", f"sqlite:///{tmp_path / 'club.db'}", "-q",
+                                              str(path)], env={"COLUMNS": "200"})  # fmt: skip
+    assert imported.exit_code == 2
+    assert [line for line in imported.stderr.splitlines() if line.startswith(str(path))] == (
+        audited.stderr.splitlines())

@@ -312,3 +312,23 @@ def test_the_import_refuses_a_game_seating_a_player_and_their_merged_spelling(db
         names = conn.execute(query).scalars().all()
     engine.dispose()
     assert names == ["Ann", "Bob"]  # the stored b1, untouched
+
+
+def test_rename_refuses_crib_as_the_readers_do(sqlite_url: str, tmp_path: Path) -> None:
+    # A game log's show names the crib "crib", so no player may be called that: import refuses such a game, and
+    # a rename to it (in any spacing) is refused with the same message. "Crib" is a name, in a log and here.
+    imported(sqlite_url, write_jsonl(tmp_path / "a.jsonl", sims(1, 74, ["Bob", "Ann"])))
+    why = "'crib' cannot be a player's name: show uses it for the crib"
+    for name in ("crib", " crib "):
+        refused = run("players", "rename", "--db", sqlite_url, "Ann", name)
+        assert refused.exit_code == 2, refused.output
+        assert refused.stderr == f"error: {why}\n"
+    log = write_jsonl(tmp_path / "crib.jsonl", [{"format": "cribstats/game/1", "players": ["Bob", "crib"],
+                                                 "result": {"winner": "Bob", "scores": {"Bob": 121, "crib": 90}}}])
+    refused = run("import", "--db", sqlite_url, "-q", str(log))
+    assert refused.exit_code == 2 and why in refused.stderr
+    names = [p["name"] for p in orjson.loads(run("players", "--db", sqlite_url, "--format", "json").stdout)]
+    assert names == ["Ann", "Bob"]
+    assert run("players", "rename", "--db", sqlite_url, "Ann", "Crib").exit_code == 0
+    merged = run("players", "merge", "--db", sqlite_url, "Bob", "crib", "--yes")  # "crib" names the stored Crib
+    assert merged.exit_code == 2 and "both played in game" in merged.stderr

@@ -171,3 +171,55 @@ def test_tables_variants_and_targets_on_scorecards(tmp_path: Path) -> None:
         ("Alice", {"Alice": 121, "Bob": 111}, None), ("Bob", {"Alice": 117, "Bob": 121}, None),
         ("Carol", {"Carol": 61, "Dave": 30}, "five-card")]
     assert [(r.finding.player, r.finding.claimed, r.finding.due) for r in records] == [("Erin", 3, 2)]
+
+
+def test_the_two_cards_of_a_game_pair_by_name_key_and_event_with_case_ignored(tmp_path: Path) -> None:
+    # The second card of each game spells a name (or the event) otherwise: in case, or with other spacing. They
+    # are still one player and one game; the game keeps the first card's names and the sheet's first event.
+    games, records, errors = cards(tmp_path, "2026-12-01,Night,1,Alice,Bob,2,+18",
+                                   "2026-12-01,Night,1,bob,alice,0,-18",
+                                   "2026-12-01,Night,2,Mary  Ann,Carol,2,+10",
+                                   "2026-12-01,Night,2,Carol,Mary Ann,0,-10",
+                                   "2026-12-01,night,3,Bob,Carol,2,5",
+                                   "2026-12-01,Night,3,carol, BOB,0,-5")
+    assert (records, errors) == ([], [])
+    assert [(g.place, g.game.event, g.game.players, g.game.result.scores) for g in games] == [
+        ("lines 2, 3", "Night", ["Alice", "Bob"], {"Alice": 121, "Bob": 103}),
+        ("lines 4, 5", "Night", ["Mary  Ann", "Carol"], {"Mary  Ann": 121, "Carol": 111}),
+        ("lines 6, 7", "Night", ["Bob", "Carol"], {"Bob": 121, "Carol": 116}),
+    ]
+
+
+def test_a_card_naming_one_player_twice_in_two_spellings_is_refused(tmp_path: Path) -> None:
+    games, _records, errors = cards(tmp_path, "2026-12-01,Night,1,Alice,ALICE,2,+18",
+                                    "2026-12-01,Night,1,Bob,Carol,2,+5", "2026-12-01,Night,1,carol,bob,0,-5",
+                                    "2026-12-01,Night,1,BOB,Carol,2,+5")
+    path = tmp_path / "scorecards.csv"
+    assert errors == [
+        f"{path}:line 2: player 'Alice' and opponent 'ALICE' differ only in case or spacing: they would be one "
+        "player",
+        f"{path}:line 5: player: 'BOB' has a card for this game already (line 3)",
+    ]
+    assert [g.place for g in games] == ["lines 3, 4"]
+
+
+def test_a_sheet_whose_cards_spell_names_otherwise_imports_every_game(tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from cribstats.cli.app import app
+
+    sheet = tmp_path / "cards.csv"
+    sheet.write_text("\n".join((HEADER, "2026-12-01,Night,1,Alice,Bob,2,+18", "2026-12-01,Night,1,bob,alice,0,-18",
+                                "2026-12-01,Night,2,Mary  Ann,Carol,2,+10",
+                                "2026-12-01,night,2,Carol,Mary Ann,0,-10")) + "\n", encoding="utf-8")
+    db = f"sqlite:///{tmp_path / 'cards.db'}"
+    runner = CliRunner()
+    done = runner.invoke(app, ["import", "--db", db, "-q", str(sheet)])
+    assert done.exit_code == 0, done.output
+    listed = runner.invoke(app, ["games", "--db", db, "--format", "json"])
+    assert [(g["event"], g["players"], g["winners"]) for g in orjson.loads(listed.stdout)] == [
+        ("Night", ["Alice", "Bob"], ["Alice"]), ("Night", ["Mary  Ann", "Carol"], ["Mary  Ann"])]
+    night = runner.invoke(app, ["night", "--db", db, "--event", "night", "--date", "2026-12-01", "-f", "json"])
+    assert [r["player"] for r in orjson.loads(night.stdout)] == ["Alice", "Mary  Ann", "Carol", "Bob"]
+    found = runner.invoke(app, ["audit", "--json", str(sheet)])
+    assert (found.exit_code, found.stdout) == (0, "")  # no card is missing, none disagrees

@@ -258,3 +258,43 @@ def test_an_imported_name_is_stored_in_nfc_or_refused_with_its_place(name: str, 
         assert summary.imported == 0 and summary.refused_count == 1
         place = "site" if not good_site else "players[0]"  # the fields are checked before the players
         assert str(summary.refused[0]).startswith(f"{log}:line 1: {place}: ")
+
+
+# --- the filters -------------------------------------------------------------------------------------------------
+
+CAFE_NFC = "Soir\u00e9e Caf\u00e9"
+CAFE_NFD = unicodedata.normalize("NFD", CAFE_NFC)
+
+
+def test_an_event_filter_typed_in_nfd_finds_the_events_stored_in_nfc(db_url: str, tmp_path: Path) -> None:
+    # Four games whose event a Mac wrote decomposed (NFD): the store keeps it in NFC, and an --event typed either
+    # way (or in capitals) finds all four, in every command that takes one and in the service's nights.
+    from service_server import cli, live_server
+
+    assert CAFE_NFD != CAFE_NFC
+    log = tmp_path / "cafe.jsonl"
+    pairings = [("Ann", "Bob"), ("Cy", "Di"), ("Ann", "Cy"), ("Bob", "Di")]
+    log.write_bytes(b"".join(orjson.dumps(result_game(list(pair), event=CAFE_NFD, date="2026-12-05",
+                                                       round=str(1 + i // 2))) + b"\n"
+                             for i, pair in enumerate(pairings)))  # fmt: skip
+    assert cli("import", str(log), db=db_url).returncode == 0
+
+    def rows(*args: str) -> list[dict[str, Any]]:
+        found = cli(*args, "--format", "json", db=db_url)
+        return orjson.loads(found.stdout)  # type: ignore[no-any-return]
+
+    for event in (CAFE_NFD, CAFE_NFC, CAFE_NFD.upper()):
+        games = rows("games", "--event", event)
+        assert len(games) == 4 and {g["event"] for g in games} == {CAFE_NFC}, event
+        night = rows("night", "--event", event, "--date", "2026-12-05")
+        assert [r["player"] for r in night] == ["Ann", "Bob", "Cy", "Di"], event  # Bob and Cy level: by name
+        assert sum(r["games"] for r in rows("standings", "--event", event)) == 8, event
+        assert sum(r["nights"] for r in rows("season", "--event", event)) == 4, event
+        assert sum(r["games"] for r in rows("stats", "--event", event)) == 8, event
+        final = rows("bracket", "--event", event, "--entrants", "8")  # two qualifiers: the top two
+        assert [(r["side1"], r["side2"]) for r in final] == [("Ann", "Bob")], event
+    with live_server(db_url, tmp_path) as live, live.client() as client:
+        for event in (CAFE_NFD, CAFE_NFC):
+            answer = client.get("/api/v1/nights", params={"event": event, "date": "2026-12-05"})
+            assert answer.status_code == 200, answer.text
+            assert [r["player"] for r in answer.json()["items"]] == ["Ann", "Bob", "Cy", "Di"], event

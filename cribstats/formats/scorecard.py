@@ -2,6 +2,10 @@
 card, ``date,event,round,player,opponent,game_points,spread`` (``table``, ``variant`` and ``target`` may be added).
 
 The two cards of one game (same date, event, round and table, player and opponent swapped) are cross-checked.
+Names are paired as the store knows players, by :func:`~cribstats.names.name_key` (case and spacing ignored), and
+events as the filters compare them, by :func:`~cribstats.names.event_key` (case ignored): ``Mary  Ann`` against
+``bob`` on one card and ``Bob`` against ``Mary Ann`` on the other are one game. The game keeps the names as typed
+on its first card (the one higher up the sheet), and the event as the sheet first spells it.
 Cards that agree become one result-only game (the winner at the target, the loser at the target less the spread);
 cards that disagree become a ``scorecard`` finding, handed to ``on_record``, and no game:
 
@@ -29,7 +33,7 @@ import csv
 import itertools
 import re
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from cribstats.errors import LogError
@@ -37,6 +41,7 @@ from cribstats.findings import Finding
 from cribstats.formats.sources import OnError, OnRecord, SourceFinding, SourceGame, empty_input, line_place, report
 from cribstats.formats.tally import RowError, _variant, read_tally, sheet_header_problem
 from cribstats.gamelog import FORMAT, GameLogError, validate_game
+from cribstats.names import event_key, name_key
 from cribstats.variants import Variant, find_variant
 
 SCORECARD_COLUMNS = ("date", "event", "round", "player", "opponent", "game_points", "spread")
@@ -84,7 +89,9 @@ class Card:
 
     @property
     def game(self) -> tuple[str, str, str, str, frozenset[str]]:
-        return self.date, self.event, self.round, self.table, frozenset((self.player, self.opponent))
+        """What the two cards of one game share: the names by their key, the event with case ignored."""
+        players = frozenset((name_key(self.player), name_key(self.opponent)))
+        return self.date, event_key(self.event), self.round, self.table, players
 
 
 def game_points_of(spread: int, variant: Variant, target: int) -> int | None:
@@ -108,6 +115,7 @@ def read_scorecards(
     reader = csv.reader(lines)
     header: list[str] | None = None
     games: dict[tuple[str, str, str, str, frozenset[str]], list[Card]] = {}
+    events: dict[str, str] = {}  # each event's key: the event as the sheet first spells it
     for row in reader:
         line = reader.line_num
         if not any(cell.strip() for cell in row):
@@ -124,10 +132,12 @@ def read_scorecards(
         try:
             card = _card(header, row, line)
             cards = games.setdefault(card.game, [])
-            if any(c.player == card.player for c in cards):
-                first = next(c.line for c in cards if c.player == card.player)
+            player = name_key(card.player)
+            first = next((c.line for c in cards if name_key(c.player) == player), None)
+            if first is not None:
                 raise RowError(f"{card.player!r} has a card for this game already (line {first})", "player")
-            cards.append(card)
+            event = events.setdefault(event_key(card.event), card.event)
+            cards.append(card if event == card.event else replace(card, event=event))
         except RowError as err:
             report(LogError(file, line_place(line, err.column), str(err)), on_error)
     if header is None:
@@ -210,6 +220,9 @@ def _card(header: list[str], row: list[str], line: int) -> Card:
             raise RowError("no name", column)
     if cells["player"] == cells["opponent"]:
         raise RowError(f"player and opponent are both {cells['player']!r}")
+    if name_key(cells["player"]) == name_key(cells["opponent"]):
+        raise RowError(f"player {cells['player']!r} and opponent {cells['opponent']!r} differ only in case or "
+                       "spacing: they would be one player")
     points_text = cells["game_points"]
     if not _WHOLE.fullmatch(points_text) or int(points_text) not in GAME_POINTS:
         raise RowError(f"{points_text!r} is not game points: a card gives 0, 2 or 3", "game_points")

@@ -22,6 +22,7 @@ from typing import Any, TypeVar
 import sqlalchemy as sa
 from sqlalchemy.engine import Engine
 
+from cribstats.names import event_key
 from cribstats.stats.frames import StatsFilter
 from cribstats.store import tables as t
 from cribstats.store.queries import GameListing, StoredGame, find_game, list_games
@@ -292,7 +293,7 @@ def night_rows(engine: Engine, event: str, day: Date) -> list[dict[str, Any]]:
         with engine.connect() as conn:
             return _rows(load_night(conn, event, day).placings)
 
-    return CACHE.get(engine, ("night", event.casefold(), day), read)
+    return CACHE.get(engine, ("night", event_key(event), day), read)
 
 
 def season_rows(engine: Engine, filters: StatsFilter, *, quarters: bool = False,

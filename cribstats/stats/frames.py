@@ -45,6 +45,7 @@ import polars as pl
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
+from cribstats.names import event_key
 from cribstats.store import tables as t
 from cribstats.store.tables import name_key
 from cribstats.store.totals import misdealt_deals
@@ -54,7 +55,8 @@ from cribstats.variants import find_variant
 @dataclass(frozen=True, slots=True)
 class StatsFilter:
     """Which games (and whose rows) the statistics cover. Dates include both ends; when either is given, undated
-    games are left out. ``event`` ignores case; ``player`` matches any spelling that folds to the same name.
+    games are left out. ``event`` ignores case and Unicode form (:attr:`event_key`); ``player`` matches any
+    spelling that folds to the same name (:attr:`player_key`).
 
     >>> StatsFilter(event="Tuesday League").describe()
     'event Tuesday League'
@@ -87,6 +89,11 @@ class StatsFilter:
     @property
     def player_key(self) -> str | None:
         return name_key(self.player) if self.player else None
+
+    @property
+    def event_key(self) -> str | None:
+        """The event as events are compared (:func:`cribstats.names.event_key`), or None for no event filter."""
+        return None if self.event is None else event_key(self.event)
 
 
 @dataclass(slots=True)
@@ -145,7 +152,7 @@ def game_conditions(filters: StatsFilter) -> list[sa.ColumnElement[bool]]:
     g, e = t.game_table, t.event_table
     conditions: list[sa.ColumnElement[bool]] = []
     if filters.event is not None:
-        conditions.append(sa.func.lower(e.c.name) == filters.event.strip().lower())
+        conditions.append(sa.func.lower(e.c.name) == filters.event_key)
     if filters.since is not None:
         conditions.append(g.c.date >= filters.since)
     if filters.until is not None:

@@ -32,6 +32,7 @@ import polars as pl
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
+from cribstats.names import event_key
 from cribstats.stats.frames import StatsFilter, game_conditions, read_frame
 from cribstats.store import tables as t
 
@@ -168,7 +169,7 @@ def qualifying_query(event: str) -> sa.Select[Any]:
         )
         .where(
             gt.c.won.is_not(None),
-            sa.func.lower(e.c.name) == event.strip().lower(),
+            sa.func.lower(e.c.name) == event_key(event),
             gt.c.game_id.not_in(in_matches),
         )
         .group_by(gt.c.player_id)

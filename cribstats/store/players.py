@@ -26,6 +26,7 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
 from cribstats.errors import CribstatsError
+from cribstats.gamelog import CRIB
 from cribstats.names import TextError, name_key, normalise_name
 from cribstats.store import tables as t
 
@@ -136,10 +137,15 @@ def find_player(conn: Connection, name: str) -> tuple[int, str]:
 
 
 def _valid(name: str) -> str:
+    """``name`` as a player's name may be, under the rule every reader applies: the name rule, and not ``crib``
+    (a game log's ``show`` names the crib so; the readers refuse a player of that name)."""
     try:
-        return normalise_name(name)
+        normal = normalise_name(name)
     except TextError as err:
         raise PlayerError(f"{name!r}: {err}") from None
+    if normal == CRIB:
+        raise PlayerError(f"{CRIB!r} cannot be a player's name: show uses it for the crib")
+    return normal
 
 
 def _add_alias(conn: Connection, name: str, player_id: int) -> None:
@@ -153,7 +159,8 @@ def rename_player(conn: Connection, old: str, new: str) -> tuple[str, str]:
     """Give the player ``old`` names the spelling ``new``; the old spelling stays an alias of the player.
 
     :returns: the stored name before and after.
-    :raises PlayerError: for an unknown player, a name the rule refuses, or a name another player has.
+    :raises PlayerError: for an unknown player, a name the rule refuses (``crib`` among them), or a name another
+        player has.
     """
     player_id, before = find_player(conn, old)
     after = _valid(new)

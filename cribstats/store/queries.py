@@ -20,6 +20,7 @@ from sqlalchemy.engine import Connection
 
 from cribstats.errors import CribstatsError
 from cribstats.gamelog import GameLog, validate_game_json
+from cribstats.names import event_key
 from cribstats.store import tables as t
 from cribstats.store.players import player_id_query
 from cribstats.store.tables import name_key
@@ -107,7 +108,7 @@ def list_games(
         wanted = sa.select(gp.c.game_id).where(gp.c.player_id == player_id_query(name_key(player)))
         query = query.where(g.c.id.in_(wanted))
     if event is not None:
-        query = query.where(sa.func.lower(e.c.name) == event.strip().lower())
+        query = query.where(sa.func.lower(e.c.name) == event_key(event))
     if since is not None:
         query = query.where(g.c.date >= since)
     if until is not None:
