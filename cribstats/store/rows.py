@@ -13,6 +13,7 @@ from cribstats.discards.analysis import DiscardError
 from cribstats.discards.values import Discard, many_discard_values
 from cribstats.errors import CribstatsError
 from cribstats.gamelog import GO, canonical_json, game_key
+from cribstats.names import one_player_twice
 from cribstats.replay import DealFacts, GameOutcome, ReplayVisitor, replay
 from cribstats.replay.facts import PlayerDealFacts
 from cribstats.store.tables import name_key
@@ -324,6 +325,9 @@ def prepare_game(game: AnyGame, file: str, place: str | None, values: DiscardQue
 
     :raises GameRefused: for a game the store cannot hold; errors of the replay propagate.
     """
+    twice = one_player_twice(game.players)
+    if twice is not None:
+        raise GameRefused(twice)
     log, digest = canonical_log(game)
     key_of: dict[str, str] = {}
     seat_of: dict[str, int] = {}
@@ -333,10 +337,6 @@ def prepare_game(game: AnyGame, file: str, place: str | None, values: DiscardQue
         k = name_key(trimmed)
         if not k:
             raise GameRefused(f"player name {name!r} is blank")
-        if k in names:
-            raise GameRefused(
-                f"players {names[k]!r} and {trimmed!r} differ only in case or spacing: they would be one player"
-            )
         names[k] = trimmed
         key_of[name] = k
         seat_of[name] = seat
