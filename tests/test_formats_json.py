@@ -105,7 +105,36 @@ def test_an_unknown_suffix(tmp_path: Path) -> None:
 def test_not_utf8_text_in_a_tally_sheet(tmp_path: Path) -> None:
     path = tmp_path / "latin1.csv"
     path.write_bytes("date,event,round,player1,player2,score1,score2\n,Café,1,A,B,121,90\n".encode("latin-1"))
-    assert read_all(path) == ([], [f"{path}: not UTF-8 text (byte b'\\xe9' at offset 51)"])
+    assert read_all(path) == ([], [f"{path}: not UTF-8 text (byte b'\\xe9' at offset 51): save the file as UTF-8"])
+
+
+def test_not_utf8_text_in_json_lines_is_named_at_its_line_and_column(tmp_path: Path) -> None:
+    """A line saved in Windows-1252 (Café) is refused at the column of its bad byte, counted in characters; the
+    other lines are read."""
+    path = tmp_path / "night.jsonl"
+    bad = (GAME % b"w2").replace(b'"players"', '"site": "Caf\u00e9 \u00e9t\u00e9", "players"'.encode("cp1252"))
+    path.write_bytes((GAME % b"w1") + b"\n" + bad + b"\n" + (GAME % b"w3") + b"\n")
+    games, errors = read_all(path)
+    column = bad.index(b"\xe9") + 1  # the bytes before it are ASCII: one character each
+    assert [g.game.id for g in games] == ["w1", "w3"]
+    assert errors == [f"{path}:line 2, column {column}: not UTF-8 text (byte b'\\xe9'): save the file as UTF-8"]
+
+
+def test_not_utf8_text_in_a_json_document_is_named_at_its_line_and_column(tmp_path: Path) -> None:
+    path = tmp_path / "game.json"
+    path.write_bytes('{\n  "format": "cribstats/game/1",\n  "site": "\u00e9t\u00e9 Caf\u00e9",\n'
+                     '  "players": ["A", "B"]\n}\n'.encode("cp1252"))
+    assert read_all(path) == ([], [f"{path}:line 3, column 12: not UTF-8 text (byte b'\\xe9'): save the file as "
+                                   "UTF-8"])
+
+
+@pytest.mark.parametrize("encoding", ["utf-16", "utf-16-le", "utf-16-be", "utf-32"])
+def test_a_log_saved_as_unicode_on_windows_is_named_so(tmp_path: Path, encoding: str) -> None:
+    """Notepad's "Unicode" is UTF-16 (with a byte-order mark); said so, not called binary data."""
+    path = tmp_path / "night.jsonl"
+    path.write_bytes(((GAME % b"u1") + b"\n").decode().encode(encoding))
+    wide = "UTF-32" if "32" in encoding else "UTF-16"
+    assert read_all(path) == ([], [f"{path}: {wide} text, not UTF-8: save the file as UTF-8"])
 
 
 def test_a_value_that_is_not_a_game_or_an_array(tmp_path: Path) -> None:
@@ -218,6 +247,8 @@ def test_stdin_empty_not_json_and_binary(monkeypatch: pytest.MonkeyPatch) -> Non
     assert stdin_games(monkeypatch, b"hello\n") == (
         [], ["<stdin>:line 1, column 1: not valid JSON: unexpected character, expected a JSON value"])
     assert stdin_games(monkeypatch, b"\x00\x01{") == ([], ["<stdin>: not a text input: it holds binary data"])
+    assert stdin_games(monkeypatch, (GAME % b"u1").decode().encode("utf-16")) == (
+        [], ["<stdin>: UTF-16 text, not UTF-8: save the input as UTF-8"])
 
 
 def test_read_stream_on_an_open_handle() -> None:

@@ -49,6 +49,8 @@ from cribstats.formats.sources import (
     SourceGame,
     SourceMatch,
     is_binary,
+    not_text_message,
+    not_utf8_message,
     kind_of,
     open_log,
     report,
@@ -128,7 +130,7 @@ def read_stream(
             first = line
             break
     if is_binary(first):
-        report(LogError(name, None, "not a text input: it holds binary data"), on_error)
+        report(LogError(name, None, not_text_message(first, "input")), on_error)
         return
     head = b"".join(skipped)
     start = first.lstrip(BOM).strip()
@@ -168,7 +170,7 @@ def _read(
 
 def _read_problem(err: Exception) -> str:
     if isinstance(err, UnicodeDecodeError):
-        return f"not UTF-8 text (byte {err.object[err.start:err.start + 1]!r} at offset {err.start})"
+        return not_utf8_message(err, f"offset {err.start}")
     return f"cannot be read: {getattr(err, 'strerror', None) or err}"
 
 

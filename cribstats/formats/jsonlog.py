@@ -27,6 +27,7 @@ from cribstats.formats.sources import (
     SourceMatch,
     empty_input,
     line_place,
+    not_utf8_message,
     report,
 )
 from cribstats.gamelog import FORMAT, GameLogError, describe, join_place, validate_game
@@ -35,8 +36,23 @@ from cribstats.gamelog.validate import validate_game_model
 from cribstats.names import MAX_GAME_BYTES, game_size_message
 
 
-def json_error(file: str, err: orjson.JSONDecodeError, line: int | None = None) -> LogError:
-    """A decoding error with its line and column (``line`` overrides the line, for JSON Lines)."""
+def json_error(file: str, err: orjson.JSONDecodeError, line: int | None = None, text: bytes = b"") -> LogError:
+    """A decoding error with its line and column (``line`` overrides the line, for JSON Lines); for ``text``
+    that is not UTF-8, the line and column of its first bad byte instead.
+
+    >>> try:
+    ...     orjson.loads(b'{"site": "caf\\xe9"}')
+    ... except orjson.JSONDecodeError as err:
+    ...     print(json_error("club.jsonl", err, 4, b'{"site": "caf\\xe9"}'))
+    club.jsonl:line 4, column 14: not UTF-8 text (byte b'\\xe9'): save the file as UTF-8
+    """
+    try:
+        text.decode("utf-8")
+    except UnicodeDecodeError as bad:
+        before = text[:bad.start]
+        at_line = (line or 1) + before.count(b"\n")
+        column = len(before[before.rfind(b"\n") + 1:].decode("utf-8", "replace")) + 1
+        return LogError(file, f"line {at_line}, column {column}", not_utf8_message(bad))
     return LogError(file, f"line {line or err.lineno}, column {err.colno}", f"not valid JSON: {err.msg}")
 
 
@@ -90,7 +106,7 @@ def read_json_lines(
                 orjson.loads(line.rstrip(b"\r\n"))
             except orjson.JSONDecodeError as again:
                 err = again
-            report(json_error(file, err, number), on_error)
+            report(json_error(file, err, number, line), on_error)
             continue
         if not isinstance(data, dict):
             report(LogError(file, line_place(number), f"a line holds one game, a JSON object, not "
@@ -142,7 +158,7 @@ def read_json_document(
     try:
         value = orjson.loads(data)
     except orjson.JSONDecodeError as err:
-        report(json_error(file, err), on_error)
+        report(json_error(file, err, text=data), on_error)
         return
     if is_match_record(value):
         yield from read_match(value, file, "", on_error, on_record)

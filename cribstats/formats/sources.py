@@ -104,6 +104,44 @@ def is_binary(head: bytes) -> bool:
     return b"\x00" in head
 
 
+#: the byte-order marks of text in a wide encoding, which a log saved as "Unicode" on Windows starts with
+_WIDE_MARKS = ((b"\xff\xfe\x00\x00", "UTF-32"), (b"\x00\x00\xfe\xff", "UTF-32"), (b"\xff\xfe", "UTF-16"),
+               (b"\xfe\xff", "UTF-16"))
+
+
+def not_text_message(head: bytes, what: str = "file") -> str:
+    """Why data with a NUL byte is not read: text in UTF-16 or UTF-32 (by its byte-order mark, or ASCII text with
+    every other byte NUL), or binary data.
+
+    >>> not_text_message("{}".encode("utf-16"))
+    'UTF-16 text, not UTF-8: save the file as UTF-8'
+    >>> not_text_message(bytes([0x89, 0x50, 0x4E, 0x47, 0, 0, 0, 13]))
+    'not a text file: it holds binary data'
+    """
+    sample = head[:256]
+    wide = next((name for mark, name in _WIDE_MARKS if sample.startswith(mark)), None)
+    if wide is None and len(sample) >= 4:
+        even, odd = sample[0::2], sample[1::2]
+        if (not odd.strip(b"\x00") and even.isascii()) or (not even.strip(b"\x00") and odd.isascii()):
+            wide = "UTF-16"
+    if wide is not None:
+        return f"{wide} text, not UTF-8: save the {what} as UTF-8"
+    return f"not a text {what}: it holds binary data"
+
+
+def not_utf8_message(err: UnicodeDecodeError, at: str | None = None) -> str:
+    """The message for text that is not UTF-8, naming its first bad byte (``at`` where, when the place does not).
+
+    >>> try:
+    ...     b"caf\\xe9".decode("utf-8")
+    ... except UnicodeDecodeError as err:
+    ...     print(not_utf8_message(err, "offset 3"))
+    not UTF-8 text (byte b'\\xe9' at offset 3): save the file as UTF-8
+    """
+    byte = err.object[err.start:err.start + 1]
+    return f"not UTF-8 text (byte {byte!r}{f' at {at}' if at else ''}): save the file as UTF-8"
+
+
 def open_log(path: str) -> BinaryIO:
     """Open a file for reading in binary mode, checking that it holds text.
 
@@ -127,7 +165,7 @@ def open_log(path: str) -> BinaryIO:
         raise LogError(path, None, f"cannot be read: {err.strerror or err}") from None
     if is_binary(head):
         handle.close()
-        raise LogError(path, None, "not a text file: it holds binary data")
+        raise LogError(path, None, not_text_message(head))
     return handle
 
 
