@@ -316,9 +316,19 @@ def accuracy_chart(missed: pl.DataFrame, subtitle: str = "") -> Figure:
     return fig
 
 
+def sentence_start(text: str) -> str:
+    """``text`` with its first letter upper-cased and every other character exactly as written.
+
+    For a filter's description (``player Ann McDonald, event St Mary's`` becomes ``Player Ann McDonald, ...``),
+    which starts with cribstats' own wording: the names in it print as typed (``str.capitalize`` would lower-case
+    them).
+    """
+    return text[:1].upper() + text[1:]
+
+
 def _subtitle(frames: StatsFrames) -> str:
     described = frames.filters.describe()
-    return "" if described == "all games" else described.capitalize()
+    return "" if described == "all games" else sentence_start(described)
 
 
 DRAWERS: dict[str, Callable[[StatsFrames], Figure]] = {

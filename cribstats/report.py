@@ -36,6 +36,7 @@ from cribstats.charts import (
     averages_chart,
     figure_bytes,
     hands_chart,
+    sentence_start,
     skunks_chart,
     skunks_trend_chart,
 )
@@ -216,7 +217,7 @@ def report_context(engine: Engine, filters: StatsFilter | None = None, *, title:
     worst_columns = ("points", "kind", "player", "game_key", "date", "deal", "message")
     return {
         "title": title,
-        "scope": filters.describe(),
+        "scope": sentence_start(filters.describe()),  # the names as typed
         "generated": datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"),
         "summary": [
             ("Games", str(games["games"])),

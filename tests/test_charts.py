@@ -95,3 +95,23 @@ def test_bad_kind_and_suffix(tmp_path: Path, engine) -> None:
         draw_chart("pie", read_frames(engine))
     with pytest.raises(ChartError, match=r"write a \.png or \.svg file"):
         save_figure(draw_chart("hands", read_frames(engine)), tmp_path / "chart.jpg")
+
+
+@pytest.mark.parametrize(("filters", "subtitle"), [
+    (StatsFilter(player="Ann McDonald", event="St Mary's Tuesday"),
+     "Player Ann McDonald, event St Mary's Tuesday"),
+    (StatsFilter(player="de Vries"), "Player de Vries"),
+    (StatsFilter(player="Øyvind Ådland"), "Player Øyvind Ådland"),
+])  # fmt: skip
+def test_a_filtered_chart_keeps_names_as_typed(tmp_path: Path, filters: StatsFilter, subtitle: str) -> None:
+    logs = tmp_path / "games.jsonl"
+    with open(logs, "wb") as handle:
+        for game in simulate_games(3, players=["Ann McDonald", "de Vries", "Øyvind Ådland"], seed=3,
+                                   events=["St Mary's Tuesday"], start_date="2026-12-08"):  # fmt: skip
+            handle.write(orjson.dumps(game.log) + b"\n")
+    engine = make_engine(f"sqlite:///{tmp_path / 'names.db'}")
+    assert import_paths([logs], engine).imported == 3
+    for kind in CHART_KINDS:
+        fig = draw_chart(kind, read_frames(engine, filters))
+        assert fig._suptitle is not None
+        assert fig._suptitle.get_text().splitlines()[1:] == [subtitle], kind
