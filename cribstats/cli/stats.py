@@ -59,12 +59,19 @@ class UsageError(CribstatsError):
 
 
 def _date(text: str | None, option: str) -> Date | None:
+    """The day a date option names, or None; refused in the words the game log's dates are (``'2026-02-30' is
+    not a date of the calendar``, ``'3/3/2026' is not a date: write YYYY-MM-DD``).
+
+    :raises UsageError: naming the option.
+    """
     if text is None:
         return None
+    from cribstats.gamelog.fields import iso_date
+
     try:
-        return Date.fromisoformat(text)
-    except ValueError:
-        raise UsageError(f"{option} {text!r} is not a date: write YYYY-MM-DD") from None
+        return Date.fromisoformat(iso_date(text))
+    except ValueError as err:
+        raise UsageError(f"{option} {err}") from None
 
 
 def _filters(
