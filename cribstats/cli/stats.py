@@ -323,8 +323,9 @@ def chart(
 
         cribstats chart averages --event "Tuesday League" --out averages.svg
     """
-    from cribstats.charts import draw_chart, save_figure
+    from cribstats.charts import NO_DEALS, draw_chart, per_deal_gap, save_figure
     from cribstats.stats import read_frames
+    from cribstats.stats.measures import load_stats
 
     try:
         if not out.lower().endswith((".png", ".svg")):
@@ -332,10 +333,18 @@ def chart(
         filters = _filters(player, event, since, until, variant)
         engine = _open_store(db)
         count = _games_matching(engine, filters)
-        save_figure(draw_chart(kind.value, read_frames(engine, filters)), out)
+        frames = read_frames(engine, filters)
+        save_figure(draw_chart(kind.value, frames), out)
+        per_deal = kind in (ChartKind.averages, ChartKind.accuracy)
+        no_deals = bool(count) and per_deal and per_deal_gap(load_stats(frames)) == NO_DEALS
     except _handled() as error:
         raise _fail(error) from None
     _warn_if_none(count, filters, "chart")
+    if no_deals:  # games match, but a per-deal chart needs their deals: results-only games have none
+        games = f"{count} game{'s' if count != 1 else ''}"
+        err_console().print(message(
+            f"warning: the {games} matching {filters.describe()} have no completed deals to average (results-only "
+            f"games record none): the {kind.value} chart is empty"), soft_wrap=True)  # fmt: skip
     err_console().print(message(f"wrote {out}"), soft_wrap=True)
 
 
