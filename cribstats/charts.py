@@ -141,9 +141,26 @@ def _bar_style(i: int) -> dict[str, object]:
             "linewidth": 0.6}  # fmt: skip
 
 
-def _empty(fig: Figure, ax: Axes, title: str) -> Figure:
+NO_GAMES = "No stored games match"
+NO_DEALS = "The matching games have no completed deals to average"
+
+
+def per_deal_gap(stats: pl.DataFrame) -> str | None:
+    """Why a chart of per-deal figures has nothing to draw, from the players' statistics (``games`` and
+    ``deals``, completed deals): :data:`NO_GAMES`, :data:`NO_DEALS` (results-only games, such as a tally sheet's,
+    have no deals), or None when some player has a completed deal.
+
+    >>> per_deal_gap(pl.DataFrame({"games": [3, 3], "deals": [0, 0]})) == NO_DEALS
+    True
+    """
+    if stats.filter(pl.col("deals") > 0).height:
+        return None
+    return NO_DEALS if stats.filter(pl.col("games") > 0).height else NO_GAMES
+
+
+def _empty(fig: Figure, ax: Axes, title: str, why: str = NO_GAMES) -> Figure:
     ax.set_title(title)
-    ax.text(0.5, 0.5, "No stored games match", ha="center", va="center", transform=ax.transAxes, fontsize=12)
+    ax.text(0.5, 0.5, why, ha="center", va="center", transform=ax.transAxes, fontsize=12)
     ax.set_xticks([])
     ax.set_yticks([])
     return fig
@@ -225,9 +242,10 @@ def averages_chart(stats: pl.DataFrame, subtitle: str = "") -> Figure:
     fig, axes = _figure(dealt.height, rows=3, height=2.9)
     fig.suptitle(f"{title}\n{subtitle}" if subtitle else title)
     if dealt.height == 0:
+        why = per_deal_gap(stats) or NO_GAMES
         for ax in axes[1:]:
-            _empty(fig, ax, "")
-        return _empty(fig, axes[0], "")
+            _empty(fig, ax, "", why)
+        return _empty(fig, axes[0], "", why)
     names = dealt["player"].to_list()
     panels = (
         ("Pegging", ("pegging_per_deal_dealer", "pegging_per_deal_pone")),
@@ -245,7 +263,8 @@ def averages_chart(stats: pl.DataFrame, subtitle: str = "") -> Figure:
         ax.set_ylabel("Points per deal")
         _style(ax)
         _player_axis(ax, names)
-    axes[0].legend(loc="upper right", frameon=False, ncols=2)
+    # beside the panels, never over a bar (the constrained layout makes room for it)
+    axes[0].legend(loc="upper left", bbox_to_anchor=(1.0, 1.0), frameon=False)
     return fig
 
 
@@ -294,14 +313,17 @@ def hands_chart(hands: pl.DataFrame, subtitle: str = "") -> Figure:
 
 
 @drawn_quietly
-def accuracy_chart(missed: pl.DataFrame, subtitle: str = "") -> Figure:
-    """Per player: points missed per completed deal, stacked by phase (pegging, his heels, hand, crib)."""
+def accuracy_chart(missed: pl.DataFrame, subtitle: str = "", *, why: str = NO_GAMES) -> Figure:
+    """Per player: points missed per completed deal, stacked by phase (pegging, his heels, hand, crib).
+
+    ``why`` is said when no player has a completed deal (:func:`per_deal_gap`).
+    """
     title = "Points missed per deal, by phase"
     names = missed["player"].unique(maintain_order=True).to_list()
     fig, (ax,) = _figure(len(names))
     fig.suptitle(f"{title}\n{subtitle}" if subtitle else title)
     if not names:
-        return _empty(fig, ax, "")
+        return _empty(fig, ax, "", why)
     bottom = [0.0] * len(names)
     for i, phase in enumerate(CLAIM_PHASES):
         by_player = dict(missed.filter(pl.col("phase") == phase).select("player", "per_deal").iter_rows())
@@ -316,9 +338,19 @@ def accuracy_chart(missed: pl.DataFrame, subtitle: str = "") -> Figure:
     return fig
 
 
+def sentence_start(text: str) -> str:
+    """``text`` with its first letter upper-cased and every other character exactly as written.
+
+    For a filter's description (``player Ann McDonald, event St Mary's`` becomes ``Player Ann McDonald, ...``),
+    which starts with cribstats' own wording: the names in it print as typed (``str.capitalize`` would lower-case
+    them).
+    """
+    return text[:1].upper() + text[1:]
+
+
 def _subtitle(frames: StatsFrames) -> str:
     described = frames.filters.describe()
-    return "" if described == "all games" else described.capitalize()
+    return "" if described == "all games" else sentence_start(described)
 
 
 DRAWERS: dict[str, Callable[[StatsFrames], Figure]] = {
@@ -326,7 +358,8 @@ DRAWERS: dict[str, Callable[[StatsFrames], Figure]] = {
     "skunks-trend": lambda f: skunks_trend_chart(skunk_trend(f), _subtitle(f)),
     "averages": lambda f: averages_chart(load_stats(f), _subtitle(f)),
     "hands": lambda f: hands_chart(hand_points(f), _subtitle(f)),
-    "accuracy": lambda f: accuracy_chart(missed_by_phase(f), _subtitle(f)),
+    "accuracy": lambda f: accuracy_chart(missed_by_phase(f), _subtitle(f),
+                                         why=per_deal_gap(load_stats(f)) or NO_GAMES),
 }
 
 

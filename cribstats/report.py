@@ -32,10 +32,13 @@ from sqlalchemy.engine import Engine
 
 from cribstats.atomicfile import WriteError, write_atomic
 from cribstats.charts import (
+    NO_GAMES,
     accuracy_chart,
     averages_chart,
     figure_bytes,
     hands_chart,
+    per_deal_gap,
+    sentence_start,
     skunks_chart,
     skunks_trend_chart,
 )
@@ -179,7 +182,7 @@ def _charts(frames: StatsFrames, stats: pl.DataFrame) -> list[Chart]:
               _png(hands_chart(hand_points(frames)))),
         Chart("chart-accuracy", "Points missed per deal",
               "Points left on the board per completed deal, by phase.",
-              _png(accuracy_chart(missed_by_phase(frames)))),
+              _png(accuracy_chart(missed_by_phase(frames), why=per_deal_gap(stats) or NO_GAMES))),
     ]  # fmt: skip
 
 
@@ -216,7 +219,7 @@ def report_context(engine: Engine, filters: StatsFilter | None = None, *, title:
     worst_columns = ("points", "kind", "player", "game_key", "date", "deal", "message")
     return {
         "title": title,
-        "scope": filters.describe(),
+        "scope": sentence_start(filters.describe()),  # the names as typed
         "generated": datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"),
         "summary": [
             ("Games", str(games["games"])),

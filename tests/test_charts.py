@@ -11,6 +11,7 @@ import pytest
 from cribstats.charts import (
     CHART_KINDS,
     ChartError,
+    averages_chart,
     draw_chart,
     hands_chart,
     random_hand_distribution,
@@ -95,3 +96,78 @@ def test_bad_kind_and_suffix(tmp_path: Path, engine) -> None:
         draw_chart("pie", read_frames(engine))
     with pytest.raises(ChartError, match=r"write a \.png or \.svg file"):
         save_figure(draw_chart("hands", read_frames(engine)), tmp_path / "chart.jpg")
+
+
+@pytest.mark.parametrize(("filters", "subtitle"), [
+    (StatsFilter(player="Ann McDonald", event="St Mary's Tuesday"),
+     "Player Ann McDonald, event St Mary's Tuesday"),
+    (StatsFilter(player="de Vries"), "Player de Vries"),
+    (StatsFilter(player="Øyvind Ådland"), "Player Øyvind Ådland"),
+])  # fmt: skip
+def test_a_filtered_chart_keeps_names_as_typed(tmp_path: Path, filters: StatsFilter, subtitle: str) -> None:
+    logs = tmp_path / "games.jsonl"
+    with open(logs, "wb") as handle:
+        for game in simulate_games(3, players=["Ann McDonald", "de Vries", "Øyvind Ådland"], seed=3,
+                                   events=["St Mary's Tuesday"], start_date="2026-12-08"):  # fmt: skip
+            handle.write(orjson.dumps(game.log) + b"\n")
+    engine = make_engine(f"sqlite:///{tmp_path / 'names.db'}")
+    assert import_paths([logs], engine).imported == 3
+    for kind in CHART_KINDS:
+        fig = draw_chart(kind, read_frames(engine, filters))
+        assert fig._suptitle is not None
+        assert fig._suptitle.get_text().splitlines()[1:] == [subtitle], kind
+
+
+def _texts(fig) -> list[str]:  # type: ignore[no-untyped-def]
+    return [t.get_text() for ax in fig.axes for t in ax.texts]
+
+
+@pytest.mark.parametrize("kind", ["averages", "accuracy"])
+def test_per_deal_charts_of_results_only_games_say_so(tmp_path: Path, kind: str) -> None:
+    tally = tmp_path / "ladder.csv"
+    tally.write_text("date,event,round,player1,player2,score1,score2\n"
+                     "2026-09-08,Autumn Ladder,1,Ann,Ben,121,100\n"
+                     "2026-09-08,Autumn Ladder,2,Ben,Cy,121,90\n")  # fmt: skip
+    engine = make_engine(f"sqlite:///{tmp_path / 'ladder.db'}")
+    assert import_paths([tally], engine).imported == 2
+    texts = _texts(draw_chart(kind, read_frames(engine, StatsFilter(event="Autumn Ladder"))))
+    assert texts and set(texts) == {"The matching games have no completed deals to average"}
+    assert set(_texts(draw_chart(kind, read_frames(engine, StatsFilter(event="Nowhere"))))) == {
+        "No stored games match"
+    }
+
+
+def _bars_under_legends(fig) -> list[tuple[str, int]]:  # type: ignore[no-untyped-def]
+    """Each (panel title, bar number) whose drawn box meets the drawn box of a legend, after drawing."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.patches import Rectangle
+
+    canvas = FigureCanvasAgg(fig)
+    canvas.draw()
+    renderer = canvas.get_renderer()
+    legends = [ax.get_legend().get_window_extent(renderer) for ax in fig.axes if ax.get_legend()]
+    assert legends
+    for box in legends:  # on the page, not cut off at its edge
+        assert fig.bbox.x0 <= box.x0 and box.x1 <= fig.bbox.x1 and fig.bbox.y0 <= box.y0 and box.y1 <= fig.bbox.y1
+    return [
+        (ax.get_title(), i)
+        for ax in fig.axes
+        for i, bar in enumerate(p for p in ax.patches if isinstance(p, Rectangle) and p.get_height() > 0)
+        if any(box.overlaps(bar.get_window_extent(renderer)) for box in legends)
+    ]
+
+
+@pytest.mark.parametrize("players", [3, 8, 16])
+def test_the_averages_legend_covers_no_bar(players: int) -> None:
+    # even bars up to the top of every panel, where a legend inside the axes would sit on the last ones
+    stats = pl.DataFrame({
+        "player": [f"Player {i}" for i in range(players)], "games": [10] * players, "deals": [80] * players,
+        "pegging_per_deal_dealer": [3.4] * players, "pegging_per_deal_pone": [3.4] * players,
+        "hand_per_deal_dealer": [8.0] * players, "hand_per_deal_pone": [8.0] * players,
+        "crib_per_deal": [4.6] * players,
+    })  # fmt: skip
+    assert _bars_under_legends(averages_chart(stats)) == []
+
+
+def test_the_averages_legend_covers_no_bar_of_a_real_store(engine) -> None:  # type: ignore[no-untyped-def]
+    assert _bars_under_legends(draw_chart("averages", read_frames(engine))) == []

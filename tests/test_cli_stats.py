@@ -197,3 +197,16 @@ def test_a_store_with_broken_tables_is_one_line(tmp_path: Path) -> None:
     assert (code, out) == (1, "")
     assert err.startswith("error: the database failed: no such ") and "Traceback" not in err
     assert len(err.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize("kind", ["averages", "accuracy"])
+def test_a_per_deal_chart_of_results_only_games_says_why_it_is_empty(db: str, tmp_path: Path, kind: str) -> None:
+    out = tmp_path / f"{kind}.png"
+    code, stdout, err = run("chart", kind, "--db", db, "--event", "Club", "--out", str(out))  # a tally: no deals
+    assert (code, stdout) == (0, "")
+    assert err.splitlines() == [
+        "warning: the 4 games matching event Club have no completed deals to average (results-only games record "
+        f"none): the {kind} chart is empty",
+        f"wrote {out}",
+    ]
+    assert "no stored games match" not in err

@@ -298,6 +298,30 @@ def test_games_since_after_until_is_a_usage_error(sqlite_url: str, night: Path) 
     assert result.stderr.strip() == "error: --since 2026-03-10 is after --until 2026-03-03: no game can match"
 
 
+@pytest.mark.parametrize(("date", "why"), [
+    ("2026-02-30", "is not a date of the calendar"),
+    ("2026-13-01", "is not a date of the calendar"),
+    ("2026-2-3", "is not a date: write YYYY-MM-DD"),
+    ("03/03/2026", "is not a date: write YYYY-MM-DD"),
+    ("20260303", "is not a date: write YYYY-MM-DD"),
+])  # fmt: skip
+@pytest.mark.parametrize("option", ["--since", "--until"])
+@pytest.mark.parametrize("command", ["games", "stats", "standings", "season", "discards"])
+def test_a_bad_date_is_told_alike_by_every_command(sqlite_url: str, night: Path, command: str, option: str,
+                                                   date: str, why: str) -> None:  # fmt: skip
+    run("import", "--db", sqlite_url, "-q", str(night))
+    result = run(command, "--db", sqlite_url, option, date)
+    assert (result.exit_code, result.stdout) == (2, "")
+    assert result.stderr == f"error: {option} {date!r} {why}\n"  # one line, no usage box
+
+
+def test_games_dates_are_days(sqlite_url: str, night: Path) -> None:
+    run("import", "--db", sqlite_url, "-q", str(night))
+    result = run("games", "--db", sqlite_url, "--since", "2026-03-04", "--until", "2026-03-04", "-f", "json")
+    assert result.exit_code == 0, result.stderr
+    assert [g["date"] for g in orjson.loads(result.stdout)] == ["2026-03-04"]
+
+
 @pytest.mark.parametrize("command", [["games"], ["show", "1"]])
 def test_reading_a_database_that_is_not_a_store(tmp_path: Path, command: list[str]) -> None:
     other = tmp_path / "other.db"

@@ -131,3 +131,47 @@ def test_format_value() -> None:
     assert format_value("hand_per_deal_pone", 7.125) == "7.12"
     assert format_value("pegging_per_deal_pone", None) == "–"
     assert format_value("games", 12) == "12"
+
+
+MIXED_CASE = ["Ann McDonald", "de Vries", "Øyvind Ådland"]
+
+
+@pytest.fixture(scope="module")
+def mixed_case_store(tmp_path_factory: pytest.TempPathFactory) -> str:
+    """Six games among players whose names are not in plain title case, at an event with an apostrophe."""
+    folder = tmp_path_factory.mktemp("names")
+    logs = folder / "night.jsonl"
+    with open(logs, "wb") as handle:
+        for game in simulate_games(6, players=MIXED_CASE, seed=8, events=["St Mary's Tuesday"],
+                                   start_date="2026-12-08", games_per_night=3):  # fmt: skip
+            handle.write(orjson.dumps(game.log) + b"\n")
+    url = f"sqlite:///{folder / 'names.db'}"
+    assert import_paths([logs], make_engine(url)).imported == 6
+    return url
+
+
+def _scope(page: str) -> str:
+    """The text of the line under the title that says which games the report covers."""
+    import html as html_module
+
+    found = re.search(r'<p class="scope">(.*?) &middot; generated', page)
+    assert found, "no scope line"
+    return html_module.unescape(found.group(1))
+
+
+@pytest.mark.parametrize(("player", "event", "scope"), [
+    ("Ann McDonald", "St Mary's Tuesday", "Player Ann McDonald, event St Mary's Tuesday"),
+    ("de Vries", None, "Player de Vries"),
+    ("Øyvind Ådland", None, "Player Øyvind Ådland"),
+    (None, "St Mary's Tuesday", "Event St Mary's Tuesday"),
+    (None, None, "All games"),
+])  # fmt: skip
+def test_the_scope_line_keeps_names_as_typed(mixed_case_store: str, tmp_path: Path, player: str | None,
+                                             event: str | None, scope: str) -> None:  # fmt: skip
+    out = tmp_path / "r.html"
+    args = ["report", "--db", mixed_case_store, "--out", str(out)]
+    args += ["--player", player] if player else []
+    args += ["--event", event] if event else []
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 0, result.output
+    assert _scope(out.read_text(encoding="utf-8")) == scope

@@ -193,7 +193,7 @@ def test_help_names_the_exit_status_each_command_gives() -> None:
 def test_a_bad_date_is_named_by_its_own_option(tmp_path: Path) -> None:
     db = f"sqlite:///{tmp_path / 'x.db'}"
     result = CliRunner().invoke(app, ["standings", "--db", db, "--date", "2026-13-01"])
-    assert (result.exit_code, result.stderr) == (2, "error: --date '2026-13-01' is not a date: write YYYY-MM-DD\n")
+    assert (result.exit_code, result.stderr) == (2, "error: --date '2026-13-01' is not a date of the calendar\n")
 
 
 def test_an_unknown_game_exits_as_the_help_says(tmp_path: Path) -> None:

@@ -40,3 +40,25 @@ def test_the_other_samples_audit_clean() -> None:
     result = CliRunner().invoke(app, ["audit", "--json", *clean])
     assert result.exit_code == 0, result.output
     assert result.stdout == ""
+
+
+def test_the_readme_tells_the_four_player_partnerships_as_the_games_have_them() -> None:
+    import json
+
+    row = next(line for line in (SAMPLES / "README.md").read_text(encoding="utf-8").splitlines()
+               if line.startswith("| `variants/four-player/`"))  # fmt: skip
+    games: dict[tuple[str, str, str, str], list[int]] = {}
+    pairs = set()
+    for number, path in enumerate(sorted((SAMPLES / "variants" / "four-player").glob("*.json")), 1):
+        seats = json.loads(path.read_text(encoding="utf-8"))["players"]
+        sides = [seats[0::2], seats[1::2]]  # partners sit in seats 0 and 2, 1 and 3
+        jacks, leos = (next(side for side in sides if name in side) for name in ("Jack", "Leo"))
+        assert jacks is not leos
+        partner = {"Jack": next(n for n in jacks if n != "Jack"), "Leo": next(n for n in leos if n != "Leo")}
+        games.setdefault(("Jack", partner["Jack"], "Leo", partner["Leo"]), []).append(number)
+        pairs |= {frozenset(jacks), frozenset(leos)}
+    assert len(games) > 1  # the partnerships change between games
+    for (a, b, c, d), numbers in games.items():
+        listed = ", ".join(map(str, numbers[:-1])) + f" and {numbers[-1]}" if len(numbers) > 1 else str(numbers[0])
+        assert f"{a} and {b} against {c} and {d} in games {listed}" in row
+    assert frozenset({"Jack", "Leo"}) not in pairs and "Jack and Leo are never partners" in row

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from datetime import datetime
 from typing import Annotated
 
 import orjson
@@ -13,6 +12,7 @@ from rich.text import Text
 
 from cribstats.cli.options import DEFAULT_DB, DbOption, FormatOption, OutOption, OutputFormat, err_console, fail
 from cribstats.cli.output import check_output, emit
+from cribstats.cli.stats import _date
 from cribstats.cli.store import _database_errors, _engine, _has_games_tables
 from cribstats.cli.terminal import cell, name_cell
 from cribstats.errors import CribstatsError
@@ -45,10 +45,10 @@ def games(
     ] = None,
     event: Annotated[str | None, typer.Option("--event", help="Only games of this event (case ignored).")] = None,
     since: Annotated[
-        datetime | None, typer.Option("--since", formats=["%Y-%m-%d"], help="Only games on or after this date.")
+        str | None, typer.Option("--since", help="Only games on or after this date (YYYY-MM-DD).")
     ] = None,
     until: Annotated[
-        datetime | None, typer.Option("--until", formats=["%Y-%m-%d"], help="Only games on or before this date.")
+        str | None, typer.Option("--until", help="Only games on or before this date (YYYY-MM-DD).")
     ] = None,
     limit: Annotated[int | None, typer.Option("--limit", min=1, help="At most this many games.")] = None,
     output: FormatOption = OutputFormat.table,
@@ -68,10 +68,11 @@ def games(
 
     try:
         check_output(output, out)
+        first, last = _date(since, "--since"), _date(until, "--until")  # as every command reads its dates
     except CribstatsError as err:
         raise fail(str(err), 2) from None
-    if since is not None and until is not None and since > until:
-        raise fail(f"--since {since.date()} is after --until {until.date()}: no game can match", 2)
+    if first is not None and last is not None and first > last:
+        raise fail(f"--since {first} is after --until {last}: no game can match", 2)
     with _database_errors(db):
         engine = _engine(db, must_exist=True)
         listed = []
@@ -81,8 +82,8 @@ def games(
                     conn,
                     player=player,
                     event=event,
-                    since=since.date() if since else None,
-                    until=until.date() if until else None,
+                    since=first,
+                    until=last,
                     limit=limit,
                 )
         engine.dispose()

@@ -31,11 +31,56 @@ DbOption = Annotated[
         show_default=False,
     ),
 ]
-FormatOption = Annotated[OutputFormat, typer.Option("--format", "-f", help="Output format.", case_sensitive=False)]
+
+
+def _option_name(ctx: typer.Context, flag: str) -> str | None:
+    """The name of the command's parameter spelt ``flag`` on the command line (``games`` calls --format
+    ``output``), or None."""
+    return next((p.name for p in ctx.command.params if flag in p.opts), None)
+
+
+def _settled(ctx: typer.Context, name: str, fmt: OutputFormat, out: str | None) -> OutputFormat:
+    """The format to write, ``--format`` and ``--out`` both read (see :func:`cribstats.cli.output.settle_format`);
+    a contradiction is refused at once, before any work is done (exit 2)."""
+    from cribstats.cli.output import OutputUsageError, settle_format
+
+    source = ctx.get_parameter_source(name)  # by name: typer ships its own copy of click and of this enum
+    given = source is not None and source.name not in ("DEFAULT", "DEFAULT_MAP")
+    try:
+        return settle_format(fmt, out, given=given)
+    except OutputUsageError as err:
+        raise fail(str(err), 2) from None
+
+
+# The two options settle each other when the second of them is read (click reads the options given on the
+# command line first, in their order there, then the defaults): without --format, `--out stats.csv` writes CSV.
+def _format_read(ctx: typer.Context, param: typer.CallbackParam, value: OutputFormat) -> OutputFormat:
+    out = _option_name(ctx, "--out")
+    if param.name is None or out is None or out not in ctx.params:
+        return value  # --out is read later, and settles the two then
+    return _settled(ctx, param.name, value, ctx.params[out])
+
+
+def _out_read(ctx: typer.Context, param: typer.CallbackParam, value: str | None) -> str | None:
+    fmt = _option_name(ctx, "--format")
+    if fmt is not None and isinstance(ctx.params.get(fmt), OutputFormat):
+        ctx.params[fmt] = _settled(ctx, fmt, ctx.params[fmt], value)
+    return value
+
+
+FormatOption = Annotated[
+    OutputFormat,
+    typer.Option(
+        "--format", "-f", case_sensitive=False, callback=_format_read,
+        help="Output format. Without it, --out FILE.csv, .json or .parquet is written in that format (any other "
+        "file, and standard output, get the table).",
+    ),
+]  # fmt: skip
 OutOption = Annotated[
     str | None,
-    typer.Option("--out", "-o", help="Write to this file (whole or not at all) instead of standard output."),
-]
+    typer.Option("--out", "-o", callback=_out_read,
+                 help="Write to this file (whole or not at all) instead of standard output."),
+]  # fmt: skip
 
 
 def err_console() -> Console:

@@ -59,12 +59,19 @@ class UsageError(CribstatsError):
 
 
 def _date(text: str | None, option: str) -> Date | None:
+    """The day a date option names, or None; refused in the words the game log's dates are (``'2026-02-30' is
+    not a date of the calendar``, ``'3/3/2026' is not a date: write YYYY-MM-DD``).
+
+    :raises UsageError: naming the option.
+    """
     if text is None:
         return None
+    from cribstats.gamelog.fields import iso_date
+
     try:
-        return Date.fromisoformat(text)
-    except ValueError:
-        raise UsageError(f"{option} {text!r} is not a date: write YYYY-MM-DD") from None
+        return Date.fromisoformat(iso_date(text))
+    except ValueError as err:
+        raise UsageError(f"{option} {err}") from None
 
 
 def _filters(
@@ -316,8 +323,9 @@ def chart(
 
         cribstats chart averages --event "Tuesday League" --out averages.svg
     """
-    from cribstats.charts import draw_chart, save_figure
+    from cribstats.charts import NO_DEALS, draw_chart, per_deal_gap, save_figure
     from cribstats.stats import read_frames
+    from cribstats.stats.measures import load_stats
 
     try:
         if not out.lower().endswith((".png", ".svg")):
@@ -325,10 +333,18 @@ def chart(
         filters = _filters(player, event, since, until, variant)
         engine = _open_store(db)
         count = _games_matching(engine, filters)
-        save_figure(draw_chart(kind.value, read_frames(engine, filters)), out)
+        frames = read_frames(engine, filters)
+        save_figure(draw_chart(kind.value, frames), out)
+        per_deal = kind in (ChartKind.averages, ChartKind.accuracy)
+        no_deals = bool(count) and per_deal and per_deal_gap(load_stats(frames)) == NO_DEALS
     except _handled() as error:
         raise _fail(error) from None
     _warn_if_none(count, filters, "chart")
+    if no_deals:  # games match, but a per-deal chart needs their deals: results-only games have none
+        games = f"{count} game{'s' if count != 1 else ''}"
+        err_console().print(message(
+            f"warning: the {games} matching {filters.describe()} have no completed deals to average (results-only "
+            f"games record none): the {kind.value} chart is empty"), soft_wrap=True)  # fmt: skip
     err_console().print(message(f"wrote {out}"), soft_wrap=True)
 
 
