@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+from itertools import pairwise
 
 import pytest
 import typer
@@ -186,14 +187,36 @@ def test_the_root_help_gives_each_command_its_first_paragraph_on_one_line() -> N
     assert len(panel) > 20 and all(re.match(r"^│ [a-z-]+ +\S", row) for row in panel)  # no line runs over
 
 
+def every_command(command: object, words: list[str]) -> list[list[str]]:
+    """The words that name every command and group below ``command`` (itself first)."""
+    below = getattr(command, "commands", {})
+    return [words] + [w for name, sub in below.items() for w in every_command(sub, [*words, name])]
+
+
+@pytest.mark.parametrize("columns", [60, 100])
+def test_a_commands_help_wraps_its_prose_to_the_terminal(columns: int) -> None:
+    """No line of a command's help ends where the next word of its paragraph would have fitted, as a docstring's
+    own line breaks would leave them at any width but one; the examples keep their lines."""
+    from cribstats.cli.app import app
+
+    checked = 0
+    for words in every_command(typer.main.get_command(app), [])[1:]:
+        shown = CliRunner().invoke(app, [*words, "--help"], env={"COLUMNS": str(columns)}).stdout
+        after_usage = re.split(r"\n\s*\n", shown.split("Usage:", 1)[1], maxsplit=1)[1]  # from the blank line on
+        lines = after_usage.split("╭", 1)[0].splitlines()
+        for line, following in pairwise(lines):
+            text, next_text = line.strip(), following.strip()
+            prose = not line.startswith("  ") and not following.startswith("  ")  # examples are indented
+            if text and next_text and prose:  # two lines of one paragraph of prose
+                checked += 1
+                assert len(text) + 1 + len(next_text.split()[0]) > columns - 4, (words, line)
+    assert checked > 30  # many lines of prose were looked at
+
+
 def test_no_help_shows_a_type_beside_a_flag() -> None:
     """A flag takes no value, so its help shows none (typer would write ``--json <bool>``); an option that takes
     one still shows what it takes."""
     from cribstats.cli.app import app
-
-    def every_command(command: object, words: list[str]) -> list[list[str]]:
-        below = getattr(command, "commands", {})
-        return [words] + [w for name, sub in below.items() for w in every_command(sub, [*words, name])]
 
     helps = every_command(typer.main.get_command(app), [])
     assert ["audit"] in helps and ["db", "upgrade"] in helps and ["keys", "revoke"] in helps

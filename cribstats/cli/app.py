@@ -8,6 +8,7 @@ thirty): the command runs, and prints its help and its errors, exactly as it doe
 from __future__ import annotations
 
 import importlib
+import inspect
 import sys
 from collections.abc import Iterable
 from typing import Annotated, Any
@@ -104,8 +105,11 @@ def _settle_help(app: typer.Typer) -> None:
     for info in app.registered_commands:
         if info.cls in (None, TyperCommand):
             info.cls = Command
-        if info.short_help is None and info.callback is not None:
-            info.short_help = short_help(info.help or info.callback.__doc__ or "")
+        if info.callback is not None:
+            doc = info.help or info.callback.__doc__ or ""
+            if info.short_help is None:
+                info.short_help = short_help(doc)
+            info.help = flowing_help(doc)
     for group in app.registered_groups:
         if group.typer_instance is not None:  # a group's class is typer's placeholder until given
             group.cls = Group
@@ -120,6 +124,22 @@ def short_help(doc: str) -> str:
     'Replay every deal and report points missed; judge every match.'
     """
     return " ".join(doc.strip().split("\n\n", 1)[0].split())
+
+
+def flowing_help(doc: str) -> str:
+    """A command's help with each paragraph of prose on one line, so that the help wraps it to the terminal's
+    width (rich markup keeps a docstring's own line breaks, which leave ragged lines in any other width); an
+    indented paragraph (the examples) is kept as written.
+
+    >>> print(flowing_help("Read logs and\\n    store them.\\n\\n    Examples:\\n\\n        cribstats import a"))
+    Read logs and store them.
+    <BLANKLINE>
+    Examples:
+    <BLANKLINE>
+        cribstats import a
+    """
+    paragraphs = inspect.cleandoc(doc).split("\n\n")
+    return "\n\n".join(p if p.startswith(" ") else " ".join(p.split()) for p in paragraphs)
 
 
 def __getattr__(name: str) -> Any:
