@@ -1,11 +1,12 @@
 """Databases for tests: a fresh PostgreSQL database on the test server, dropped after; a store migrated to a
-revision."""
+revision; an SQLite store of a tally sheet's games."""
 
 from __future__ import annotations
 
 import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
+from pathlib import Path
 
 import sqlalchemy as sa
 
@@ -35,3 +36,15 @@ def migrate(engine: sa.Engine, action: str, revision: str) -> None:
         conn = writer(raw)
         with conn.begin():
             getattr(command, action)(alembic_config(conn), revision)
+
+
+def tally_store(folder: Path, sheet: str) -> str:
+    """The URL of a new SQLite store in ``folder`` holding the games of ``sheet`` (a tally sheet's text), every one
+    of them imported."""
+    from cribstats.store.db import make_engine
+    from cribstats.store.importer import import_paths
+
+    (folder / "club.csv").write_text(sheet)
+    url = f"sqlite:///{folder / 'club.db'}"
+    assert import_paths([folder / "club.csv"], make_engine(url)).imported == sheet.count("\n") - 1
+    return url

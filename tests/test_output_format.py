@@ -8,11 +8,10 @@ from pathlib import Path
 
 import polars as pl
 import pytest
+from databases import tally_store
 from typer.testing import CliRunner
 
 from cribstats.cli.app import app
-from cribstats.store.db import make_engine
-from cribstats.store.importer import import_paths
 
 TALLY = """date,event,round,player1,player2,score1,score2
 2026-03-03,Club,1,Ann,Ben,121,100
@@ -29,11 +28,7 @@ READERS = {"csv": pl.read_csv, "parquet": pl.read_parquet}
 
 @pytest.fixture(scope="module")
 def db(tmp_path_factory: pytest.TempPathFactory) -> str:
-    folder = tmp_path_factory.mktemp("formats")
-    (folder / "club.csv").write_text(TALLY)
-    url = f"sqlite:///{folder / 'club.db'}"
-    assert import_paths([folder / "club.csv"], make_engine(url)).imported == 3
-    return url
+    return tally_store(tmp_path_factory.mktemp("formats"), TALLY)
 
 
 def run(*args: str) -> tuple[int, str, str]:
