@@ -315,6 +315,18 @@ def test_a_bad_date_is_told_alike_by_every_command(sqlite_url: str, night: Path,
     assert result.stderr == f"error: {option} {date!r} {why}\n"  # one line, no usage box
 
 
+@pytest.mark.parametrize(("command", "option"), [(["simulate-matches", "-n", "1"], "--date"),
+                                                 (["simulate-nights", "--nights", "1"], "--start-date")])
+@pytest.mark.parametrize(("date", "why"), [("2026-02-30", "is not a date of the calendar"),
+                                           ("3/3/2026", "is not a date: write YYYY-MM-DD")])
+def test_the_simulators_tell_a_bad_date_alike(tmp_path: Path, command: list[str], option: str, date: str,
+                                              why: str) -> None:
+    out = tmp_path / "out.jsonl"
+    result = run(*command, option, date, "--out", str(out))
+    assert (result.exit_code, result.stdout, out.exists()) == (2, "", False)
+    assert result.stderr == f"error: {option} {date!r} {why}\n"
+
+
 def test_games_dates_are_days(sqlite_url: str, night: Path) -> None:
     run("import", "--db", sqlite_url, "-q", str(night))
     result = run("games", "--db", sqlite_url, "--since", "2026-03-04", "--until", "2026-03-04", "-f", "json")

@@ -19,10 +19,13 @@ def _names(players: str) -> list[str]:
 
 
 def _date(text: str | None, option: str) -> Date | None:
+    """:func:`~cribstats.cli.stats.date_option`, a refusal as a usage error (exit 2)."""
+    from cribstats.cli.stats import UsageError, date_option
+
     try:
-        return Date.fromisoformat(text) if text is not None else None
-    except ValueError:
-        raise fail(f"{option} {text!r} is not a date: write YYYY-MM-DD", 2) from None
+        return date_option(text, option)
+    except UsageError as err:
+        raise fail(str(err), 2) from None
 
 
 def _write_whole(path: Path, data: bytes) -> None:

@@ -15,11 +15,11 @@ from cribstats.cli.stats import (
     SinceOption,
     UntilOption,
     UsageError,
-    _date,
     _fail,
     _filters,
     _handled,
     _open_store,
+    date_option,
     rich_table,
 )
 from cribstats.cli.terminal import message
@@ -64,7 +64,7 @@ def night(
     from cribstats.stats.night import load_night
 
     try:
-        day = _date(date, "--date")
+        day = date_option(date, "--date")
         if day is None:  # typer requires --date: only a direct call can leave it out
             raise UsageError("--date is needed: the night's date, YYYY-MM-DD")
         with _open_store(db).connect() as conn:

@@ -58,7 +58,7 @@ class UsageError(CribstatsError):
     """Options that do not fit together."""
 
 
-def _date(text: str | None, option: str) -> Date | None:
+def date_option(text: str | None, option: str) -> Date | None:
     """The day a date option names, or None; refused in the words the game log's dates are (``'2026-02-30' is
     not a date of the calendar``, ``'3/3/2026' is not a date: write YYYY-MM-DD``).
 
@@ -86,7 +86,7 @@ def _filters(
 
     if variant is not None:
         variant = find_variant(variant).name
-    first, last = _date(since, "--since"), _date(until, "--until")
+    first, last = date_option(since, "--since"), date_option(until, "--until")
     if first is not None and last is not None and first > last:
         raise UsageError(f"--since {first} is after --until {last}: no game can match")
     return StatsFilter(player, event, first, last, variant)
@@ -290,7 +290,7 @@ def standings(
         check_output(format, out)
         if date is not None and (since is not None or until is not None):
             raise UsageError("use --date for one day, or --since/--until for a range, not both")
-        _date(date, "--date")  # named as the user wrote it
+        date_option(date, "--date")  # named as the user wrote it
         filters = _filters(None, event, date or since, date or until, variant)
         frame = compute_standings(_open_store(db), filters)
         tables = [rich_table(frame, STANDINGS_COLUMNS, f"Standings ({filters.describe()})")]
