@@ -256,3 +256,22 @@ def test_a_store_this_user_may_write_is_opened_as_ever(store_url: str) -> None:
         assert conn.exec_driver_sql("PRAGMA foreign_keys").scalar_one() == 1
         assert conn.exec_driver_sql("PRAGMA busy_timeout").scalar_one() == 60_000
     engine.dispose()
+
+
+def test_the_service_answers_an_upload_to_a_read_only_store_as_unavailable(tmp_path: Path, store_url: str) -> None:
+    """A running service on a store opened read-only reads it, and refuses an upload with a 503 that says why
+    (the store's file goes to the server's log, not to the client)."""
+    from service_server import cli, live_server
+
+    key = cli("keys", "add", "desk", "--role", "recorder", db=store_url).stdout.strip()
+    night = write_jsonl(tmp_path / "more.jsonl", logs(2, seed=9))
+    with live_server(store_url + "?mode=ro", tmp_path) as server, server.client(key) as client:
+        assert client.get("/api/v1/games").json()["total"] == 3
+        answer = client.post("/api/v1/logs", files={"file": ("more.jsonl", night.read_bytes())})
+        assert answer.status_code == 503
+        assert answer.headers["content-type"].startswith("application/problem+json")
+        assert answer.json()["detail"] == ("this server's store is read-only: nothing can be stored until its "
+                                           "operator opens it for writing")
+        assert str(tmp_path) not in answer.text
+        assert client.get("/api/v1/games").json()["total"] == 3
+    assert "is read-only: it is opened with mode=ro" in server.log.read_text()

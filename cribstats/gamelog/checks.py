@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from cribstats.gamelog.messages import format_place
 from cribstats.gamelog.model import GameLogError
-from cribstats.gamelog.spelling import CRIB
+from cribstats.gamelog.spelling import CRIB, CRIB_NAME_MESSAGE
 from cribstats.names import TextError, name_or_same, normalise_deal_names, normalise_keys, normalise_name
 
 if TYPE_CHECKING:
@@ -32,7 +32,7 @@ def check_players(game: AnyGame, *, play_names: frozenset[str] | None = None) ->
         twice = next(p for p in players if players.count(p) > 1)
         raise GameLogError("players", f"{twice!r} is named twice: player names must be distinct")
     if CRIB in known:
-        raise GameLogError("players", "'crib' cannot be a player's name: show uses it for the crib")
+        raise GameLogError("players", CRIB_NAME_MESSAGE)
     rules = game.variant_rules
     if len(players) != rules.players:
         raise GameLogError("players", f"{rules.name} is played by {rules.players} players, not {len(players)}")

@@ -8,6 +8,8 @@ from cribstats.cards import RANKS, SUITS
 FORMAT = "cribstats/game/1"
 GO = "go"
 CRIB = "crib"
+#: why no player may be named so (the readers and the store refuse it alike)
+CRIB_NAME_MESSAGE = f"{CRIB!r} cannot be a player's name: show uses it for the crib"
 MUGGINS_PHASES = ("play", "heels", "hand", "crib")
 
 CANONICAL_CARDS: tuple[str, ...] = tuple(r + s for r in RANKS for s in SUITS)

@@ -18,6 +18,7 @@ from starlette.exceptions import HTTPException
 from cribstats.service.auth import Service, SignInNeeded
 from cribstats.service.problems import PROBLEM_TYPE, ProblemError, ProblemPlace, problem
 from cribstats.service.settings import Settings
+from cribstats.store.db import ReadOnlyStore
 
 LOGGER = logging.getLogger(__name__)
 API_PREFIX = "/api/"
@@ -97,7 +98,14 @@ def _handlers(app: FastAPI) -> None:
 
     @app.exception_handler(Exception)
     async def _unexpected(request: Request, exc: Exception) -> Response:
+        LOGGER.error("%s %s failed", request.method, request.url.path, exc_info=exc)
         return _problem_response(request, 500, "the server failed on this request; it has been logged")
+
+    @app.exception_handler(ReadOnlyStore)
+    async def _read_only(request: Request, exc: ReadOnlyStore) -> Response:
+        LOGGER.error("%s %s: %s", request.method, request.url.path, exc)  # the store's file: for the log alone
+        return _problem_response(request, 503, "this server's store is read-only: nothing can be stored until its "
+                                 "operator opens it for writing")
 
     @app.exception_handler(sa.exc.SQLAlchemyError)
     async def _database(request: Request, exc: sa.exc.SQLAlchemyError) -> Response:

@@ -46,6 +46,10 @@ class StoreError(CribstatsError):
     """The database cannot be opened or used as a cribstats store (bad URL, schema out of date)."""
 
 
+class ReadOnlyStore(StoreError):
+    """A write to a store opened read-only (:func:`make_engine`): the message names the store and why."""
+
+
 def normalize_url(url: str) -> sa.URL:
     """Parse a database URL; a PostgreSQL URL without a driver gets psycopg 3.
 
@@ -219,7 +223,7 @@ def _set_up_sqlite(engine: Engine, *, in_memory: bool, read_only: str | None = N
         def _on_error(context: sa.engine.ExceptionContext) -> None:
             code = getattr(context.original_exception, "sqlite_errorcode", 0)
             if code & 0xFF == SQLITE_READONLY:
-                raise StoreError(refused) from None
+                raise ReadOnlyStore(refused) from None
 
 
 def is_postgresql(engine_or_conn: Engine | Connection) -> bool:

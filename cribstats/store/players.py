@@ -26,7 +26,7 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
 from cribstats.errors import CribstatsError
-from cribstats.gamelog import CRIB
+from cribstats.gamelog.spelling import CRIB, CRIB_NAME_MESSAGE
 from cribstats.names import TextError, name_key, normalise_name
 from cribstats.store import tables as t
 
@@ -144,7 +144,7 @@ def _valid(name: str) -> str:
     except TextError as err:
         raise PlayerError(f"{name!r}: {err}") from None
     if normal == CRIB:
-        raise PlayerError(f"{CRIB!r} cannot be a player's name: show uses it for the crib")
+        raise PlayerError(CRIB_NAME_MESSAGE)
     return normal
 
 
