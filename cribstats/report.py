@@ -77,6 +77,7 @@ REPORT_STANDINGS_COLUMNS: tuple[str, ...] = (
     "rank", "player", "game_points", "games", "wins", "losses", "spread", "skunk_wins", "skunk_losses",
 )  # fmt: skip
 WORST_FINDINGS = 15
+PERCENT_COLUMNS = frozenset({"win_rate", "accuracy"})  # shares, shown as percentages
 DEFAULT_TITLE = "Cribbage club report"
 
 LABELS: dict[str, str] = {
@@ -88,6 +89,7 @@ LABELS: dict[str, str] = {
     "win_rate": "Win rate",
     "game_points": "Game points",
     "spread": "Spread",
+    "spread_per_game": "Spread per game",
     "skunk_wins": "Skunks given",
     "skunk_losses": "Skunks taken",
     "skunks_won": "Skunks won",
@@ -108,6 +110,7 @@ LABELS: dict[str, str] = {
     "points_missed": "Points missed",
     "points_overclaimed": "Points over-claimed",
     "missed_per_deal": "Missed per deal",
+    "accuracy": "Accuracy",
     "illegal_plays": "Illegal plays",
 }
 PLAYER_GROUPS: tuple[tuple[str, tuple[str, ...]], ...] = (
@@ -134,10 +137,12 @@ def format_value(name: str, value: object) -> str:
 
     >>> format_value("win_rate", 0.5), format_value("crib_per_deal", 4.25), format_value("spread", -3)
     ('50.0%', '4.25', '-3')
+    >>> format_value("accuracy", 0.75), format_value("spread_per_game", -7.5)
+    ('75.0%', '-7.50')
     """
     if value is None:
         return "–"
-    if name == "win_rate" and isinstance(value, float):
+    if name in PERCENT_COLUMNS and isinstance(value, float):
         return f"{value:.1%}"
     if isinstance(value, float) or name in RATE_COLUMNS:
         return f"{float(value):.2f}"  # type: ignore[arg-type]
@@ -205,7 +210,8 @@ def report_context(engine: Engine, filters: StatsFilter | None = None, *, title:
     with engine.connect() as conn:
         frames = load_frames(conn, filters)
         worst = load_worst_findings(conn, filters, WORST_FINDINGS)
-        everyone = load_frames(conn, replace(filters, player=None), detail=False) if filters.player else frames
+        everyone = (load_frames(conn, replace(filters, player=None), detail=False, missed=False)
+                    if filters.player else frames)  # fmt: skip
     stats = load_stats(frames)
     table = standings(everyone)
     games = detail(frames.game_totals, "game_totals").collect().row(0, named=True)
@@ -215,7 +221,8 @@ def report_context(engine: Engine, filters: StatsFilter | None = None, *, title:
     for row in stats.iter_rows(named=True):
         groups = [(group, [(LABELS[c], format_value(c, row[c])) for c in cols]) for group, cols in PLAYER_GROUPS]
         players.append({"name": row["player"], "groups": groups})
-    stats_columns = ("player", "points_missed", "points_overclaimed", "missed_per_deal", "illegal_plays")
+    stats_columns = ("player", "points_missed", "points_overclaimed", "missed_per_deal", "accuracy",
+                     "illegal_plays")  # fmt: skip
     worst_columns = ("points", "kind", "player", "game_key", "date", "deal", "message")
     return {
         "title": title,

@@ -236,6 +236,45 @@ def test_deal_and_finding_figures(make_frames: MakeFrames) -> None:
     assert (ben["points_missed"], ben["missed_per_deal"], ben["illegal_plays"]) == (0, 0.0, 0)
 
 
+def test_accuracy_and_spread_per_game(make_frames: MakeFrames) -> None:
+    games = [
+        two_player(1, "Ann", "Ben", 100),  # Ann +21, Ben -21
+        two_player(2, "Ben", "Ann", 80),  # Ben +41 (a skunk), Ann -41
+        {"id": 3, "seats": [("Ann", 0, False, 0, 40), ("Cy", 1, False, 0, 50)]},  # unfinished: no one's game
+    ]
+    deals = [
+        # Ann's points due in completed deals: pegged 4, hand 8, crib 5 as dealer, hand 3 as pone (no logged
+        # play): 20. Her heels (2) and the cut-short deal (pegged 9, hand 29, crib 24) count for none of it.
+        {"game": 1, "name": "Ann", "role": "dealer", "completed": True, "pegged": 4, "hand": 8, "crib": 5,
+         "heels": 2},
+        {"game": 2, "name": "Ann", "role": "pone", "completed": True, "pegged": None, "hand": 3},
+        {"game": 2, "name": "Ann", "role": "dealer", "completed": False, "pegged": 9, "hand": 29, "crib": 24},
+        # Cy (no decided game) has only a cut-short deal; Ben's only completed deal has nothing due.
+        {"game": 3, "name": "Cy", "role": "dealer", "completed": False, "pegged": 3, "hand": 6, "crib": 2},
+        {"game": 1, "name": "Ben", "role": "pone", "completed": True, "pegged": 0, "hand": 0},
+    ]  # fmt: skip
+    findings = [
+        # Ann missed 2 + 2 + 1 = 5 of the 20 in completed deals: she claimed 15 of them, 15 / 20 = 0.75.
+        {"game": 1, "name": "Ann", "kind": "missed", "phase": "play", "claimed": 0, "due": 2},
+        {"game": 1, "name": "Ann", "kind": "missed", "phase": "hand", "claimed": 6, "due": 8},
+        {"game": 1, "name": "Ann", "kind": "missed", "phase": "crib", "claimed": 4, "due": 5},
+        # none of these lowers it: an over-claim of 3 counts as what was due, his heels are left out, and the
+        # cut-short deal is not a completed one.
+        {"game": 2, "name": "Ann", "kind": "overclaim", "phase": "hand", "claimed": 6, "due": 3},
+        {"game": 1, "name": "Ann", "kind": "missed", "phase": "heels", "claimed": 0, "due": 2},
+        {"game": 2, "name": "Ann", "kind": "missed", "phase": "hand", "claimed": 20, "due": 29,
+         "completed": False},
+        {"game": 3, "name": "Cy", "kind": "missed", "phase": "hand", "claimed": 0, "due": 6, "completed": False},
+    ]  # fmt: skip
+    got = by_player(load_stats(make_frames(games, deals, findings)))
+    ann, ben, cy = got["Ann"], got["Ben"], got["Cy"]
+    assert (ann["points_missed"], ann["points_overclaimed"]) == (5 + 2 + 9, 3)
+    assert ann["accuracy"] == 0.75
+    assert (ann["spread"], ann["games"], ann["spread_per_game"]) == (21 - 41, 2, -10.0)
+    assert (ben["accuracy"], ben["spread_per_game"]) == (None, (41 - 21) / 2)  # nothing due: null
+    assert (cy["deals"], cy["accuracy"], cy["games"], cy["spread_per_game"]) == (0, None, 0, None)
+
+
 def test_player_filter_keeps_that_player_only(make_frames: MakeFrames) -> None:
     games = [two_player(1, "Ann", "Ben", 100), two_player(2, "Ben", "Ann", 70)]
     got = load_stats(make_frames(games, filters=StatsFilter(player=" ann ")))
@@ -352,7 +391,8 @@ def test_stats_and_standings_read_no_detail(engine: sa.Engine) -> None:
 
 
 def test_stats_read_the_per_game_totals_alone(sqlite_url: str) -> None:
-    """``stats`` and ``standings`` add up game_player_totals (joined to the players' names), nothing else."""
+    """``stats`` and ``standings`` add up game_player_totals (joined to the players' names), nothing else (but
+    ``stats`` reads the points missed by phase for ``accuracy`` too: ``missed_totals``)."""
     engine = make_engine(sqlite_url)
     upgrade(engine)
     with engine.connect() as conn:

@@ -158,6 +158,9 @@ def expected_stats(folder: Path, keep: Callable[[GameLog], bool] = lambda g: Tru
                         seen[f"{what}_{facts.role}"].append(value)
                 if facts.role == "dealer" and facts.crib_due is not None:
                     seen["crib"].append(facts.crib_due)
+                # accuracy's points due: the play where logged, the hand, the crib as dealer (no heels)
+                crib = facts.crib_due if facts.role == "dealer" else None
+                a["due_counted"] += sum(v for v in (facts.pegged_due, facts.hand_due, crib) if v is not None)
         for finding in outcome.findings:
             if finding.player is None:
                 continue
@@ -166,6 +169,8 @@ def expected_stats(folder: Path, keep: Callable[[GameLog], bool] = lambda g: Tru
                 a["points_missed"] += finding.due - finding.claimed
                 if finding.deal is not None and outcome.deals[finding.deal - 1].completed:
                     a["missed_completed"] += finding.due - finding.claimed
+                    if finding.phase in ("play", "hand", "crib"):  # accuracy's phases: not his heels
+                        a["missed_counted"] += finding.due - finding.claimed
             elif finding.kind == "overclaim":
                 a["points_overclaimed"] += finding.claimed - finding.due
             elif finding.kind in ILLEGAL:
@@ -190,6 +195,8 @@ def expected_stats(folder: Path, keep: Callable[[GameLog], bool] = lambda g: Tru
                 row[f"{what}_per_deal_{role}"] = _ratio(sum(values), len(values))
         row["crib_per_deal"] = _ratio(sum(seen["crib"]), len(seen["crib"]))
         row["missed_per_deal"] = _ratio(a["missed_completed"], a["deals"])
+        row["accuracy"] = _ratio(a["due_counted"] - a["missed_counted"], a["due_counted"])
+        row["spread_per_game"] = _ratio(a["spread"], a["games"])
         for role in ("dealer", "pone"):
             losses = seen[f"discard_{role}"]
             row[f"discard_loss_per_deal_{role}"] = _ratio(sum(losses), len(losses))
@@ -231,6 +238,8 @@ def test_every_field_agrees_with_the_replay(season: Path, season_db: str) -> Non
     assert sum(r["points_missed"] for r in got.values()) > 0
     assert sum(r["discard_loss_per_deal_pone"] or 0 for r in got.values()) > 0
     assert sum(r["illegal_plays"] for r in got.values()) > 0
+    assert all(0 < r["accuracy"] < 1 for r in got.values())  # every player missed something, and claimed most
+    assert any(r["spread_per_game"] not in (None, 0.0) for r in got.values())
 
 
 def test_the_season_has_what_the_definitions_distinguish(season: Path) -> None:

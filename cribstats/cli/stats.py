@@ -175,7 +175,8 @@ HEADINGS = {
     "pegging_per_deal_dealer": "pegging\ndealer", "pegging_per_deal_pone": "pegging\npone",
     "hand_per_deal_dealer": "hand\ndealer", "hand_per_deal_pone": "hand\npone", "crib_per_deal": "crib",
     "points_missed": "points\nmissed", "points_overclaimed": "points\nover-\nclaimed",
-    "missed_per_deal": "missed\nper deal", "illegal_plays": "illegal\nplays",
+    "missed_per_deal": "missed\nper deal", "accuracy": "accuracy\n(claimed\n/ due)",
+    "illegal_plays": "illegal\nplays", "spread_per_game": "spread\nper\ngame",
     "discard_loss_per_deal_dealer": "discard\nloss\ndealer", "discard_loss_per_deal_pone": "discard\nloss\npone",
 }  # fmt: skip
 
@@ -245,7 +246,7 @@ def stats(
         filters = _filters(player, event, since, until, variant)
         frame = compute_stats(_open_store(db), filters)
         what = filters.describe()
-        results = ("player", "games", "wins", "losses", "win_rate", "game_points", "spread",
+        results = ("player", "games", "wins", "losses", "win_rate", "game_points", "spread", "spread_per_game",
                    "skunks_won_levels", "skunks_lost_levels", "rating")
         tables = [
             rich_table(with_skunk_levels(frame), results, f"Results ({what})"),

@@ -28,12 +28,18 @@ __all__ = [
 
 
 def read_frames(
-    engine: Engine, filters: StatsFilter | None = None, *, detail: bool = True, sides: bool = False
+    engine: Engine,
+    filters: StatsFilter | None = None,
+    *,
+    detail: bool = True,
+    sides: bool = False,
+    missed: bool = True,
 ) -> StatsFrames:
     """The stored totals the filter covers (one grouped query per frame), ready for the measures; without
-    ``detail``, only those ``stats`` (and with ``sides``, ``standings``) read."""
+    ``detail``, only those ``stats`` (and with ``sides``, ``standings``) read; ``missed=False`` leaves out the
+    points missed by phase that ``stats`` reads for ``accuracy`` (``standings`` does not)."""
     with engine.connect() as conn:
-        return load_frames(conn, filters, detail=detail, sides=sides)
+        return load_frames(conn, filters, detail=detail, sides=sides, missed=missed)
 
 
 def compute_stats(engine: Engine, filters: StatsFilter | None = None) -> pl.DataFrame:
@@ -50,4 +56,4 @@ def compute_stats(engine: Engine, filters: StatsFilter | None = None) -> pl.Data
 def compute_standings(engine: Engine, filters: StatsFilter | None = None) -> pl.DataFrame:
     """``cribstats standings``: the ACC table (game points, then wins, then spread); partners of four-player
     games stand as one side."""
-    return standings(read_frames(engine, filters, detail=False, sides=True))
+    return standings(read_frames(engine, filters, detail=False, sides=True, missed=False))

@@ -18,9 +18,11 @@ frame                columns (one row per group)
                      a player, or in four-player games a partnership (``player`` is "Abe & Cal")
 ==================== ===========================================================================================
 
-``player_totals`` is all ``cribstats stats`` and ``standings`` read: one grouped query over the per game and
-player totals that the store writes with each game (:mod:`cribstats.store.totals`). The other frames serve the
-charts and the report only: ``load_frames(..., detail=False)`` leaves them out (None). ``game_skunk`` is the
+``player_totals`` is all ``standings`` reads, and ``cribstats stats`` reads it and ``missed_totals`` (the points
+missed by phase, for ``accuracy``): ``player_totals`` is one grouped query over the per game and player totals
+that the store writes with each game (:mod:`cribstats.store.totals`), ``missed_totals`` one over the findings.
+The other frames serve the charts and the report only: ``load_frames(..., detail=False)`` leaves them out (None),
+and ``missed_totals`` too with ``missed=False``. ``game_skunk`` is the
 highest skunk level of a game's players (the winner's skunk).
 
 With a player filter, results are those of every game that player sat in (the other players' results make the
@@ -100,7 +102,8 @@ class StatsFilter:
 class StatsFrames:
     """The totals a set of statistics reads, as lazy frames (see the module notes for the columns).
 
-    Every frame but ``player_totals`` is None when the frames were read without detail.
+    Every frame but ``player_totals`` and ``missed_totals`` is None when the frames were read without detail;
+    ``missed_totals`` is None when they were read with ``missed=False``.
     """
 
     player_totals: pl.LazyFrame
@@ -314,11 +317,17 @@ def read_frame(conn: Connection, query: sa.Select[Any], schema: dict[str, Any]) 
 
 
 def load_frames(
-    conn: Connection, filters: StatsFilter | None = None, *, detail: bool = True, sides: bool = False
+    conn: Connection,
+    filters: StatsFilter | None = None,
+    *,
+    detail: bool = True,
+    sides: bool = False,
+    missed: bool = True,
 ) -> StatsFrames:
     """Read the totals the filter covers: one grouped query per frame. Without ``detail``, only
-    ``player_totals`` is read (all ``stats`` needs), and ``side_totals`` with ``sides`` (``standings``); the
-    frames the charts and the report read are left out.
+    ``player_totals`` and ``missed_totals`` are read (all ``stats`` needs), and ``side_totals`` with ``sides``
+    (``standings``); the frames the charts and the report read are left out. ``missed=False`` (with ``detail``
+    False) leaves ``missed_totals`` out too: ``standings`` does not read it.
 
     :raises VariantError: for an unknown variant in the filter.
     """
@@ -330,9 +339,10 @@ def load_frames(
         from cribstats.stats.sides import read_side_totals
 
         frames.side_totals = read_side_totals(conn, filters).lazy()
+    if detail or missed:
+        frames.missed_totals = read_frame(conn, missed_totals_query(filters), MISSED_SCHEMA).lazy()
     if detail:
         frames.finding_totals = read_frame(conn, finding_totals_query(filters), FINDING_SCHEMA).lazy()
-        frames.missed_totals = read_frame(conn, missed_totals_query(filters), MISSED_SCHEMA).lazy()
         frames.game_totals = read_frame(conn, game_totals_query(filters), GAME_TOTALS_SCHEMA).lazy()
         frames.game_results = read_frame(conn, game_results_query(filters), GAME_RESULTS_SCHEMA).lazy()
         frames.hand_totals = read_frame(conn, hand_totals_query(filters), HAND_SCHEMA).lazy()

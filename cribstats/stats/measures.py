@@ -16,6 +16,7 @@ Definitions (DESIGN.md, "Statistics"; the choices where it is silent are marked 
   side's margin is ``target - its final score`` (never below 0; 0 when its score is unknown). The margin is taken
   from each losing side and the winner is given the sum over losing sides (three-player: the margin over each
   loser). Partners share their side's result: each partner gets the side's game points and spread.
+  ``spread_per_game`` is ``spread`` divided by ``games`` (decided games); null when there are none.
 * **Deal figures** (``deals``, ``deals_as_*``, the ``*_per_deal`` averages) are over completed deals only; every
   non-dealer is a pone. An average is the points due divided by the completed deals where those points are known
   (a deal without a logged play has no pegging figure); null when there are none.
@@ -29,6 +30,15 @@ Definitions (DESIGN.md, "Statistics"; the choices where it is silent are marked 
   ``due - claimed`` of the player's ``missed`` findings and of ``claimed - due`` of their ``overclaim`` findings
   (pegging, heels, hand and crib claims, each claim on its own, so a deal's misses and over-claims never cancel).
   ``missed_per_deal`` is the points missed in completed deals divided by ``deals``.
+* ``accuracy``: the share of the points due that the player claimed, an over-claim counting as no more than was
+  due: ``(due - missed) / due``, where ``due`` is the points due in the play (where the play is logged), the
+  hands and the crib (as dealer) over the completed deals that are not misdealt (the deals of the per-deal
+  figures: ``pegged_due_*``, ``hand_due_*``, ``crib_due``), and ``missed`` the ``due - claimed`` of the player's
+  ``missed`` findings of those phases (:data:`ACCURACY_PHASES`) in those same deals (``missed_totals``). Null when
+  nothing was due. *Decided:* his heels are left out of both: ``heels`` is counted over every deal, not only the
+  completed ones (the deal the game ends in included), so its due and its misses are not over the deals the other
+  phases are. Over-claims lower nothing (they are ``points_overclaimed``): a player who claims everything due
+  and more has an accuracy of 1.
 * ``illegal_plays`` counts the player's findings of the kinds in :data:`ILLEGAL_KINDS`, over every deal.
 
 >>> import polars as pl
@@ -45,9 +55,15 @@ from cribstats.stats.frames import SKUNK_NAMES, StatsFrames
 from cribstats.store.totals import ILLEGAL_KINDS as ILLEGAL_KINDS  # counted per game when a game is stored
 
 CLAIM_PHASES: tuple[str, ...] = ("play", "heels", "hand", "crib")
+ACCURACY_PHASES: tuple[str, ...] = ("play", "hand", "crib")
+"""The claim phases ``accuracy`` is over: his heels are counted over every deal, the others over completed ones."""
+DUE_COLUMNS: tuple[str, ...] = (
+    "pegged_due_dealer", "pegged_due_pone", "hand_due_dealer", "hand_due_pone", "crib_due",
+)  # fmt: skip
+"""The totals of the points due in the phases of :data:`ACCURACY_PHASES` (completed deals, not misdealt)."""
 
 RESULT_COLUMNS = (
-    "games", "wins", "losses", "win_rate", "game_points", "spread",
+    "games", "wins", "losses", "win_rate", "game_points", "spread", "spread_per_game",
     "skunks_won", "double_skunks_won", "triple_skunks_won", "skunks_lost", "double_skunks_lost",
     "triple_skunks_lost",
 )  # fmt: skip
@@ -55,7 +71,7 @@ DEAL_COLUMNS = (
     "deals", "deals_as_dealer", "deals_as_pone", "pegging_per_deal_dealer", "pegging_per_deal_pone",
     "hand_per_deal_dealer", "hand_per_deal_pone", "crib_per_deal", "heels",
 )  # fmt: skip
-FINDING_COLUMNS = ("points_missed", "points_overclaimed", "missed_per_deal", "illegal_plays")
+FINDING_COLUMNS = ("points_missed", "points_overclaimed", "missed_per_deal", "accuracy", "illegal_plays")
 PLAYER_COLUMNS: tuple[str, ...] = ("player", *RESULT_COLUMNS, *DEAL_COLUMNS, *FINDING_COLUMNS)
 CLUB_COLUMNS: tuple[str, ...] = (
     "matches", "matches_won", "matches_lost", "match_win_rate", "match_points", "rating",
@@ -66,7 +82,7 @@ DISCARD_COLUMNS = ("discard_loss_per_deal_dealer", "discard_loss_per_deal_pone")
 STATS_COLUMNS: tuple[str, ...] = (*PLAYER_COLUMNS, *DISCARD_COLUMNS, *CLUB_COLUMNS)
 RATE_COLUMNS = frozenset(
     {"win_rate", "pegging_per_deal_dealer", "pegging_per_deal_pone", "hand_per_deal_dealer", "hand_per_deal_pone",
-     "crib_per_deal", "missed_per_deal"}
+     "crib_per_deal", "missed_per_deal", "spread_per_game", "accuracy"}
 )  # fmt: skip
 
 
@@ -84,6 +100,7 @@ def _total(column: str, keep: pl.Expr | None = None) -> pl.Expr:
 games_n = pl.col("games")
 wins_n = pl.col("wins")
 deals_n = pl.col("deals")
+due_n = pl.sum_horizontal(DUE_COLUMNS)
 
 RATES: dict[str, pl.Expr] = {
     "losses": games_n - wins_n,
@@ -95,9 +112,12 @@ RATES: dict[str, pl.Expr] = {
     "crib_per_deal": ratio(pl.col("crib_due"), pl.col("crib_deals")),
     "heels": pl.col("heels_due"),
     "missed_per_deal": ratio(pl.col("missed_completed"), deals_n),
+    "spread_per_game": ratio(pl.col("spread"), games_n),
+    "accuracy": ratio(due_n - pl.col("missed_counted"), due_n),
 }
-"""The figures worked out from a player's totals (``frames.player_totals``): each average is the points due
-divided by the completed deals (in the role) where those points are known."""
+"""The figures worked out from a player's totals (``frames.player_totals``, with ``missed_counted`` from
+``frames.missed_totals``: :func:`counted_missed`): each average is the points due divided by the completed deals
+(in the role) where those points are known."""
 
 
 def player_totals(frames: StatsFrames) -> pl.LazyFrame:
@@ -106,9 +126,29 @@ def player_totals(frames: StatsFrames) -> pl.LazyFrame:
     return frames.player_totals.with_columns(pl.col(counts).fill_null(0)).sort(pl.col("name_key"), "player_id")
 
 
+def counted_missed(frames: StatsFrames) -> pl.LazyFrame:
+    """Per player: ``missed_counted``, the points missed in the phases of :data:`ACCURACY_PHASES` in completed
+    deals that are not misdealt (``frames.missed_totals``), for ``accuracy``."""
+    return (
+        detail(frames.missed_totals, "missed_totals")
+        .filter(pl.col("phase").is_in(ACCURACY_PHASES))
+        .group_by("player_id")
+        .agg(_total("missed").alias("missed_counted"))
+    )
+
+
 def player_stats(frames: StatsFrames) -> pl.LazyFrame:
-    """One row per player with every column of :data:`PLAYER_COLUMNS`, sorted by name."""
-    return player_totals(frames).with_columns(**RATES).select(PLAYER_COLUMNS)
+    """One row per player with every column of :data:`PLAYER_COLUMNS`, sorted by name.
+
+    :raises ValueError: when the frames were read without ``missed_totals`` (``load_frames(..., missed=False)``).
+    """
+    return (
+        player_totals(frames)
+        .join(counted_missed(frames), on="player_id", how="left", maintain_order="left")
+        .with_columns(pl.col("missed_counted").fill_null(0))
+        .with_columns(**RATES)
+        .select(PLAYER_COLUMNS)
+    )
 
 
 # --- standings -------------------------------------------------------------------------------------------------
@@ -146,12 +186,14 @@ def standings(frames: StatsFrames) -> pl.DataFrame:
 
 
 def detail(frame: pl.LazyFrame | None, name: str) -> pl.LazyFrame:
-    """A frame only the charts and the report read, which ``load_frames(..., detail=False)`` leaves out.
+    """A frame only the charts and the report read, which ``load_frames(..., detail=False)`` leaves out
+    (``missed_totals``, which ``stats`` reads too: only with ``missed=False``).
 
     :raises ValueError: when the frames were read without it.
     """
     if frame is None:
-        raise ValueError(f"the frames were read without {name}: read them with detail=True")
+        how = "missed=True" if name == "missed_totals" else "detail=True"
+        raise ValueError(f"the frames were read without {name}: read them with {how}")
     return frame
 
 
