@@ -34,6 +34,9 @@ ADDED_TABLES = {"deal_discard"}
 # the store's version (tests/test_service_freshness.py): a count of writes, not a figure
 ADDED_TABLES |= {"store_version"}
 ADDED_COLUMNS = {"discard_loss_per_deal_dealer", "discard_loss_per_deal_pone"}
+# the statistics added since that the design names (accuracy, the spread per game): checked by their own tests
+# (tests/test_stats.py by hand, tests/test_stats_recompute.py by an independent computation)
+ADDED_COLUMNS |= {"accuracy", "spread_per_game"}
 # a deal's play is one value since (``deal.play``): the reference's ``play_event`` rows are made from it, numbered
 # in the order they were written (deal by deal, event by event), and the value itself is left out of ``deal``
 PLAY_VALUE = {("deal", "play")}
@@ -179,7 +182,7 @@ def store_digests(paths: list[Path], database: Path, home: Path) -> dict[str, An
             out["play_event"] = [len(rows), _sha(r + b"\n" for r in rows)]
     # the per player figures of the earlier release (the club columns added since are recomputed from the logs
     # in test_club_recompute)
-    stats = compute_stats(engine).select(PLAYER_COLUMNS)
+    stats = compute_stats(engine).select([c for c in PLAYER_COLUMNS if c not in ADDED_COLUMNS])
     for name, frame in (("stats", stats), ("standings", compute_standings(engine))):
         rows = [{k: _plain(v, home) for k, v in row.items()} for row in frame.to_dicts()]
         out[name] = [len(rows), _sha([orjson.dumps(rows, option=orjson.OPT_SORT_KEYS)])]
