@@ -39,7 +39,14 @@ from cribstats.atomicfile import WriteError, write_atomic
 from cribstats.errors import CribstatsError
 from cribstats.safetext import CHART_NAME_WIDTH, safe_name
 from cribstats.stats.frames import StatsFrames
-from cribstats.stats.measures import CLAIM_PHASES, hand_points, load_stats, missed_by_phase, skunk_trend
+from cribstats.stats.measures import (
+    CLAIM_PHASES,
+    hand_points,
+    load_stats,
+    missed_by_phase,
+    player_totals,
+    skunk_trend,
+)
 
 CHART_KINDS: tuple[str, ...] = ("skunks", "skunks-trend", "averages", "hands", "accuracy")
 # A sequential palette (dark to light) with hatches, so that series stay apart in greyscale.
@@ -156,6 +163,12 @@ def per_deal_gap(stats: pl.DataFrame) -> str | None:
     if stats.filter(pl.col("deals") > 0).height:
         return None
     return NO_DEALS if stats.filter(pl.col("games") > 0).height else NO_GAMES
+
+
+def frames_gap(frames: StatsFrames) -> str | None:
+    """:func:`per_deal_gap` of the frames' players, read from their totals (the statistics are not worked out
+    for it)."""
+    return per_deal_gap(player_totals(frames).collect())
 
 
 def _empty(fig: Figure, ax: Axes, title: str, why: str = NO_GAMES) -> Figure:
@@ -358,8 +371,7 @@ DRAWERS: dict[str, Callable[[StatsFrames], Figure]] = {
     "skunks-trend": lambda f: skunks_trend_chart(skunk_trend(f), _subtitle(f)),
     "averages": lambda f: averages_chart(load_stats(f), _subtitle(f)),
     "hands": lambda f: hands_chart(hand_points(f), _subtitle(f)),
-    "accuracy": lambda f: accuracy_chart(missed_by_phase(f), _subtitle(f),
-                                         why=per_deal_gap(load_stats(f)) or NO_GAMES),
+    "accuracy": lambda f: accuracy_chart(missed_by_phase(f), _subtitle(f), why=frames_gap(f) or NO_GAMES),
 }
 
 

@@ -324,9 +324,8 @@ def chart(
 
         cribstats chart averages --event "Tuesday League" --out averages.svg
     """
-    from cribstats.charts import NO_DEALS, draw_chart, per_deal_gap, save_figure
+    from cribstats.charts import NO_DEALS, draw_chart, frames_gap, save_figure
     from cribstats.stats import read_frames
-    from cribstats.stats.measures import load_stats
 
     try:
         if not out.lower().endswith((".png", ".svg")):
@@ -337,7 +336,7 @@ def chart(
         frames = read_frames(engine, filters)
         save_figure(draw_chart(kind.value, frames), out)
         per_deal = kind in (ChartKind.averages, ChartKind.accuracy)
-        no_deals = bool(count) and per_deal and per_deal_gap(load_stats(frames)) == NO_DEALS
+        no_deals = bool(count) and per_deal and frames_gap(frames) == NO_DEALS
     except _handled() as error:
         raise _fail(error) from None
     _warn_if_none(count, filters, "chart")
