@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import orjson
+import pytest
 import sqlalchemy as sa
 
 from cribstats.store import tables as t
@@ -169,6 +170,21 @@ def test_scorecards_store_their_games_and_their_disagreements_once(store: sa.Eng
         found = scorecard_findings(conn, event="Club")
         assert scorecard_findings(conn, event="Elsewhere") == []
     assert [(f.kind, f.player, f.claimed, f.due, f.match) for f in found] == [("scorecard", "Carol", 3, 2, None)]
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_a_sheet_of_disagreements_alone_is_a_file_read(store: sa.Engine, tmp_path: Path, workers: int) -> None:
+    """A sheet whose only game has one card gives a finding and no game: the file was still read, and the import's
+    history says so."""
+    from cribstats.store.history import list_imports
+
+    sheet = tmp_path / "night.csv"
+    sheet.write_text("date,event,round,player,opponent,game_points,spread\n"
+                     "2026-11-03,Club,1,Alice,Bob,2,17\n", encoding="utf-8")
+    summary = import_paths([sheet], store, workers=workers)
+    assert (summary.files, summary.imported, summary.matches.scorecard_findings) == (1, 0, 1)
+    with store.connect() as conn:
+        assert [run.file for run in list_imports(conn)] == [str(sheet)]
 
 
 def test_parallel_import_stores_the_same_matches(store: sa.Engine, tmp_path: Path) -> None:

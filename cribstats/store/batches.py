@@ -131,7 +131,9 @@ class Importer:
 
     def add_record(self, item: SourceMatch | SourceFinding) -> None:
         """A match record or a scorecard finding read: stored once the games of the input are (see
-        :mod:`cribstats.store.match_import`)."""
+        :mod:`cribstats.store.match_import`). Its file counts as read, and is in the import's history, even when it
+        gives no game (a sheet whose every game is a disagreement)."""
+        self._switch_file(item.file)
         self.matches.add_record(item)
 
     def refuse(self, file: str, place: str | None, reason: str) -> None:
