@@ -77,7 +77,7 @@ REPORT_STANDINGS_COLUMNS: tuple[str, ...] = (
     "rank", "player", "game_points", "games", "wins", "losses", "spread", "skunk_wins", "skunk_losses",
 )  # fmt: skip
 WORST_FINDINGS = 15
-PERCENT_COLUMNS = frozenset({"win_rate", "accuracy"})  # shares, shown as percentages
+PERCENT_COLUMNS = frozenset({"win_rate", "first_dealer_win_rate", "accuracy"})  # shares, shown as percentages
 DEFAULT_TITLE = "Cribbage club report"
 
 LABELS: dict[str, str] = {
@@ -87,6 +87,9 @@ LABELS: dict[str, str] = {
     "wins": "Won",
     "losses": "Lost",
     "win_rate": "Win rate",
+    "first_dealer_games": "Games dealt first",
+    "first_dealer_wins": "Won, dealing first",
+    "first_dealer_win_rate": "Win rate, dealing first",
     "game_points": "Game points",
     "spread": "Spread",
     "spread_per_game": "Spread per game",

@@ -37,6 +37,8 @@ ADDED_COLUMNS = {"discard_loss_per_deal_dealer", "discard_loss_per_deal_pone"}
 # the statistics added since that the design names (accuracy, the spread per game): checked by their own tests
 # (tests/test_stats.py by hand, tests/test_stats_recompute.py by an independent computation)
 ADDED_COLUMNS |= {"accuracy", "spread_per_game"}
+# the first dealer's games, wins and win rate, and who dealt first kept with the per game totals: likewise
+ADDED_COLUMNS |= {"first_dealer_games", "first_dealer_wins", "first_dealer_win_rate"}
 # a deal's play is one value since (``deal.play``): the reference's ``play_event`` rows are made from it, numbered
 # in the order they were written (deal by deal, event by event), and the value itself is left out of ``deal``
 PLAY_VALUE = {("deal", "play")}
@@ -44,7 +46,8 @@ PLAY_VALUE = {("deal", "play")}
 # ``deal_player`` as ``deal_discard`` is (tests/test_discard_store.py checks them)
 DISCARD_VALUES = {("deal_player", c) for c in ("hand_only", "kept", "thrown", "hand_value", "crib_value",
                                                "expected", "best_kept", "best_thrown", "best_expected", "loss")}
-LEFT_OUT = PLAY_VALUE | DISCARD_VALUES
+FIRST_DEALER = {("game_player_totals", "first_dealer")}
+LEFT_OUT = PLAY_VALUE | DISCARD_VALUES | FIRST_DEALER
 
 
 def _play_event_rows(engine: Any) -> list[tuple[Any, ...]]:

@@ -275,6 +275,30 @@ def test_accuracy_and_spread_per_game(make_frames: MakeFrames) -> None:
     assert (cy["deals"], cy["accuracy"], cy["games"], cy["spread_per_game"]) == (0, None, 0, None)
 
 
+def test_the_first_dealers_win_rate(make_frames: MakeFrames) -> None:
+    games = [
+        two_player(1, "Ann", "Ben", 100),
+        two_player(2, "Ben", "Ann", 100),
+        two_player(3, "Ann", "Ben", 100),
+        two_player(4, "Ann", "Ben", 100),  # a result without deals: no one is known to have dealt first
+        {"id": 5, "seats": [("Ann", 0, False, 0, 40), ("Cy", 1, False, 0, 50)]},  # unfinished: no one's game
+    ]
+    deals = [  # each row a deal of its own, numbered in order within its game: the first row deals first
+        {"game": 1, "name": "Ann", "role": "dealer", "completed": True},  # Ann deals first and wins
+        {"game": 1, "name": "Ben", "role": "dealer", "completed": True},  # (the second deal: not the first)
+        {"game": 2, "name": "Ann", "role": "dealer", "completed": True},  # Ann deals first and loses
+        {"game": 3, "name": "Ben", "role": "dealer", "completed": True},  # Ben deals first and loses
+        {"game": 5, "name": "Cy", "role": "dealer", "completed": False},  # Cy deals first: the game is undecided
+    ]
+    got = by_player(load_stats(make_frames(games, deals)))
+    ann, ben, cy = got["Ann"], got["Ben"], got["Cy"]
+    # Ann dealt first in games 1 and 2 and won 1 of them: 1 / 2; Ben in game 3, lost: 0 / 1; Cy in no decided game
+    assert (ann["games"], ann["wins"]) == (4, 3)
+    assert (ann["first_dealer_games"], ann["first_dealer_wins"], ann["first_dealer_win_rate"]) == (2, 1, 0.5)
+    assert (ben["first_dealer_games"], ben["first_dealer_wins"], ben["first_dealer_win_rate"]) == (1, 0, 0.0)
+    assert (cy["first_dealer_games"], cy["first_dealer_wins"], cy["first_dealer_win_rate"]) == (0, 0, None)
+
+
 def test_player_filter_keeps_that_player_only(make_frames: MakeFrames) -> None:
     games = [two_player(1, "Ann", "Ben", 100), two_player(2, "Ben", "Ann", 70)]
     got = load_stats(make_frames(games, filters=StatsFilter(player=" ann ")))

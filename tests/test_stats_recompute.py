@@ -124,9 +124,13 @@ def expected_stats(folder: Path, keep: Callable[[GameLog], bool] = lambda g: Tru
             for p in level:
                 score = scores.get(p)
                 margin_of_side[side[p]] = max(target - score, 0) if score is not None else 0
+            first_dealer = game.deals[0].dealer if game.deals else None  # the log's first deal's dealer
             for p in game.players:
                 a = acc[key[p]]
                 a["games"] += 1
+                if p == first_dealer:
+                    a["first_dealer_games"] += 1
+                    a["first_dealer_wins"] += p in outcome.winners
                 if p in outcome.winners:
                     a["wins"] += 1
                     a["game_points"] += 3 if game_level >= 1 else 2
@@ -182,13 +186,15 @@ def expected_stats(folder: Path, keep: Callable[[GameLog], bool] = lambda g: Tru
         seen = lists[k]
         row = {
             name: a[name]
-            for name in ("games", "wins", "losses", "game_points", "spread", "deals", "deals_as_dealer",
+            for name in ("games", "wins", "losses", "first_dealer_games", "first_dealer_wins", "game_points",
+                         "spread", "deals", "deals_as_dealer",
                          "deals_as_pone", "heels", "points_missed", "points_overclaimed", "illegal_plays")
         }  # fmt: skip
         for level in LEVEL_NAMES.values():
             row[f"{level}_won"] = a[f"{level}_won"]
             row[f"{level}_lost"] = a[f"{level}_lost"]
         row["win_rate"] = _ratio(a["wins"], a["games"])
+        row["first_dealer_win_rate"] = _ratio(a["first_dealer_wins"], a["first_dealer_games"])
         for what in ("pegging", "hand"):
             for role in ("dealer", "pone"):
                 values = seen[f"{what}_{role}"]
@@ -240,6 +246,8 @@ def test_every_field_agrees_with_the_replay(season: Path, season_db: str) -> Non
     assert sum(r["illegal_plays"] for r in got.values()) > 0
     assert all(0 < r["accuracy"] < 1 for r in got.values())  # every player missed something, and claimed most
     assert any(r["spread_per_game"] not in (None, 0.0) for r in got.values())
+    first_dealer = [(r["first_dealer_wins"], r["first_dealer_games"]) for r in got.values()]
+    assert 0 < sum(w for w, _ in first_dealer) < sum(g for _, g in first_dealer)
 
 
 def test_the_season_has_what_the_definitions_distinguish(season: Path) -> None:

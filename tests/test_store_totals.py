@@ -106,6 +106,8 @@ def expected_totals(folder: Path) -> dict[str, dict[str, dict[str, Any]]]:
             continue  # the tally sheet: checked by hand
         outcome = replay(game)
         rows = {p: dict.fromkeys(COLUMNS, 0) | {"won": None} for p in game.players}
+        if game.deals:  # the dealer of the log's first deal dealt first
+            rows[game.deals[0].dealer]["first_dealer"] = 1
         if outcome.winners:
             partners = len(game.players) == 4
             side = {p: seat % 2 if partners else seat for seat, p in enumerate(game.players)}

@@ -169,7 +169,7 @@ def _cell(value: object) -> str:
 
 # Short headings for the tables people read in a terminal (the JSON, CSV and Parquet keys stay as they are).
 HEADINGS = {
-    "win_rate": "win\nrate", "game_points": "game\npoints",
+    "win_rate": "win\nrate", "game_points": "game\npoints", "first_dealer_record": "won\ndealing\nfirst",
     "skunks_won_levels": "skunks won\n1/2/3", "skunks_lost_levels": "skunks lost\n1/2/3",
     "deals_as_dealer": "as\ndealer", "deals_as_pone": "as\npone",
     "pegging_per_deal_dealer": "pegging\ndealer", "pegging_per_deal_pone": "pegging\npone",
@@ -190,6 +190,14 @@ def with_skunk_levels(frame: pl.DataFrame) -> pl.DataFrame:
         return pl.concat_str(parts, separator="/").alias(f"skunks_{side}_levels")
 
     return frame.with_columns(levels("won"), levels("lost"))
+
+
+def with_first_dealer_record(frame: pl.DataFrame) -> pl.DataFrame:
+    """The games won dealing first out of those dealt first as one ``"5/8"`` column, for the table view."""
+    import polars as pl
+
+    parts = [pl.col(name).cast(pl.String) for name in ("first_dealer_wins", "first_dealer_games")]
+    return frame.with_columns(pl.concat_str(parts, separator="/").alias("first_dealer_record"))
 
 
 def rich_table(frame: pl.DataFrame, columns: tuple[str, ...] | list[str], title: str) -> Table:
@@ -246,10 +254,10 @@ def stats(
         filters = _filters(player, event, since, until, variant)
         frame = compute_stats(_open_store(db), filters)
         what = filters.describe()
-        results = ("player", "games", "wins", "losses", "win_rate", "game_points", "spread", "spread_per_game",
-                   "skunks_won_levels", "skunks_lost_levels", "rating")
+        results = ("player", "games", "wins", "losses", "win_rate", "first_dealer_record", "game_points", "spread",
+                   "spread_per_game", "skunks_won_levels", "skunks_lost_levels", "rating")
         tables = [
-            rich_table(with_skunk_levels(frame), results, f"Results ({what})"),
+            rich_table(with_first_dealer_record(with_skunk_levels(frame)), results, f"Results ({what})"),
             rich_table(frame, ("player", *DEAL_COLUMNS), "Deals: points due per completed deal"),
             rich_table(frame, ("player", *FINDING_COLUMNS, *DISCARD_COLUMNS), "Counting accuracy and discards"),
         ]

@@ -130,6 +130,8 @@ PLAYER_TOTALS_SCHEMA: dict[str, Any] = {
     "name_key": pl.String,
     "games": pl.Int64,
     "wins": pl.Int64,
+    "first_dealer_games": pl.Int64,
+    "first_dealer_wins": pl.Int64,
     **{f"{name}_won": pl.Int64 for name in SKUNK_NAMES.values()},
     **{f"{name}_lost": pl.Int64 for name in SKUNK_NAMES.values()},
     **dict.fromkeys(SUMMED, pl.Int64),
@@ -209,9 +211,10 @@ def games_query(filters: StatsFilter) -> sa.Select[Any]:
 
 
 def player_totals_query(filters: StatsFilter) -> sa.Select[Any]:
-    """Per player, the per game totals of the covered games added up: games (decided), wins, skunks won and
-    lost by level, and the sums of :data:`SUMMED`; with the player's name. One row per player who sat in a
-    covered game (with a player filter: that player only)."""
+    """Per player, the per game totals of the covered games added up: games (decided), wins, the decided games
+    the player dealt first in and the wins among them, skunks won and lost by level, and the sums of
+    :data:`SUMMED`; with the player's name. One row per player who sat in a covered game (with a player filter:
+    that player only)."""
     gt, p = t.game_player_totals_table, t.player_table
     won, lost, level = gt.c.won, sa.not_(gt.c.won), gt.c.skunk_level
 
@@ -223,6 +226,8 @@ def player_totals_query(filters: StatsFilter) -> sa.Select[Any]:
             gt.c.player_id,
             sa.func.count(gt.c.won).label("games"),
             times(won).label("wins"),
+            times(sa.and_(gt.c.won.is_not(None), gt.c.first_dealer == 1)).label("first_dealer_games"),
+            times(sa.and_(won, gt.c.first_dealer == 1)).label("first_dealer_wins"),
             *[times(sa.and_(won, level == n)).label(f"{name}_won") for n, name in SKUNK_NAMES.items()],
             *[times(sa.and_(lost, level == n)).label(f"{name}_lost") for n, name in SKUNK_NAMES.items()],
             *[sa.func.sum(gt.c[name]).label(name) for name in SUMMED],

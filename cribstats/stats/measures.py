@@ -9,6 +9,11 @@ Definitions (DESIGN.md, "Statistics"; the choices where it is silent are marked 
 * **Results** follow the result the table played to (claims and muggins takings: ``game_player.won``).
   *Decided:* a game in which no side reached the target (an unfinished log, a result-only record naming no
   winner) counts for no one's games, wins, losses, skunks, game points or spread; its deals still count.
+* **The first dealer's win rate:** ``first_dealer_games`` are the decided games the player dealt first in (the
+  dealer of the game's first deal; partners: the player, not the side), ``first_dealer_wins`` those the player
+  won, and ``first_dealer_win_rate`` the one over the other (null when there are none). *Decided:* a game
+  stored without its deals (a tally sheet's or scorecard's result) has no known first dealer and counts in
+  neither.
 * **Skunks:** a game's level is the highest that applies (a double is not also a single). A winner's skunk is the
   highest level among the losers (three-player: the worse-beaten loser); a loser's is their own.
 * **Game points** (American Cribbage Congress): 2 for a win, 3 for a skunk win of any level, 0 for a loss.
@@ -63,7 +68,8 @@ DUE_COLUMNS: tuple[str, ...] = (
 """The totals of the points due in the phases of :data:`ACCURACY_PHASES` (completed deals, not misdealt)."""
 
 RESULT_COLUMNS = (
-    "games", "wins", "losses", "win_rate", "game_points", "spread", "spread_per_game",
+    "games", "wins", "losses", "win_rate", "first_dealer_games", "first_dealer_wins", "first_dealer_win_rate",
+    "game_points", "spread", "spread_per_game",
     "skunks_won", "double_skunks_won", "triple_skunks_won", "skunks_lost", "double_skunks_lost",
     "triple_skunks_lost",
 )  # fmt: skip
@@ -81,8 +87,9 @@ rate and match points (:mod:`cribstats.stats.matches`), and the rating after the
 DISCARD_COLUMNS = ("discard_loss_per_deal_dealer", "discard_loss_per_deal_pone")  # stats.discards fills them
 STATS_COLUMNS: tuple[str, ...] = (*PLAYER_COLUMNS, *DISCARD_COLUMNS, *CLUB_COLUMNS)
 RATE_COLUMNS = frozenset(
-    {"win_rate", "pegging_per_deal_dealer", "pegging_per_deal_pone", "hand_per_deal_dealer", "hand_per_deal_pone",
-     "crib_per_deal", "missed_per_deal", "spread_per_game", "accuracy"}
+    {"win_rate", "first_dealer_win_rate", "pegging_per_deal_dealer", "pegging_per_deal_pone",
+     "hand_per_deal_dealer", "hand_per_deal_pone", "crib_per_deal", "missed_per_deal", "spread_per_game",
+     "accuracy"}
 )  # fmt: skip
 
 
@@ -105,6 +112,7 @@ due_n = pl.sum_horizontal(DUE_COLUMNS)
 RATES: dict[str, pl.Expr] = {
     "losses": games_n - wins_n,
     "win_rate": ratio(wins_n, games_n),
+    "first_dealer_win_rate": ratio(pl.col("first_dealer_wins"), pl.col("first_dealer_games")),
     "pegging_per_deal_dealer": ratio(pl.col("pegged_due_dealer"), pl.col("pegged_deals_dealer")),
     "pegging_per_deal_pone": ratio(pl.col("pegged_due_pone"), pl.col("pegged_deals_pone")),
     "hand_per_deal_dealer": ratio(pl.col("hand_due_dealer"), pl.col("hand_deals_dealer")),

@@ -319,8 +319,9 @@ class GamePlayerTotals(StoreTable, table=True):
     ``deals_as_pone``, and per role the points due with the number of deals where they are known
     (``pegged_due_dealer``/``pegged_deals_dealer``, ...; ``crib_*`` as dealer); ``heels_due`` over every deal.
     Findings over every deal: ``points_missed``, ``points_overclaimed``, ``illegal_plays``; ``missed_completed``
-    is the points missed in completed deals. A replaced game takes its totals with it (the key to ``game``
-    cascades).
+    is the points missed in completed deals. ``first_dealer``: 1 for the player who dealt the game's first deal,
+    else 0 (everyone's 0 in a game stored without its deals). A replaced game takes its totals with it (the key
+    to ``game`` cascades).
     """
 
     __tablename__ = "game_player_totals"
@@ -358,6 +359,7 @@ class GamePlayerTotals(StoreTable, table=True):
     points_overclaimed: int = Field(default=0, sa_column=count_column())
     missed_completed: int = Field(default=0, sa_column=count_column())
     illegal_plays: int = Field(default=0, sa_column=count_column())
+    first_dealer: int = Field(default=0, sa_column=count_column())
 
 
 player_table: sa.Table = Player.__table__  # type: ignore[attr-defined]

@@ -6,6 +6,8 @@ and game instead of every deal fact and finding.
 and PostgreSQL alike) from their ``game``, ``game_player``, ``deal_player``, ``deal`` and ``finding`` rows, which
 must be written first. The definitions are those of :mod:`cribstats.stats.measures`:
 
+* ``first_dealer``: 1 for the player who dealt the game's first deal, 0 for the others (and for everyone in a
+  game stored without its deals);
 * result (decided games only; ``won`` is null when no side reached the target, and the other result columns
   are 0): ``skunk_level`` is the highest among the losers for a winner, a loser's own for a loser;
   ``game_points`` 2 for a win, 3 for a skunk win, 0 for a loss; ``spread``: a losing side's margin is
@@ -167,10 +169,14 @@ def totals_select(games: GameCondition = _every_game) -> sa.Select[Any]:
         .group_by(f.c.game_id, f.c.player_id)
         .subquery("finding_totals")
     )
+    first_deal = (
+        sa.select(d.c.game_id, d.c.dealer_id).where(d.c.number == 1, *games(d.c.game_id)).subquery("first_deal")
+    )
     decided = per_game.c.decided == 1
     won = gp.c.won
     result = [
         sa.case((decided, won), else_=sa.null()).label("won"),
+        sa.case((first_deal.c.dealer_id == gp.c.player_id, 1), else_=0).label("first_dealer"),
         sa.case((sa.and_(decided, won), per_game.c.game_skunk), (decided, gp.c.skunk_level), else_=0).label(
             "skunk_level"
         ),
@@ -197,6 +203,7 @@ def totals_select(games: GameCondition = _every_game) -> sa.Select[Any]:
         sa.select(gp.c.game_id, gp.c.player_id, *result, *zero_if_none)
         .select_from(
             gp.join(per_game, per_game.c.game_id == gp.c.game_id)
+            .outerjoin(first_deal, first_deal.c.game_id == gp.c.game_id)
             .outerjoin(deals, sa.and_(deals.c.game_id == gp.c.game_id, deals.c.player_id == gp.c.player_id))
             .outerjoin(found, sa.and_(found.c.game_id == gp.c.game_id, found.c.player_id == gp.c.player_id))
         )
