@@ -206,7 +206,7 @@ def one_player_twice(players: list[str]) -> str | None:
 
 def event_key(event: str) -> str:
     """What an event is compared by (a filter's ``--event``, the event of a scorecard): trimmed, NFC (as stored
-    events are), lower case (the stored name is put in lower case in SQL to meet it).
+    events are), lower case; the store keeps each event's key beside its name (``event.name_key``).
 
     >>> event_key(" Soire\u0301e CAFE\u0301 ") == event_key("soir\u00e9e caf\u00e9") == "soir\u00e9e caf\u00e9"
     True

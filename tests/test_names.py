@@ -298,3 +298,49 @@ def test_an_event_filter_typed_in_nfd_finds_the_events_stored_in_nfc(db_url: str
             answer = client.get("/api/v1/nights", params={"event": event, "date": "2026-12-05"})
             assert answer.status_code == 200, answer.text
             assert [r["player"] for r in answer.json()["items"]] == ["Ann", "Bob", "Cy", "Di"], event
+
+
+CAPITALS = "ÉTÉ ÖPPEN КЛУБ"  # capitals beyond ASCII: SQL's lower() leaves them as they are on SQLite
+
+
+def test_an_event_stored_in_capitals_beyond_ascii_is_found_in_lower_case(db_url: str, tmp_path: Path) -> None:
+    # The store keeps the event as first spelt, in capitals; a filter in lower case, or as stored, finds its
+    # games in every command that takes one, and again after the store is taken back to 0012 (before events kept
+    # their key) and upgraded.
+    from databases import migrate
+    from service_server import cli
+
+    from cribstats.store.db import make_engine
+
+    lower = "été öppen клуб"
+    assert CAPITALS.lower() == lower and CAPITALS.encode("ascii", "ignore").lower() != lower.encode()
+    log = tmp_path / "summer.jsonl"
+    pairings = [("Ann", "Bob"), ("Cy", "Di")]
+    log.write_bytes(b"".join(orjson.dumps(result_game(list(pair), event=CAPITALS, date="2026-07-04")) + b"\n"
+                             for pair in pairings))  # fmt: skip
+    assert cli("import", str(log), db=db_url).returncode == 0
+
+    def rows(*args: str) -> list[dict[str, Any]]:
+        found = cli(*args, "--format", "json", db=db_url)
+        assert found.returncode == 0, found.stderr
+        return orjson.loads(found.stdout)  # type: ignore[no-any-return]
+
+    def found_everywhere() -> None:
+        for event in (lower, CAPITALS, f"  {lower.title()} "):
+            games = rows("games", "--event", event)
+            assert len(games) == 2 and {g["event"] for g in games} == {CAPITALS}, event
+            night = rows("night", "--event", event, "--date", "2026-07-04")
+            assert [r["player"] for r in night] == ["Ann", "Cy", "Bob", "Di"], event  # the winners first
+            assert sum(r["games"] for r in rows("standings", "--event", event)) == 4, event
+            assert sum(r["nights"] for r in rows("season", "--event", event)) == 4, event
+            assert sum(r["games"] for r in rows("stats", "--event", event)) == 4, event
+        assert rows("games", "--event", "été") == []  # a part of the name is not the event
+
+    found_everywhere()
+    engine = make_engine(db_url)
+    try:
+        migrate(engine, "downgrade", "0012")
+        migrate(engine, "upgrade", "0013")
+    finally:
+        engine.dispose()
+    found_everywhere()

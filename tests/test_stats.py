@@ -17,6 +17,7 @@ import pytest
 import sqlalchemy as sa
 from polars.testing import assert_frame_equal
 
+from cribstats.names import event_key
 from cribstats.stats.frames import StatsFilter, StatsFrames, load_frames, player_totals_query
 from cribstats.stats.measures import (
     findings_by_kind,
@@ -67,7 +68,8 @@ def store_rows(
         event = g.get("event")
         if event is not None and event not in events:
             events[event] = len(events) + 1
-            conn.execute(t.event_table.insert(), {"id": events[event], "name": event})
+            conn.execute(t.event_table.insert(), {"id": events[event], "name": event,
+                                                   "name_key": event_key(event)})
         conn.execute(t.game_table.insert(), {
             "id": g["id"], "content_hash": f"h{g['id']}", "game_key": f"g{g['id']}", "variant": variant.name,
             "target": g.get("target", variant.target), "muggins": False, "player_count": len(g["seats"]),

@@ -108,9 +108,9 @@ def test_atomic_nests_as_savepoints(engine: sa.Engine) -> None:
     upgrade(engine)
     with engine.connect() as conn:
         with atomic(conn):
-            conn.exec_driver_sql("INSERT INTO event (name) VALUES ('kept')")
+            conn.exec_driver_sql("INSERT INTO event (name, name_key) VALUES ('kept', 'kept')")
             with pytest.raises(ZeroDivisionError), atomic(conn):
-                conn.exec_driver_sql("INSERT INTO event (name) VALUES ('rolled back')")
+                conn.exec_driver_sql("INSERT INTO event (name, name_key) VALUES ('rolled back', 'rolled back')")
                 _ = 1 / 0
         names = [r[0] for r in conn.exec_driver_sql("SELECT name FROM event")]
     assert names == ["kept"]

@@ -157,7 +157,7 @@ def game_conditions(filters: StatsFilter) -> list[sa.ColumnElement[bool]]:
     g, e = t.game_table, t.event_table
     conditions: list[sa.ColumnElement[bool]] = []
     if filters.event is not None:
-        conditions.append(sa.func.lower(e.c.name) == filters.event_key)
+        conditions.append(e.c.name_key == filters.event_key)
     if filters.since is not None:
         conditions.append(g.c.date >= filters.since)
     if filters.until is not None:

@@ -83,7 +83,7 @@ def _match_conditions(filters: StatsFilter) -> list[sa.ColumnElement[bool]]:
     m, e = t.match_table, t.event_table
     conditions: list[sa.ColumnElement[bool]] = []
     if filters.event is not None:
-        events = sa.select(e.c.id).where(sa.func.lower(e.c.name) == filters.event_key)
+        events = sa.select(e.c.id).where(e.c.name_key == filters.event_key)
         conditions.append(m.c.event_id.in_(events))
     if filters.since is not None:
         conditions.append(m.c.date >= filters.since)

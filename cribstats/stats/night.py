@@ -128,7 +128,7 @@ def load_shown(conn: Connection, event: str | None, day: Date) -> list[Shown]:
     """Every hand and crib shown in the stored deals of a night (the game's deals in order, seats in order). A
     hand the game ended before is not shown; the crib is every player's discards and the crib card."""
     dp, d, g, e, p = t.deal_player_table, t.deal_table, t.game_table, t.event_table, t.player_table
-    event_is = e.c.name.is_(None) if event is None else sa.func.lower(e.c.name) == event_key(event)
+    event_is = e.c.name.is_(None) if event is None else e.c.name_key == event_key(event)
     query = (
         sa.select(g.c.id, g.c.game_key, g.c.round, d.c.number, d.c.starter, d.c.crib_card, p.c.name, dp.c.role,
                   dp.c.dealt, dp.c.discards, dp.c.hand_due, dp.c.crib_due)

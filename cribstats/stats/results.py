@@ -169,7 +169,7 @@ def qualifying_query(event: str) -> sa.Select[Any]:
         )
         .where(
             gt.c.won.is_not(None),
-            sa.func.lower(e.c.name) == event_key(event),
+            e.c.name_key == event_key(event),
             gt.c.game_id.not_in(in_matches),
         )
         .group_by(gt.c.player_id)

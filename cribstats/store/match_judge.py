@@ -14,6 +14,7 @@ from sqlalchemy.engine import Connection
 from cribstats.findings import Finding
 from cribstats.match.judge import MatchGame, judge_match
 from cribstats.match.model import MatchResult, MatchRules, Sides
+from cribstats.names import event_key
 from cribstats.store import tables as t
 from cribstats.store.tables import name_key
 
@@ -117,7 +118,7 @@ def player_id(conn: Connection, name: str) -> int:
 
 def event_id(conn: Connection, name: str) -> int:
     et = t.event_table
-    insert_ignore(conn, et, [{"name": name}], ["name"])
+    insert_ignore(conn, et, [{"name": name, "name_key": event_key(name)}], ["name"])
     return int(conn.execute(sa.select(et.c.id).where(et.c.name == name)).scalar_one())
 
 

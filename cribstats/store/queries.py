@@ -108,7 +108,7 @@ def list_games(
         wanted = sa.select(gp.c.game_id).where(gp.c.player_id == player_id_query(name_key(player)))
         query = query.where(g.c.id.in_(wanted))
     if event is not None:
-        query = query.where(sa.func.lower(e.c.name) == event_key(event))
+        query = query.where(e.c.name_key == event_key(event))
     if since is not None:
         query = query.where(g.c.date >= since)
     if until is not None:

@@ -107,12 +107,16 @@ class PlayerAlias(StoreTable, table=True):
 
 
 class Event(StoreTable, table=True):
-    """An event (league night, tournament) named in the logs."""
+    """An event (league night, tournament) named in the logs: its ``name`` as first spelt, and ``name_key``, what
+    an ``--event`` filter is compared with (:func:`cribstats.names.event_key`: trimmed, NFC, lower case), worked
+    out in Python so that every letter's case folds alike on SQLite and PostgreSQL."""
 
     __tablename__ = "event"
+    __table_args__ = (sa.Index("ix_event_name_key", "name_key"),)
 
     id: int | None = Field(default=None, primary_key=True)
     name: str = Field(sa_column=sa.Column(sa.Text, nullable=False, unique=True))
+    name_key: str = Field(sa_column=sa.Column(sa.Text, nullable=False, server_default=""))  # see migration 0013
 
 
 class ImportRun(StoreTable, table=True):

@@ -16,6 +16,7 @@ import sqlalchemy as sa
 from sqlalchemy.dialects import postgresql
 from sqlalchemy.engine import Connection, Engine
 
+from cribstats.names import event_key
 from cribstats.store import tables as t
 from cribstats.store.bulk import bulk_insert, chunks, insert_ignore, next_id
 from cribstats.store.db import is_postgresql
@@ -244,7 +245,7 @@ class BatchWriter:
         missing = sorted(e for e in wanted if e not in known)
         if missing:
             et = t.event_table
-            insert_ignore(conn, et, [{"name": e} for e in missing], ["name"])
+            insert_ignore(conn, et, [{"name": e, "name_key": event_key(e)} for e in missing], ["name"])
             for chunk in chunks(missing, IN_CHUNK):
                 for row in conn.execute(sa.select(et.c.name, et.c.id).where(et.c.name.in_(chunk))):
                     known[row.name] = row.id
