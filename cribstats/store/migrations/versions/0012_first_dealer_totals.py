@@ -33,5 +33,4 @@ def upgrade() -> None:
 
 
 def downgrade() -> None:
-    with op.batch_alter_table("game_player_totals") as batch:
-        batch.drop_column("first_dealer")
+    op.drop_column("game_player_totals", "first_dealer")  # in place, as 0009 drops ``deal.play``
