@@ -6,6 +6,7 @@ import copy
 import hashlib
 from typing import Any
 
+import orjson
 import pytest
 
 from cribstats.gamelog import (
@@ -368,3 +369,34 @@ def test_content_hash_ignores_spelling_and_key_order_but_not_content() -> None:
 
 def test_game_key_is_the_id_when_there_is_one() -> None:
     assert game_key(validate_game(spec_game())) == "tuesday-2026-11-03-r2-t4"
+
+
+# --- muggins between partners ------------------------------------------------------------------------------------
+
+
+def _partners_game(by: str, victim: str) -> dict[str, Any]:
+    """A four-player deal (partners Ann and Cy, Bo and Di: seats 0 and 2, 1 and 3) with one muggins call."""
+    hands = {"Ann": ["AS", "2S", "3S", "4S", "KD"], "Bo": ["5H", "6H", "7H", "8H", "QD"],
+             "Cy": ["9C", "TC", "JC", "QC", "KC"], "Di": ["AD", "2D", "3D", "4D", "5D"]}
+    deal = {"dealer": "Ann", "hands": hands, "discards": {p: [cards[-1]] for p, cards in hands.items()},
+            "starter": "6C", "show": {"Cy": 10},
+            "muggins": [{"by": by, "from": victim, "phase": "hand", "points": 2}]}
+    return minimal(variant="four-player", muggins=True, players=["Ann", "Bo", "Cy", "Di"], deals=[deal])
+
+
+def test_a_muggins_call_on_ones_own_partner_is_refused_by_both_readers() -> None:
+    """RULES.md: under muggins *an opponent* takes the missed points. Partners score together, so a call by Ann on
+    her partner Cy takes nothing from the other side: it is refused at its place, as a call on oneself is."""
+    from cribstats.gamelog.fast import decode_game_json
+
+    data = _partners_game("Ann", "Cy")
+    assert refusal(data) == ("deals[0].muggins[0]: 'Ann' cannot call muggins on 'Cy', a partner: muggins takes "
+                             "points from an opponent")
+    assert decode_game_json(orjson.dumps(data)) is None  # the fast reader leaves the refusal to the model
+
+
+def test_a_muggins_call_on_an_opponent_in_a_partnership_game_is_read() -> None:
+    deals = validate_game(_partners_game("Bo", "Cy")).deals
+    assert deals is not None and deals[0].muggins is not None
+    (call,) = deals[0].muggins
+    assert (call.by, call.from_, call.points) == ("Bo", "Cy", 2)

@@ -4,7 +4,7 @@ a player, the right count for the variant) and the game options (bidding, a matc
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from itertools import chain, repeat
 from operator import attrgetter, eq, itemgetter
 from typing import TYPE_CHECKING, Any
@@ -46,7 +46,7 @@ def check_players(game: AnyGame, *, play_names: frozenset[str] | None = None) ->
                 normalise_deal_names(deal)  # names in another Unicode form or with spaces around them
                 fits = _names_fit(deal, known, show_names)
             if deal.muggins or not fits:
-                _check_deal(deal, f"deals[{d}]", players, known)
+                _check_deal(deal, f"deals[{d}]", players, known, rules.side_of)
     result = game.result
     if result is not None:
         if result.winner is not None and result.winner not in known:
@@ -173,7 +173,9 @@ def _check_names(names: dict[str, Any] | None, known: set[str], place: str) -> N
         raise GameLogError(place, _not_a_player(next(n for n in names if n not in known)))
 
 
-def _check_deal(deal: AnyDeal, where: str, players: list[str], known: set[str]) -> None:
+def _check_deal(
+    deal: AnyDeal, where: str, players: list[str], known: set[str], side_of: Callable[[int], int]
+) -> None:
     if deal.dealer not in known:
         raise GameLogError(f"{where}.dealer", _not_a_player(deal.dealer))
     _check_names(deal.hands, known, f"{where}.hands")
@@ -198,6 +200,9 @@ def _check_deal(deal: AnyDeal, where: str, players: list[str], known: set[str]) 
                 raise GameLogError(place, _not_a_player(name))
         if call.by == call.from_:
             raise GameLogError(place, f"{call.by!r} cannot call muggins on themself")
+        if side_of(players.index(call.by)) == side_of(players.index(call.from_)):  # partners score together
+            raise GameLogError(place, f"{call.by!r} cannot call muggins on {call.from_!r}, a partner: muggins "
+                               "takes points from an opponent")
         if call.event is not None and call.event >= len(play):
             raise GameLogError(f"{place}.event", f"there is no play event {call.event} in this deal "
                                f"(its play has {len(play)})")
