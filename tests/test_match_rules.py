@@ -7,6 +7,7 @@ In a 121 game the loser is skunked under 91, double skunked under 61 and triple 
 from __future__ import annotations
 
 import unicodedata
+from pathlib import Path
 from typing import Any
 
 import orjson
@@ -294,7 +295,8 @@ def test_games_in_the_wrong_match_are_input_errors() -> None:
         "f.jsonl:line 2: this game is between Alice and Carol, not Alice against Bob: every game of match 'm' has "
         "the same sides",
         "f.jsonl:line 3: game 1 of match 'm' is already game 'a'",
-        "f.jsonl:line 4: this game is seven-card, but match 'm' is played in six-card",
+        "f.jsonl:line 4: this game is seven-card, but the match's games before it are six-card: a match is played "
+        "in one variant",  # the import's words for it
     ]
 
 
@@ -308,7 +310,29 @@ def test_a_record_names_games_given_elsewhere_in_the_input() -> None:
     [(outcome, where)] = list(collector.judged())
     assert (outcome.points, outcome.winner_side, where) == ([1, 1], None, "m.json")
     assert [f.kind for f in outcome.findings] == ["match-result"]  # Alice recorded as the winner of 1-1
-    assert collector.errors == ["n.json: games[0]: no game 'three' in the input"]
+    assert collector.errors == ["n.json:games[0]: no game 'three' in the input"]  # file:place, as the import
+
+
+def test_a_records_inline_game_of_another_variant_is_one_input_error(tmp_path: Path) -> None:
+    """match.md: a game of another variant is an input error. The record is refused at the game's place; the
+    games it held still carry its id, so they make a match of their own, and the refused game is not told
+    twice (the import tells it once too)."""
+    from typer.testing import CliRunner
+
+    from cribstats.cli.app import app
+
+    games = [{"format": "cribstats/game/1", "id": "one", "players": ["Alice", "Bob"],
+              "result": {"winner": "Alice", "scores": {"Alice": 121, "Bob": 100}}},
+             {"format": "cribstats/game/1", "id": "two", "variant": "five-card", "players": ["Alice", "Bob"],
+              "result": {"winner": "Alice", "scores": {"Alice": 61, "Bob": 40}}}]
+    path = tmp_path / "final.json"
+    path.write_bytes(orjson.dumps(record(games=games)))
+    result = CliRunner().invoke(app, ["audit", "--json", str(path)])
+    assert result.exit_code == 2
+    assert result.stderr.splitlines() == [
+        f"{path}:games[1]: this game is five-card, but the match's games before it are six-card: a match is "
+        "played in one variant",
+    ]
 
 
 def test_first_dealers_that_cannot_be_judged() -> None:
@@ -361,3 +385,13 @@ def test_the_judgment_agrees_with_a_plain_count(case: tuple[MatchRules, list[Mat
     after = [g.key for g in games if ended is not None and g.number > ended]
     assert [f.game for f in outcome.findings if f.kind == "match-after-end"] == after
     assert [g.counted for g in outcome.games] == [ended is None or g.number <= ended for g in games]
+
+
+def test_a_match_recorded_twice_is_refused_at_its_id() -> None:
+    collector = MatchCollector()
+    collector.record(validate_match(record()), "m.jsonl", "line 1")
+    collector.record(validate_match(record()), "m.jsonl", "line 2")
+    collector.record(validate_match(record()), "n.json")
+    assert len(list(collector.judged())) == 1
+    assert collector.errors == ["m.jsonl:line 2: id: match 'm' is recorded twice",
+                                "n.json:id: match 'm' is recorded twice"]
