@@ -400,3 +400,25 @@ def test_a_muggins_call_on_an_opponent_in_a_partnership_game_is_read() -> None:
     assert deals is not None and deals[0].muggins is not None
     (call,) = deals[0].muggins
     assert (call.by, call.from_, call.points) == ("Bo", "Cy", 2)
+
+
+# --- numbers too large to read -----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("number", ["18446744073709551616", "99999999999999999999999999"])
+def test_a_whole_number_past_64_bits_is_refused_as_too_large_not_as_not_whole(number: str) -> None:
+    """A count written with its digits is a whole number, however large: the refusal says it is too large (as
+    it does just past the 64-bit bound), not that it is not whole, and names no rounded figure."""
+    from cribstats.gamelog import validate_game_json
+
+    text = '{"format": "cribstats/game/1", "players": ["Alice", "Bob"], "target": N}'.replace("N", number)
+    with pytest.raises(GameLogError) as caught:
+        validate_game_json(text.encode())
+    assert str(caught.value) == "target: must be 9223372036854775807 or less, not a number this large"
+    event = ('{"format": "cribstats/game/1", "players": ["Alice", "Bob"], "deals": [{"dealer": "Alice", '
+             '"hands": {"Alice": [], "Bob": []}, "discards": {"Alice": [], "Bob": []}, "starter": "5H", '
+             '"play": [["Bob", "JH", N]]}]}').replace("N", number)
+    with pytest.raises(GameLogError) as caught:
+        validate_game_json(event.encode())
+    assert str(caught.value) == ("deals[0].play[0]: points must be 9223372036854775807 or less, not a number "
+                                 "this large")

@@ -10,6 +10,7 @@ from typing import Any
 import orjson
 from pydantic import ValidationError
 
+from cribstats.gamelog.fields import HIGHEST_NUMBER
 from cribstats.gamelog.model import GameLogError
 from cribstats.gamelog.spelling import (
     CARD_SPELLINGS,
@@ -84,7 +85,14 @@ def _play_event_message(value: object) -> str:
     points = value[2]
     if isinstance(points, int) and not isinstance(points, bool) and points < 0:
         return f"points cannot be negative ({points})"
+    if _too_large(points):
+        return f"points must be {HIGHEST_NUMBER} or less, not a number this large"
     return f"points must be a whole number, not {describe(points)}"
+
+
+def _too_large(value: object) -> bool:
+    """A whole number past the 64-bit bound, which the JSON reader hands over as a float (its digits rounded)."""
+    return isinstance(value, float) and value > HIGHEST_NUMBER and value.is_integer()
 
 
 def _message(error: Mapping[str, Any], loc: tuple[int | str, ...]) -> str:
@@ -102,6 +110,8 @@ def _message(error: Mapping[str, Any], loc: tuple[int | str, ...]) -> str:
             return card_message(value)
         return f"{describe(value)} is not a {field}: {choices}" if field != "format" else (
             f"{describe(value)} is not a format cribstats reads: {choices}")
+    if kind in ("int_type", "int_from_float") and _too_large(value):
+        return f"must be {HIGHEST_NUMBER} or less, not a number this large"
     if kind in _EXPECTED:
         return f"expected {_EXPECTED[kind]}, found {describe(value)}"
     if kind == "greater_than_equal":
