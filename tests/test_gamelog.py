@@ -422,3 +422,45 @@ def test_a_whole_number_past_64_bits_is_refused_as_too_large_not_as_not_whole(nu
         validate_game_json(event.encode())
     assert str(caught.value) == ("deals[0].play[0]: points must be 9223372036854775807 or less, not a number "
                                  "this large")
+
+
+# --- a play call names its victim's claim ------------------------------------------------------------------------
+
+
+def _called_at(event: int, *, points: list[int | None] | None = None) -> dict[str, Any]:
+    """The spec deal with muggins on, and Bob calling muggins on Alice's play claim at ``event``."""
+    game = spec_game()
+    deal = game["deals"][0]
+    if points is not None:
+        deal["play"] = [e[:2] + ([] if p is None else [p]) for e, p in zip(deal["play"], points, strict=True)]
+    deal["muggins"] = [{"by": "Bob", "from": "Alice", "phase": "play", "points": 2, "event": event}]
+    return game
+
+
+def test_a_play_call_at_another_players_card_is_refused_at_its_event() -> None:
+    """game-log.md: a play call names "the index of the play event whose claim it corrects". Event 0 is Bob's JH:
+    Alice made no claim there, so the call corrects nothing and was silently lost (neither judged nor put on the
+    board); it is refused at its place, as an event outside the play is."""
+    assert refusal(_called_at(0)) == ("deals[0].muggins[0].event: play event 0 is Bob's JH, not a claim of "
+                                      "Alice's: a play call names the event whose claim it corrects")
+
+
+def test_a_play_call_at_a_go_is_refused_at_its_event() -> None:
+    # event 4 is Bob's go; a go claims nothing (its point is claimed with the card that closes the series)
+    assert refusal(_called_at(4)) == ("deals[0].muggins[0].event: play event 4 is Bob's go, not a claim of "
+                                      "Alice's: a play call names the event whose claim it corrects")
+
+
+def test_a_play_call_at_the_victims_card_is_read() -> None:
+    # event 1 is Alice's 5S; event 7 is Alice's 4S, which claims 0 (no points written: claims card by card)
+    for event in (1, 7):
+        deals = validate_game(_called_at(event)).deals
+        assert deals is not None and deals[0].muggins is not None and deals[0].muggins[0].event == event
+
+
+def test_a_play_call_in_a_deal_of_pegged_totals_may_name_any_event() -> None:
+    # no event carries points: the play is claimed as totals, and a call is judged against the victim's total
+    game = _called_at(0, points=[None] * 9)
+    game["deals"][0]["pegged"] = {"Alice": 4, "Bob": 3}
+    deals = validate_game(game).deals
+    assert deals is not None and deals[0].muggins is not None and deals[0].muggins[0].event == 0

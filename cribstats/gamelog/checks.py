@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from cribstats.gamelog.messages import format_place
 from cribstats.gamelog.model import GameLogError
-from cribstats.gamelog.spelling import CRIB, CRIB_NAME_MESSAGE
+from cribstats.gamelog.spelling import CRIB, CRIB_NAME_MESSAGE, GO
 from cribstats.names import TextError, name_or_same, normalise_deal_names, normalise_keys, normalise_name
 
 if TYPE_CHECKING:
@@ -193,6 +193,7 @@ def _check_deal(
     _check_names(deal.pegged, known, f"{where}.pegged")
     if deal.show:
         _check_names({n: 0 for n in deal.show if n != CRIB}, known, f"{where}.show")
+    by_card = any(len(event) == 3 for event in play)  # the play claimed card by card, not as pegged totals
     for m, call in enumerate(_calls(deal)):
         place = f"{where}.muggins[{m}]"
         for name in (call.by, call.from_):
@@ -206,4 +207,16 @@ def _check_deal(
         if call.event is not None and call.event >= len(play):
             raise GameLogError(f"{place}.event", f"there is no play event {call.event} in this deal "
                                f"(its play has {len(play)})")
+        if call.event is not None and by_card:
+            _check_called_event(play[call.event], call.event, call.from_, f"{place}.event")
     _check_names(deal.scores, known, f"{where}.scores")
+
+
+def _check_called_event(event: Sequence[Any], index: int, victim: str, place: str) -> None:
+    """A play call in a deal claimed card by card corrects the claim its victim made on a card laid: the event
+    it names is one of the victim's cards (a go claims nothing; its point is claimed on the card that closed the
+    series)."""
+    player, card = event[0], event[1]
+    if player != victim or str(card).lower() == GO:
+        raise GameLogError(place, f"play event {index} is {player}'s {card}, not a claim of {victim}'s: a play "
+                           "call names the event whose claim it corrects")
