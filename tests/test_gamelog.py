@@ -464,3 +464,27 @@ def test_a_play_call_in_a_deal_of_pegged_totals_may_name_any_event() -> None:
     game["deals"][0]["pegged"] = {"Alice": 4, "Bob": 3}
     deals = validate_game(game).deals
     assert deals is not None and deals[0].muggins is not None and deals[0].muggins[0].event == 0
+
+
+def test_a_crib_call_on_a_player_who_has_no_crib_is_refused() -> None:
+    """Alice deals the spec deal, so the crib is hers: a call taking Bob's crib points corrects no claim (it was
+    silently dropped: not judged, not on the board)."""
+    game = spec_game()
+    game["deals"][0]["muggins"] = [{"by": "Alice", "from": "Bob", "phase": "crib", "points": 2}]
+    assert refusal(game) == ("deals[0].muggins[0]: Bob has no crib to call muggins on: the crib of this deal is "
+                             "Alice's")
+
+
+def test_a_crib_call_in_a_bidding_game_is_on_the_bid_winner() -> None:
+    """Seed 002's bidding: the bid winner (Bob, though Alice deals) takes the crib, so a crib call is on Bob."""
+    game = spec_game()
+    game["bidding"] = True
+    deal = game["deals"][0]
+    deal["bid"] = {"player": "Bob", "points": 2}
+    deal["muggins"] = [{"by": "Bob", "from": "Alice", "phase": "crib", "points": 2}]
+    del game["result"], deal["scores"]
+    assert refusal(game) == ("deals[0].muggins[0]: Alice has no crib to call muggins on: the crib of this deal "
+                             "is Bob's")
+    deal["muggins"] = [{"by": "Alice", "from": "Bob", "phase": "crib", "points": 2}]
+    deals = validate_game(game).deals
+    assert deals is not None and deals[0].muggins is not None and deals[0].muggins[0].from_ == "Bob"

@@ -194,6 +194,8 @@ def _check_deal(
     if deal.show:
         _check_names({n: 0 for n in deal.show if n != CRIB}, known, f"{where}.show")
     by_card = any(len(event) == 3 for event in play)  # the play claimed card by card, not as pegged totals
+    bid = getattr(deal, "bid", None)
+    crib_owner = deal.dealer if bid is None else bid.player  # seed 002's bid winner takes the crib
     for m, call in enumerate(_calls(deal)):
         place = f"{where}.muggins[{m}]"
         for name in (call.by, call.from_):
@@ -207,6 +209,9 @@ def _check_deal(
         if call.event is not None and call.event >= len(play):
             raise GameLogError(f"{place}.event", f"there is no play event {call.event} in this deal "
                                f"(its play has {len(play)})")
+        if call.phase == "crib" and call.from_ != crib_owner:
+            raise GameLogError(place, f"{call.from_} has no crib to call muggins on: the crib of this deal is "
+                               f"{crib_owner}'s")
         if call.event is not None and by_card:
             _check_called_event(play[call.event], call.event, call.from_, f"{place}.event")
     _check_names(deal.scores, known, f"{where}.scores")
