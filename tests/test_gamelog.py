@@ -275,7 +275,8 @@ CONTRACT_BREAKS = [
     (_drop(("players",)), "missing required field 'players'"),
     (_drop(("format",)), "missing required field 'format'"),
     (_set(("format",), "cribstats/game/2"),
-     "format: 'cribstats/game/2' is not a format cribstats reads: expected 'cribstats/game/1'"),
+     "format: 'cribstats/game/2' is not a format cribstats reads: expected 'cribstats/game/1' (a game) or "
+     "'cribstats/match/1' (a match record)"),
     (_set(("variant",), "nine-card"),
      "variant: 'nine-card' is not a variant: use one of six-card, five-card, seven-card, three-player, "
      "four-player"),

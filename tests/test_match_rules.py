@@ -68,7 +68,16 @@ def test_the_default_is_best_of_three_and_the_writer_writes_the_object_form() ->
     ({"rules": "best-of-4"}, "rules", "'best-of-4' is not a match rule: write best-of-3, best-of-5, best-of-7 or "
      "points-N, or the rules as an object"),
     ({"rules": {"first_to": 0}}, "rules.first_to", "must be 1 or more, not 0"),
-    ({"rules": {"first_dealer": "winner"}}, "rules.first_dealer", None),
+    ({"rules": {"first_dealer": "winner"}}, "rules.first_dealer",
+     "'winner' is not a first_dealer: use one of loser, alternate, cut"),  # match.md's three, not a card's rule
+    ({"rules": {"count": "sets"}}, "rules.count", "'sets' is not a count: use one of games, points"),
+    ({"rules": {"points": [1, 2]}}, "rules.points",
+     "match points are three numbers, for a win, a skunk win and a double-skunk win: not 2"),
+    ({"rules": {"points": [1, 2, 3, 4]}}, "rules.points",
+     "match points are three numbers, for a win, a skunk win and a double-skunk win: not 4"),
+    ({"format": "cribstats/match/2"}, "format",
+     "'cribstats/match/2' is not a format cribstats reads: expected 'cribstats/game/1' (a game) or "
+     "'cribstats/match/1' (a match record)"),
     ({"players": ["Alice", "Alice"]}, "players", "'Alice' is named twice: the two sides are different players"),
     ({"players": [["Alice", "Carol"], "Bob"]}, "players", None),
     ({"result": {"winner": "Carol"}}, "result.winner", "'Carol' is not a player of this match"),
@@ -395,3 +404,16 @@ def test_a_match_recorded_twice_is_refused_at_its_id() -> None:
     assert len(list(collector.judged())) == 1
     assert collector.errors == ["m.jsonl:line 2: id: match 'm' is recorded twice",
                                 "n.json:id: match 'm' is recorded twice"]
+
+
+def test_the_refusals_name_the_choices_the_model_has() -> None:
+    """The readers' messages spell out the rules' choices and the match format: the same as the model's."""
+    from typing import get_args
+
+    from cribstats.gamelog import messages
+    from cribstats.match.model import MATCH_FORMAT, MatchRules
+
+    fields = MatchRules.model_fields
+    for name in ("count", "first_dealer"):
+        assert messages._LITERAL_CHOICES[name] == "use one of " + ", ".join(get_args(fields[name].annotation))
+    assert messages._MATCH_FORMAT == MATCH_FORMAT

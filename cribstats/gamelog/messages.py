@@ -62,10 +62,15 @@ _EXPECTED = {
     "tuple_type": "an array",
 }
 _PLAY_EVENT_SHAPE = 'a play event is [player, card], [player, card, points] or [player, "go"]'
+#: the match record's format (cribstats.match.model.MATCH_FORMAT; the match model sits above this module)
+_MATCH_FORMAT = "cribstats/match/1"
 _LITERAL_CHOICES = {
-    "format": f"expected {FORMAT!r}",
+    "format": f"expected {FORMAT!r} (a game) or {_MATCH_FORMAT!r} (a match record)",
     "variant": "use one of " + ", ".join(VARIANT_NAMES),
     "phase": "use one of " + ", ".join(MUGGINS_PHASES),
+    # a match record's rules (spec match.md; tests/test_match_rules.py checks them against the model)
+    "count": "use one of games, points",
+    "first_dealer": "use one of loser, alternate, cut",
 }
 
 
@@ -125,6 +130,9 @@ def _message(error: Mapping[str, Any], loc: tuple[int | str, ...]) -> str:
     if kind in ("too_short", "too_long"):
         if loc and loc[-1] == "players":
             return f"a game has 2 to 4 players, not {len(value or ())}"
+        if loc[-2:] == ("rules", "points"):
+            return ("match points are three numbers, for a win, a skunk win and a double-skunk win: not "
+                    f"{len(value or ())}")
         return str(error["msg"])
     return str(error["msg"])
 
