@@ -91,6 +91,11 @@ def test_the_default_is_best_of_three_and_the_writer_writes_the_object_form() ->
     ({"games": [{"format": "cribstats/game/1", "players": ["Alice", "Bob"], "match_game": 2}]},
      "games[0].match_game", "this is game 1 of the match, not 2"),
     ({"id": ""}, "id", "must not be empty"),
+    # partners sit opposite: N, S, E, W in seat order is N and E against S and W, not the record's N-S against E-W
+    ({"players": [["N", "S"], ["E", "W"]],
+      "games": [{"format": "cribstats/game/1", "variant": "four-player", "players": ["N", "S", "E", "W"]}]},
+     "games[0].players", "this game is between N and E against S and W, not the match's two sides: every game of "
+     "a match has the same sides"),
 ])
 def test_records_that_break_the_contract_are_refused_with_their_place(
     fields: dict[str, Any], place: str, message: str | None
@@ -417,3 +422,14 @@ def test_the_refusals_name_the_choices_the_model_has() -> None:
     for name in ("count", "first_dealer"):
         assert messages._LITERAL_CHOICES[name] == "use one of " + ", ".join(get_args(fields[name].annotation))
     assert messages._MATCH_FORMAT == MATCH_FORMAT
+
+
+def test_a_partnership_game_with_other_partners_names_who_played_with_whom() -> None:
+    collector = MatchCollector()
+    for n, seats in enumerate([["N", "E", "S", "W"], ["N", "S", "E", "W"]], 1):
+        g = validate_game({"format": "cribstats/game/1", "id": f"p{n}", "match": "m", "variant": "four-player",
+                           "players": seats, "result": {"winner": "N"}})
+        collector.game(g, replay(g), f"f.jsonl:line {n}")
+    list(collector.judged())
+    assert collector.errors == ["f.jsonl:line 2: this game is between N and E against S and W, not N and S "
+                                "against E and W: every game of match 'm' has the same sides"]

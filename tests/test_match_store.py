@@ -271,3 +271,18 @@ def test_a_match_record_refused_for_a_game_of_another_variant_is_refused_once(
         match = load_match(conn, "z")
     # the record is refused; its games carry its id, so the match is known from them, without the five-card game
     assert match is not None and [g.game_key for g in match.games] == ["z1"]
+
+
+def test_a_partnership_game_with_other_partners_is_refused_naming_who_played_with_whom(
+    store: sa.Engine, tmp_path: Path
+) -> None:
+    def four(gid: str, seats: list[str]) -> dict[str, Any]:
+        return {"format": "cribstats/game/1", "id": gid, "match": "pm", "variant": "four-player", "players": seats,
+                "result": {"winner": "N"}}
+
+    path = write(tmp_path / "a.jsonl", four("q1", ["N", "E", "S", "W"]), four("q2", ["N", "S", "E", "W"]))
+    summary = import_paths([path], store)
+    assert [str(r) for r in summary.refused] == [
+        f"{path}:line 2: this game is between N and E against S and W, not N and S against E and W: every game of "
+        "a match has its sides",
+    ]

@@ -131,7 +131,7 @@ class MatchCollector:
     def _add(self, match: _Match, facts: _Facts, number: int | None, where: str | None = None) -> bool:
         """Put a game in the match (at ``number``, else the next free one); False, with the error noted, when
         it cannot be."""
-        from cribstats.match.model import game_sides, same_sides
+        from cribstats.match.model import describe_players, game_sides, same_sides
 
         where = where or facts.where
         game = facts.game
@@ -150,7 +150,7 @@ class MatchCollector:
                 return False
         if not same_sides(match.sides, game.players):
             sides = " against ".join(" and ".join(side) for side in match.sides)
-            self._error(f"{where}: this game is between {' and '.join(game.players)}, not {sides}: every "
+            self._error(f"{where}: this game is between {describe_players(game.players)}, not {sides}: every "
                                f"game of match {match.id!r} has the same sides")
             return False
         if match.variant is not None and game.variant != match.variant:

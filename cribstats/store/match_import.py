@@ -33,6 +33,7 @@ from cribstats.match.model import (
     MatchRecord,
     MatchRules,
     Sides,
+    describe_players,
     game_sides,
     inner_place,
     listed_games,
@@ -214,7 +215,7 @@ def _key_sides(sides: Sides) -> Sides:
 
 def _check_sides(key_sides: Sides, players: list[str], shown: Sides, place: str = "") -> None:
     if not same_sides(key_sides, [name_key(p) for p in players]):
-        them = " and ".join(players)
+        them = describe_players(players)
         match = " against ".join(" and ".join(side) for side in shown)
         raise MatchInputError(place, f"this game is between {them}, not {match}: every game of a match has its "
                               "sides")
