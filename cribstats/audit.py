@@ -182,7 +182,7 @@ class AuditCollector(ReplayVisitor):
         where = f"{item.file}:{item.place}" if item.place else str(item.file)
         record = getattr(item, "record", None)
         if record is not None:
-            self.matches.record(record, where)
+            self.matches.record(record, str(item.file), item.place)
         else:
             self._scorecards.setdefault(where, []).append(item.finding)
 

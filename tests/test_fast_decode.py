@@ -244,9 +244,12 @@ def good_deals(draw: st.DrawFn, players: list[str], bidding: bool) -> dict[str, 
             deal[name] = value if draw(st.integers(0, 15)) else None
     if draw(st.integers(0, 3)) == 0:
         calls = [{"by": players[0], "from": players[1], "phase": "hand", "points": 2}]
-        if deal.get("play"):
+        events = list(range(len(deal.get("play") or ())))
+        if any(len(e) == 3 for e in deal.get("play") or ()):  # by card: a call corrects a card's claim
+            events = [i for i in events if deal["play"][i][0] == players[0] and deal["play"][i][1].lower() != "go"]
+        if events:
             calls.append({"by": players[1], "from": players[0], "phase": "play", "points": 1,
-                          "event": draw(st.integers(0, len(deal["play"]) - 1))})
+                          "event": draw(st.sampled_from(events))})
         deal["muggins"] = calls
     return deal
 

@@ -6,6 +6,7 @@ import copy
 import hashlib
 from typing import Any
 
+import orjson
 import pytest
 
 from cribstats.gamelog import (
@@ -274,7 +275,8 @@ CONTRACT_BREAKS = [
     (_drop(("players",)), "missing required field 'players'"),
     (_drop(("format",)), "missing required field 'format'"),
     (_set(("format",), "cribstats/game/2"),
-     "format: 'cribstats/game/2' is not a format cribstats reads: expected 'cribstats/game/1'"),
+     "format: 'cribstats/game/2' is not a format cribstats reads: expected 'cribstats/game/1' (a game) or "
+     "'cribstats/match/1' (a match record)"),
     (_set(("variant",), "nine-card"),
      "variant: 'nine-card' is not a variant: use one of six-card, five-card, seven-card, three-player, "
      "four-player"),
@@ -368,3 +370,122 @@ def test_content_hash_ignores_spelling_and_key_order_but_not_content() -> None:
 
 def test_game_key_is_the_id_when_there_is_one() -> None:
     assert game_key(validate_game(spec_game())) == "tuesday-2026-11-03-r2-t4"
+
+
+# --- muggins between partners ------------------------------------------------------------------------------------
+
+
+def _partners_game(by: str, victim: str) -> dict[str, Any]:
+    """A four-player deal (partners Ann and Cy, Bo and Di: seats 0 and 2, 1 and 3) with one muggins call."""
+    hands = {"Ann": ["AS", "2S", "3S", "4S", "KD"], "Bo": ["5H", "6H", "7H", "8H", "QD"],
+             "Cy": ["9C", "TC", "JC", "QC", "KC"], "Di": ["AD", "2D", "3D", "4D", "5D"]}
+    deal = {"dealer": "Ann", "hands": hands, "discards": {p: [cards[-1]] for p, cards in hands.items()},
+            "starter": "6C", "show": {"Cy": 10},
+            "muggins": [{"by": by, "from": victim, "phase": "hand", "points": 2}]}
+    return minimal(variant="four-player", muggins=True, players=["Ann", "Bo", "Cy", "Di"], deals=[deal])
+
+
+def test_a_muggins_call_on_ones_own_partner_is_refused_by_both_readers() -> None:
+    """RULES.md: under muggins *an opponent* takes the missed points. Partners score together, so a call by Ann on
+    her partner Cy takes nothing from the other side: it is refused at its place, as a call on oneself is."""
+    from cribstats.gamelog.fast import decode_game_json
+
+    data = _partners_game("Ann", "Cy")
+    assert refusal(data) == ("deals[0].muggins[0]: 'Ann' cannot call muggins on 'Cy', a partner: muggins takes "
+                             "points from an opponent")
+    assert decode_game_json(orjson.dumps(data)) is None  # the fast reader leaves the refusal to the model
+
+
+def test_a_muggins_call_on_an_opponent_in_a_partnership_game_is_read() -> None:
+    deals = validate_game(_partners_game("Bo", "Cy")).deals
+    assert deals is not None and deals[0].muggins is not None
+    (call,) = deals[0].muggins
+    assert (call.by, call.from_, call.points) == ("Bo", "Cy", 2)
+
+
+# --- numbers too large to read -----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("number", ["18446744073709551616", "99999999999999999999999999"])
+def test_a_whole_number_past_64_bits_is_refused_as_too_large_not_as_not_whole(number: str) -> None:
+    """A count written with its digits is a whole number, however large: the refusal says it is too large (as
+    it does just past the 64-bit bound), not that it is not whole, and names no rounded figure."""
+    from cribstats.gamelog import validate_game_json
+
+    text = '{"format": "cribstats/game/1", "players": ["Alice", "Bob"], "target": N}'.replace("N", number)
+    with pytest.raises(GameLogError) as caught:
+        validate_game_json(text.encode())
+    assert str(caught.value) == "target: must be 9223372036854775807 or less, not a number this large"
+    event = ('{"format": "cribstats/game/1", "players": ["Alice", "Bob"], "deals": [{"dealer": "Alice", '
+             '"hands": {"Alice": [], "Bob": []}, "discards": {"Alice": [], "Bob": []}, "starter": "5H", '
+             '"play": [["Bob", "JH", N]]}]}').replace("N", number)
+    with pytest.raises(GameLogError) as caught:
+        validate_game_json(event.encode())
+    assert str(caught.value) == ("deals[0].play[0]: points must be 9223372036854775807 or less, not a number "
+                                 "this large")
+
+
+# --- a play call names its victim's claim ------------------------------------------------------------------------
+
+
+def _called_at(event: int, *, points: list[int | None] | None = None) -> dict[str, Any]:
+    """The spec deal with muggins on, and Bob calling muggins on Alice's play claim at ``event``."""
+    game = spec_game()
+    deal = game["deals"][0]
+    if points is not None:
+        deal["play"] = [e[:2] + ([] if p is None else [p]) for e, p in zip(deal["play"], points, strict=True)]
+    deal["muggins"] = [{"by": "Bob", "from": "Alice", "phase": "play", "points": 2, "event": event}]
+    return game
+
+
+def test_a_play_call_at_another_players_card_is_refused_at_its_event() -> None:
+    """game-log.md: a play call names "the index of the play event whose claim it corrects". Event 0 is Bob's JH:
+    Alice made no claim there, so the call corrects nothing and was silently lost (neither judged nor put on the
+    board); it is refused at its place, as an event outside the play is."""
+    assert refusal(_called_at(0)) == ("deals[0].muggins[0].event: play event 0 is Bob's JH, not a claim of "
+                                      "Alice's: a play call names the event whose claim it corrects")
+
+
+def test_a_play_call_at_a_go_is_refused_at_its_event() -> None:
+    # event 4 is Bob's go; a go claims nothing (its point is claimed with the card that closes the series)
+    assert refusal(_called_at(4)) == ("deals[0].muggins[0].event: play event 4 is Bob's go, not a claim of "
+                                      "Alice's: a play call names the event whose claim it corrects")
+
+
+def test_a_play_call_at_the_victims_card_is_read() -> None:
+    # event 1 is Alice's 5S; event 7 is Alice's 4S, which claims 0 (no points written: claims card by card)
+    for event in (1, 7):
+        deals = validate_game(_called_at(event)).deals
+        assert deals is not None and deals[0].muggins is not None and deals[0].muggins[0].event == event
+
+
+def test_a_play_call_in_a_deal_of_pegged_totals_may_name_any_event() -> None:
+    # no event carries points: the play is claimed as totals, and a call is judged against the victim's total
+    game = _called_at(0, points=[None] * 9)
+    game["deals"][0]["pegged"] = {"Alice": 4, "Bob": 3}
+    deals = validate_game(game).deals
+    assert deals is not None and deals[0].muggins is not None and deals[0].muggins[0].event == 0
+
+
+def test_a_crib_call_on_a_player_who_has_no_crib_is_refused() -> None:
+    """Alice deals the spec deal, so the crib is hers: a call taking Bob's crib points corrects no claim (it was
+    silently dropped: not judged, not on the board)."""
+    game = spec_game()
+    game["deals"][0]["muggins"] = [{"by": "Alice", "from": "Bob", "phase": "crib", "points": 2}]
+    assert refusal(game) == ("deals[0].muggins[0]: Bob has no crib to call muggins on: the crib of this deal is "
+                             "Alice's")
+
+
+def test_a_crib_call_in_a_bidding_game_is_on_the_bid_winner() -> None:
+    """Seed 002's bidding: the bid winner (Bob, though Alice deals) takes the crib, so a crib call is on Bob."""
+    game = spec_game()
+    game["bidding"] = True
+    deal = game["deals"][0]
+    deal["bid"] = {"player": "Bob", "points": 2}
+    deal["muggins"] = [{"by": "Bob", "from": "Alice", "phase": "crib", "points": 2}]
+    del game["result"], deal["scores"]
+    assert refusal(game) == ("deals[0].muggins[0]: Alice has no crib to call muggins on: the crib of this deal "
+                             "is Bob's")
+    deal["muggins"] = [{"by": "Alice", "from": "Bob", "phase": "crib", "points": 2}]
+    deals = validate_game(game).deals
+    assert deals is not None and deals[0].muggins is not None and deals[0].muggins[0].from_ == "Bob"

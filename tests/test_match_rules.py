@@ -7,6 +7,7 @@ In a 121 game the loser is skunked under 91, double skunked under 61 and triple 
 from __future__ import annotations
 
 import unicodedata
+from pathlib import Path
 from typing import Any
 
 import orjson
@@ -67,7 +68,16 @@ def test_the_default_is_best_of_three_and_the_writer_writes_the_object_form() ->
     ({"rules": "best-of-4"}, "rules", "'best-of-4' is not a match rule: write best-of-3, best-of-5, best-of-7 or "
      "points-N, or the rules as an object"),
     ({"rules": {"first_to": 0}}, "rules.first_to", "must be 1 or more, not 0"),
-    ({"rules": {"first_dealer": "winner"}}, "rules.first_dealer", None),
+    ({"rules": {"first_dealer": "winner"}}, "rules.first_dealer",
+     "'winner' is not a first_dealer: use one of loser, alternate, cut"),  # match.md's three, not a card's rule
+    ({"rules": {"count": "sets"}}, "rules.count", "'sets' is not a count: use one of games, points"),
+    ({"rules": {"points": [1, 2]}}, "rules.points",
+     "match points are three numbers, for a win, a skunk win and a double-skunk win: not 2"),
+    ({"rules": {"points": [1, 2, 3, 4]}}, "rules.points",
+     "match points are three numbers, for a win, a skunk win and a double-skunk win: not 4"),
+    ({"format": "cribstats/match/2"}, "format",
+     "'cribstats/match/2' is not a format cribstats reads: expected 'cribstats/game/1' (a game) or "
+     "'cribstats/match/1' (a match record)"),
     ({"players": ["Alice", "Alice"]}, "players", "'Alice' is named twice: the two sides are different players"),
     ({"players": [["Alice", "Carol"], "Bob"]}, "players", None),
     ({"result": {"winner": "Carol"}}, "result.winner", "'Carol' is not a player of this match"),
@@ -81,6 +91,11 @@ def test_the_default_is_best_of_three_and_the_writer_writes_the_object_form() ->
     ({"games": [{"format": "cribstats/game/1", "players": ["Alice", "Bob"], "match_game": 2}]},
      "games[0].match_game", "this is game 1 of the match, not 2"),
     ({"id": ""}, "id", "must not be empty"),
+    # partners sit opposite: N, S, E, W in seat order is N and E against S and W, not the record's N-S against E-W
+    ({"players": [["N", "S"], ["E", "W"]],
+      "games": [{"format": "cribstats/game/1", "variant": "four-player", "players": ["N", "S", "E", "W"]}]},
+     "games[0].players", "this game is between N and E against S and W, not the match's two sides: every game of "
+     "a match has the same sides"),
 ])
 def test_records_that_break_the_contract_are_refused_with_their_place(
     fields: dict[str, Any], place: str, message: str | None
@@ -294,7 +309,8 @@ def test_games_in_the_wrong_match_are_input_errors() -> None:
         "f.jsonl:line 2: this game is between Alice and Carol, not Alice against Bob: every game of match 'm' has "
         "the same sides",
         "f.jsonl:line 3: game 1 of match 'm' is already game 'a'",
-        "f.jsonl:line 4: this game is seven-card, but match 'm' is played in six-card",
+        "f.jsonl:line 4: this game is seven-card, but the match's games before it are six-card: a match is played "
+        "in one variant",  # the import's words for it
     ]
 
 
@@ -308,7 +324,29 @@ def test_a_record_names_games_given_elsewhere_in_the_input() -> None:
     [(outcome, where)] = list(collector.judged())
     assert (outcome.points, outcome.winner_side, where) == ([1, 1], None, "m.json")
     assert [f.kind for f in outcome.findings] == ["match-result"]  # Alice recorded as the winner of 1-1
-    assert collector.errors == ["n.json: games[0]: no game 'three' in the input"]
+    assert collector.errors == ["n.json:games[0]: no game 'three' in the input"]  # file:place, as the import
+
+
+def test_a_records_inline_game_of_another_variant_is_one_input_error(tmp_path: Path) -> None:
+    """match.md: a game of another variant is an input error. The record is refused at the game's place; the
+    games it held still carry its id, so they make a match of their own, and the refused game is not told
+    twice (the import tells it once too)."""
+    from typer.testing import CliRunner
+
+    from cribstats.cli.app import app
+
+    games = [{"format": "cribstats/game/1", "id": "one", "players": ["Alice", "Bob"],
+              "result": {"winner": "Alice", "scores": {"Alice": 121, "Bob": 100}}},
+             {"format": "cribstats/game/1", "id": "two", "variant": "five-card", "players": ["Alice", "Bob"],
+              "result": {"winner": "Alice", "scores": {"Alice": 61, "Bob": 40}}}]
+    path = tmp_path / "final.json"
+    path.write_bytes(orjson.dumps(record(games=games)))
+    result = CliRunner().invoke(app, ["audit", "--json", str(path)])
+    assert result.exit_code == 2
+    assert result.stderr.splitlines() == [
+        f"{path}:games[1]: this game is five-card, but the match's games before it are six-card: a match is "
+        "played in one variant",
+    ]
 
 
 def test_first_dealers_that_cannot_be_judged() -> None:
@@ -361,3 +399,37 @@ def test_the_judgment_agrees_with_a_plain_count(case: tuple[MatchRules, list[Mat
     after = [g.key for g in games if ended is not None and g.number > ended]
     assert [f.game for f in outcome.findings if f.kind == "match-after-end"] == after
     assert [g.counted for g in outcome.games] == [ended is None or g.number <= ended for g in games]
+
+
+def test_a_match_recorded_twice_is_refused_at_its_id() -> None:
+    collector = MatchCollector()
+    collector.record(validate_match(record()), "m.jsonl", "line 1")
+    collector.record(validate_match(record()), "m.jsonl", "line 2")
+    collector.record(validate_match(record()), "n.json")
+    assert len(list(collector.judged())) == 1
+    assert collector.errors == ["m.jsonl:line 2: id: match 'm' is recorded twice",
+                                "n.json:id: match 'm' is recorded twice"]
+
+
+def test_the_refusals_name_the_choices_the_model_has() -> None:
+    """The readers' messages spell out the rules' choices and the match format: the same as the model's."""
+    from typing import get_args
+
+    from cribstats.gamelog import messages
+    from cribstats.match.model import MATCH_FORMAT, MatchRules
+
+    fields = MatchRules.model_fields
+    for name in ("count", "first_dealer"):
+        assert messages._LITERAL_CHOICES[name] == "use one of " + ", ".join(get_args(fields[name].annotation))
+    assert messages._MATCH_FORMAT == MATCH_FORMAT
+
+
+def test_a_partnership_game_with_other_partners_names_who_played_with_whom() -> None:
+    collector = MatchCollector()
+    for n, seats in enumerate([["N", "E", "S", "W"], ["N", "S", "E", "W"]], 1):
+        g = validate_game({"format": "cribstats/game/1", "id": f"p{n}", "match": "m", "variant": "four-player",
+                           "players": seats, "result": {"winner": "N"}})
+        collector.game(g, replay(g), f"f.jsonl:line {n}")
+    list(collector.judged())
+    assert collector.errors == ["f.jsonl:line 2: this game is between N and E against S and W, not N and S "
+                                "against E and W: every game of match 'm' has the same sides"]

@@ -249,3 +249,56 @@ def test_two_imports_of_one_match_at_once_store_it_once(store: sa.Engine, db_url
         [match] = load_matches(conn)
     # points-3, three plain wins for Alice: 3 points after game 3
     assert (match.source_id, match.points, match.ended_after_game, len(match.games)) == ("same", (3, 0), 3, 3)
+
+
+def test_a_game_of_another_variant_that_carries_the_match_id_is_refused_its_place(
+    store: sa.Engine, tmp_path: Path
+) -> None:
+    # match.md: games of one match with different variants are an input error; the game is still a game.
+    # y1 (six-card, Alice 121-100) makes match y; y2 is five-card (to 61): refused its place, stored as a game.
+    path = write(tmp_path / "a.jsonl", game("y1", "Alice", "Bob", 121, 100, match="y"),
+                 game("y2", "Alice", "Bob", 61, 40, match="y", variant="five-card"))
+    summary = import_paths([path], store)
+    assert summary.imported == 2
+    assert [str(r) for r in summary.refused] == [
+        f"{path}:line 2: this game is five-card, but the match's games before it are six-card: a match is played "
+        "in one variant",
+    ]
+    with store.connect() as conn:
+        match = load_match(conn, "y")
+    assert match is not None
+    assert ([g.game_key for g in match.games], match.points, match.winner) == (["y1"], (1, 0), None)
+
+
+def test_a_match_record_refused_for_a_game_of_another_variant_is_refused_once(
+    store: sa.Engine, tmp_path: Path
+) -> None:
+    # the record lists an inline five-card game after a six-card one: one refusal, at the game's place in it
+    record = {"format": "cribstats/match/1", "id": "z", "players": ["Alice", "Bob"],
+              "games": [game("z1", "Alice", "Bob", 121, 100), game("z2", "Alice", "Bob", 61, 40,
+                                                                  variant="five-card")]}
+    path = write(tmp_path / "a.jsonl", record)
+    summary = import_paths([path], store)
+    assert [str(r) for r in summary.refused] == [
+        f"{path}:line 1: games[1]: this game is five-card, but the match's games before it are six-card: a match "
+        "is played in one variant",
+    ]
+    with store.connect() as conn:
+        match = load_match(conn, "z")
+    # the record is refused; its games carry its id, so the match is known from them, without the five-card game
+    assert match is not None and [g.game_key for g in match.games] == ["z1"]
+
+
+def test_a_partnership_game_with_other_partners_is_refused_naming_who_played_with_whom(
+    store: sa.Engine, tmp_path: Path
+) -> None:
+    def four(gid: str, seats: list[str]) -> dict[str, Any]:
+        return {"format": "cribstats/game/1", "id": gid, "match": "pm", "variant": "four-player", "players": seats,
+                "result": {"winner": "N"}}
+
+    path = write(tmp_path / "a.jsonl", four("q1", ["N", "E", "S", "W"]), four("q2", ["N", "S", "E", "W"]))
+    summary = import_paths([path], store)
+    assert [str(r) for r in summary.refused] == [
+        f"{path}:line 2: this game is between N and E against S and W, not N and S against E and W: every game of "
+        "a match has its sides",
+    ]

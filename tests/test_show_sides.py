@@ -80,3 +80,14 @@ def test_standings_rank_partners_as_one_side(sqlite_url: str, tmp_path: Path) ->
     assert {r["player"]: (r["games"], r["wins"], r["game_points"]) for r in table} == {
         n: (games[n], wins[n], points[n]) for n in games}
     assert [r["rank"] for r in table] == sorted(r["rank"] for r in table)
+
+
+def test_show_gives_the_bid_for_the_crib_so_that_the_board_adds_up(sqlite_url: str, tmp_path: Path) -> None:
+    # sample_logs/options/bidding.json, worked by hand in sample_logs/README.md: Bob deals, Alice bids 3 for the
+    # crib; her pegging 6, hand 12 and crib 6 make 24, and the board has her at 21: the bid is the 3 taken off
+    log = orjson.loads((Path(__file__).parent.parent / "sample_logs" / "options" / "bidding.json").read_bytes())
+    stored(sqlite_url, tmp_path, [log])
+    lines = run("show", "--db", sqlite_url, log["id"]).stdout.splitlines()
+    assert "    Alice bid 3 for the crib: 3 taken off Alice's score" in lines
+    assert lines.index("    Alice bid 3 for the crib: 3 taken off Alice's score") < lines.index("    The play")
+    assert "    Board by the claims: Alice 21, Bob 12" in lines

@@ -4,14 +4,14 @@ a player, the right count for the variant) and the game options (bidding, a matc
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from itertools import chain, repeat
 from operator import attrgetter, eq, itemgetter
 from typing import TYPE_CHECKING, Any
 
 from cribstats.gamelog.messages import format_place
 from cribstats.gamelog.model import GameLogError
-from cribstats.gamelog.spelling import CRIB, CRIB_NAME_MESSAGE
+from cribstats.gamelog.spelling import CRIB, CRIB_NAME_MESSAGE, GO
 from cribstats.names import TextError, name_or_same, normalise_deal_names, normalise_keys, normalise_name
 
 if TYPE_CHECKING:
@@ -46,7 +46,7 @@ def check_players(game: AnyGame, *, play_names: frozenset[str] | None = None) ->
                 normalise_deal_names(deal)  # names in another Unicode form or with spaces around them
                 fits = _names_fit(deal, known, show_names)
             if deal.muggins or not fits:
-                _check_deal(deal, f"deals[{d}]", players, known)
+                _check_deal(deal, f"deals[{d}]", players, known, rules.side_of)
     result = game.result
     if result is not None:
         if result.winner is not None and result.winner not in known:
@@ -173,7 +173,9 @@ def _check_names(names: dict[str, Any] | None, known: set[str], place: str) -> N
         raise GameLogError(place, _not_a_player(next(n for n in names if n not in known)))
 
 
-def _check_deal(deal: AnyDeal, where: str, players: list[str], known: set[str]) -> None:
+def _check_deal(
+    deal: AnyDeal, where: str, players: list[str], known: set[str], side_of: Callable[[int], int]
+) -> None:
     if deal.dealer not in known:
         raise GameLogError(f"{where}.dealer", _not_a_player(deal.dealer))
     _check_names(deal.hands, known, f"{where}.hands")
@@ -191,6 +193,9 @@ def _check_deal(deal: AnyDeal, where: str, players: list[str], known: set[str]) 
     _check_names(deal.pegged, known, f"{where}.pegged")
     if deal.show:
         _check_names({n: 0 for n in deal.show if n != CRIB}, known, f"{where}.show")
+    by_card = any(len(event) == 3 for event in play)  # the play claimed card by card, not as pegged totals
+    bid = getattr(deal, "bid", None)
+    crib_owner = deal.dealer if bid is None else bid.player  # seed 002's bid winner takes the crib
     for m, call in enumerate(_calls(deal)):
         place = f"{where}.muggins[{m}]"
         for name in (call.by, call.from_):
@@ -198,7 +203,25 @@ def _check_deal(deal: AnyDeal, where: str, players: list[str], known: set[str]) 
                 raise GameLogError(place, _not_a_player(name))
         if call.by == call.from_:
             raise GameLogError(place, f"{call.by!r} cannot call muggins on themself")
+        if side_of(players.index(call.by)) == side_of(players.index(call.from_)):  # partners score together
+            raise GameLogError(place, f"{call.by!r} cannot call muggins on {call.from_!r}, a partner: muggins "
+                               "takes points from an opponent")
         if call.event is not None and call.event >= len(play):
             raise GameLogError(f"{place}.event", f"there is no play event {call.event} in this deal "
                                f"(its play has {len(play)})")
+        if call.phase == "crib" and call.from_ != crib_owner:
+            raise GameLogError(place, f"{call.from_} has no crib to call muggins on: the crib of this deal is "
+                               f"{crib_owner}'s")
+        if call.event is not None and by_card:
+            _check_called_event(play[call.event], call.event, call.from_, f"{place}.event")
     _check_names(deal.scores, known, f"{where}.scores")
+
+
+def _check_called_event(event: Sequence[Any], index: int, victim: str, place: str) -> None:
+    """A play call in a deal claimed card by card corrects the claim its victim made on a card laid: the event
+    it names is one of the victim's cards (a go claims nothing; its point is claimed on the card that closed the
+    series)."""
+    player, card = event[0], event[1]
+    if player != victim or str(card).lower() == GO:
+        raise GameLogError(place, f"play event {index} is {player}'s {card}, not a claim of {victim}'s: a play "
+                           "call names the event whose claim it corrects")

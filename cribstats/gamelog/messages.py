@@ -10,6 +10,7 @@ from typing import Any
 import orjson
 from pydantic import ValidationError
 
+from cribstats.gamelog.fields import HIGHEST_NUMBER
 from cribstats.gamelog.model import GameLogError
 from cribstats.gamelog.spelling import (
     CARD_SPELLINGS,
@@ -61,10 +62,15 @@ _EXPECTED = {
     "tuple_type": "an array",
 }
 _PLAY_EVENT_SHAPE = 'a play event is [player, card], [player, card, points] or [player, "go"]'
+#: the match record's format (cribstats.match.model.MATCH_FORMAT; the match model sits above this module)
+_MATCH_FORMAT = "cribstats/match/1"
 _LITERAL_CHOICES = {
-    "format": f"expected {FORMAT!r}",
+    "format": f"expected {FORMAT!r} (a game) or {_MATCH_FORMAT!r} (a match record)",
     "variant": "use one of " + ", ".join(VARIANT_NAMES),
     "phase": "use one of " + ", ".join(MUGGINS_PHASES),
+    # a match record's rules (spec match.md; tests/test_match_rules.py checks them against the model)
+    "count": "use one of games, points",
+    "first_dealer": "use one of loser, alternate, cut",
 }
 
 
@@ -84,7 +90,14 @@ def _play_event_message(value: object) -> str:
     points = value[2]
     if isinstance(points, int) and not isinstance(points, bool) and points < 0:
         return f"points cannot be negative ({points})"
+    if _too_large(points):
+        return f"points must be {HIGHEST_NUMBER} or less, not a number this large"
     return f"points must be a whole number, not {describe(points)}"
+
+
+def _too_large(value: object) -> bool:
+    """A whole number past the 64-bit bound, which the JSON reader hands over as a float (its digits rounded)."""
+    return isinstance(value, float) and value > HIGHEST_NUMBER and value.is_integer()
 
 
 def _message(error: Mapping[str, Any], loc: tuple[int | str, ...]) -> str:
@@ -102,6 +115,8 @@ def _message(error: Mapping[str, Any], loc: tuple[int | str, ...]) -> str:
             return card_message(value)
         return f"{describe(value)} is not a {field}: {choices}" if field != "format" else (
             f"{describe(value)} is not a format cribstats reads: {choices}")
+    if kind in ("int_type", "int_from_float") and _too_large(value):
+        return f"must be {HIGHEST_NUMBER} or less, not a number this large"
     if kind in _EXPECTED:
         return f"expected {_EXPECTED[kind]}, found {describe(value)}"
     if kind == "greater_than_equal":
@@ -115,6 +130,9 @@ def _message(error: Mapping[str, Any], loc: tuple[int | str, ...]) -> str:
     if kind in ("too_short", "too_long"):
         if loc and loc[-1] == "players":
             return f"a game has 2 to 4 players, not {len(value or ())}"
+        if loc[-2:] == ("rules", "points"):
+            return ("match points are three numbers, for a win, a skunk win and a double-skunk win: not "
+                    f"{len(value or ())}")
         return str(error["msg"])
     return str(error["msg"])
 

@@ -60,8 +60,13 @@ class MatchCollector:
         self._facts: dict[str, MatchGame] = {}
         self._carried: list[_Facts] = []  # games that carry a match id, in input order, with where they are
         self._shared: dict[tuple[str, ...], tuple[str, ...]] = {}
-        self._records: list[tuple[MatchRecord, str]] = []
+        self._records: list[tuple[MatchRecord, str, str | None]] = []
         self.errors: list[str] = []
+
+    def _error(self, message: str) -> None:
+        """Note an input error once: a record's inline game refused there is met again by the id it takes."""
+        if message not in self.errors:
+            self.errors.append(message)
 
     def game(self, game: AnyGame, outcome: GameOutcome, where: str) -> None:
         """One game replayed, found at ``where`` (``file:place``)."""
@@ -78,24 +83,25 @@ class MatchCollector:
     def _share(self, names: tuple[str, ...]) -> tuple[str, ...]:
         return self._shared.setdefault(names, names)
 
-    def record(self, record: MatchRecord, where: str) -> None:
-        """A match record read, found at ``where`` (``file:place``)."""
-        self._records.append((record, where))
+    def record(self, record: MatchRecord, file: str, place: str | None = None) -> None:
+        """A match record read from ``file``, at ``place`` in it (none for a file of one record)."""
+        self._records.append((record, file, place or None))
 
     def judged(self) -> Iterator[tuple[MatchOutcome, str | None]]:
         """Every match, judged, with where its record was found (None for a match known from its games)."""
         if not self._records and not self._carried:
             return
         from cribstats.match.judge import judge_match
-        from cribstats.match.model import MatchRules
+        from cribstats.match.model import MatchRules, inner_place
 
         matches: dict[str, _Match] = {}
-        for record, where in self._records:
+        for record, file, place in self._records:
+            where = f"{file}:{place}" if place else file
             if record.id in matches:
-                self.errors.append(f"{where}: id: match {record.id!r} is recorded twice")
+                self._error(f"{file}:{inner_place(place, 'id')}: match {record.id!r} is recorded twice")
                 continue
             match = _Match(record.id, record, where, record.sides)
-            if self._take_listed(match, record, where):
+            if self._take_listed(match, record, file, place):
                 matches[record.id] = match
         for facts in self._carried:
             assert facts.match is not None
@@ -109,14 +115,14 @@ class MatchCollector:
             games = [match.games[n].game for n in sorted(match.games)]
             yield judge_match(match.id, match.sides, rules, games, result), match.where
 
-    def _take_listed(self, match: _Match, record: MatchRecord, at: str) -> bool:
-        from cribstats.match.model import listed_games
+    def _take_listed(self, match: _Match, record: MatchRecord, file: str, at: str | None) -> bool:
+        from cribstats.match.model import inner_place, listed_games
 
         for number, key, place in listed_games(record):
             game = self._facts.get(key)
-            where = f"{at}: {place}"
+            where = f"{file}:{inner_place(at, place)}"  # as the import names it: file:line 3: games[0]
             if game is None:
-                self.errors.append(f"{where}: no game {key!r} in the input")
+                self._error(f"{where}: no game {key!r} in the input")
                 return False
             if not self._add(match, _Facts(game, match.id, number, where), number, where):
                 return False
@@ -125,36 +131,36 @@ class MatchCollector:
     def _add(self, match: _Match, facts: _Facts, number: int | None, where: str | None = None) -> bool:
         """Put a game in the match (at ``number``, else the next free one); False, with the error noted, when
         it cannot be."""
-        from cribstats.match.model import game_sides, same_sides
+        from cribstats.match.model import describe_players, game_sides, same_sides
 
         where = where or facts.where
         game = facts.game
         if any(f.game.key == game.key for f in match.games.values()):
             taken = next(n for n, f in match.games.items() if f.game.key == game.key)
             if number is not None and number != taken:
-                self.errors.append(f"{where}: game {game.key!r} is game {taken} of match {match.id!r}, "
+                self._error(f"{where}: game {game.key!r} is game {taken} of match {match.id!r}, "
                                    f"not {number}")
                 return False
             return True
         if match.sides is None:
             match.sides = game_sides(game.players)
             if match.sides is None:
-                self.errors.append(f"{where}: a {game.variant} game cannot be a game of match {match.id!r}: "
+                self._error(f"{where}: a {game.variant} game cannot be a game of match {match.id!r}: "
                                    "a match is between two sides")
                 return False
         if not same_sides(match.sides, game.players):
             sides = " against ".join(" and ".join(side) for side in match.sides)
-            self.errors.append(f"{where}: this game is between {' and '.join(game.players)}, not {sides}: every "
+            self._error(f"{where}: this game is between {describe_players(game.players)}, not {sides}: every "
                                f"game of match {match.id!r} has the same sides")
             return False
         if match.variant is not None and game.variant != match.variant:
-            self.errors.append(f"{where}: this game is {game.variant}, but match {match.id!r} is played in "
-                               f"{match.variant}")
+            self._error(f"{where}: this game is {game.variant}, but the match's games before it are "
+                        f"{match.variant}: a match is played in one variant")
             return False
         n = number if number is not None else max(match.games, default=0) + 1
         if n in match.games:
             taken_by = match.games[n].game.key
-            self.errors.append(f"{where}: game {n} of match {match.id!r} is already game {taken_by!r}")
+            self._error(f"{where}: game {n} of match {match.id!r} is already game {taken_by!r}")
             return False
         match.variant = game.variant
         match.games[n] = _Facts(replace(game, number=n), match.id, n, where)

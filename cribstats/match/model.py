@@ -149,6 +149,18 @@ def game_sides(players: Sequence[str]) -> Sides | None:
     return None
 
 
+def describe_players(players: Sequence[str]) -> str:
+    """A game's players for a message: ``Alice and Bob``; in partnerships, who plays with whom.
+
+    >>> describe_players(["Alice", "Bob"]), describe_players(["N", "S", "E", "W"])
+    ('Alice and Bob', 'N and E against S and W')
+    """
+    sides = game_sides(players) if len(players) == 4 else None
+    if sides is None:
+        return " and ".join(players)
+    return " against ".join(" and ".join(side) for side in sides)
+
+
 def same_sides(sides: Sides, players: Sequence[str]) -> bool:
     """True when a game's players make up exactly the match's two sides (either way round)."""
     theirs = game_sides(players)
@@ -251,7 +263,7 @@ def _check_record(record: MatchRecord) -> None:
         except GameLogError as err:
             raise MatchError(join_place(place, err.place), err.message) from None
         if not same_sides(record.sides, game.players):
-            raise MatchError(f"{place}.players", f"this game is between {' and '.join(game.players)}, not the "
+            raise MatchError(f"{place}.players", f"this game is between {describe_players(game.players)}, not the "
                              "match's two sides: every game of a match has the same sides")
         if game.match is not None and game.match != record.id:
             raise MatchError(f"{place}.match", f"this game names match {game.match!r}, not {record.id!r}")

@@ -17,7 +17,7 @@ transaction, a savepoint each, so a bad record is refused alone (with its file a
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from datetime import date as Date
@@ -33,6 +33,7 @@ from cribstats.match.model import (
     MatchRecord,
     MatchRules,
     Sides,
+    describe_players,
     game_sides,
     inner_place,
     listed_games,
@@ -112,13 +113,17 @@ class MatchWriter:
     def finish(self, conn: Connection, refuse: Refuse) -> MatchTally:
         """Store the records, join the games, judge every match touched, store the scorecard findings."""
         touched: set[int] = set()
+        # a record's inline game refused there is refused again when it joins by the id it takes: said once
+        said: set[tuple[str, str | None, str]] = set()
         with atomic(conn):
             for source in self.records:
                 try:
                     match_id = _twice(conn, partial(self._store_record, conn, source))
                 except MatchInputError as err:
                     self.tally.refused += 1
-                    refuse(source.file, inner_place(source.place, err.place) or None, err.message)
+                    place = inner_place(source.place, err.place) or None
+                    said.add((source.file, place, err.message))
+                    refuse(source.file, place, err.message)
                     continue
                 if match_id is not None:
                     touched.add(match_id)
@@ -126,7 +131,8 @@ class MatchWriter:
                 try:
                     touched.add(_twice(conn, partial(_link_game, conn, link)))
                 except MatchInputError as err:
-                    refuse(link.file, link.place, err.message)
+                    if (link.file, link.place, err.message) not in said:
+                        refuse(link.file, link.place, err.message)
             touched |= _join_arrived_games(conn)
             for match_id in sorted(touched):
                 judge_stored(conn, match_id)
@@ -209,7 +215,7 @@ def _key_sides(sides: Sides) -> Sides:
 
 def _check_sides(key_sides: Sides, players: list[str], shown: Sides, place: str = "") -> None:
     if not same_sides(key_sides, [name_key(p) for p in players]):
-        them = " and ".join(players)
+        them = describe_players(players)
         match = " against ".join(" and ".join(side) for side in shown)
         raise MatchInputError(place, f"this game is between {them}, not {match}: every game of a match has its "
                               "sides")
@@ -236,6 +242,7 @@ def _link_game(conn: Connection, link: _GameLink) -> int:
         _check_sides(_key_sides(sides), game.players, sides)
     numbered = sa.select(mg.c.game_source_id, mg.c.number).where(mg.c.match_id == match_id)
     numbers: dict[str, int] = {row.game_source_id: row.number for row in conn.execute(numbered)}
+    _check_variant(game.variant, stored_games(conn, [key for key in numbers if key != link.key]).values())
     if link.key in numbers:
         if link.number is not None and numbers[link.key] != link.number:
             raise MatchInputError("", f"game {link.key!r} is game {numbers[link.key]} of match {link.match!r}, "
@@ -250,6 +257,14 @@ def _link_game(conn: Connection, link: _GameLink) -> int:
     conn.execute(sa.insert(mg), {"match_id": match_id, "game_id": game.id, "game_source_id": link.key,
                                  "number": number, "counted": True, "match_points": 0})
     return match_id
+
+
+def _check_variant(variant: str, joined: Iterable[StoredGame], place: str = "") -> None:
+    """A match is played in one variant (match.md): a game of another is refused its place."""
+    others = sorted({game.variant for game in joined} - {variant})
+    if others:
+        raise MatchInputError(place, f"this game is {variant}, but the match's games before it are {others[0]}: "
+                              "a match is played in one variant")
 
 
 def _join_arrived_games(conn: Connection) -> set[int]:

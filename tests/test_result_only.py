@@ -1,0 +1,87 @@
+"""Result-only records (no deals: a club tally sheet, a scorecard pair, a match's result-only games) are judged
+against themselves: findings.md's `result` kind covers "a recorded winner for a game in which no side reached the
+target", and docs/decisions.md promises it for tally rows ("the winner is the higher score, even below the target
+(the audit then reports the result)").
+
+The expected values are read off RULES.md by hand: a six-card game is to 121, so a record of 50-20 has no side at
+the target; a winner who did not reach it while the other side did is the wrong winner.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from cribstats.formats.tally import read_tally
+from cribstats.gamelog import validate_game
+from cribstats.replay import replay
+
+REASON = (
+    "replay/game.py GameState.outcome: a game with no deals takes its recorded result as given and never calls "
+    "judge_result; a result-only record whose winner did not reach the target (or whose other side did) needs a "
+    "`result` finding (player null, result_winner_message)"
+)
+
+
+def result_only(winner: str, alice: int, bob: int, **fields: Any) -> Any:
+    data = {"format": "cribstats/game/1", "id": "r1", "players": ["Alice", "Bob"],
+            "result": {"winner": winner, "scores": {"Alice": alice, "Bob": bob}}, **fields}
+    return validate_game(data)
+
+
+def kinds(game: Any) -> list[tuple[str, str, str | None]]:
+    return [(f.kind, f.phase, f.player) for f in replay(game).findings]
+
+
+def test_a_result_only_record_that_agrees_with_itself_is_clean() -> None:
+    assert kinds(result_only("Alice", 121, 100)) == []
+    assert kinds(result_only("Bob", 97, 121)) == []
+    # five-card is to 61: Alice at 61 has reached it
+    assert kinds(result_only("Alice", 61, 40, variant="five-card")) == []
+
+
+@pytest.mark.xfail(strict=True, reason=REASON)
+def test_a_winner_recorded_when_no_side_reached_the_target_is_a_result_finding() -> None:
+    outcome = replay(result_only("Alice", 50, 20))
+    assert [(f.kind, f.phase, f.player, f.claimed, f.due) for f in outcome.findings] == [
+        ("result", "result", None, None, None)
+    ]
+    assert "no side reached 121" in outcome.findings[0].message
+
+
+@pytest.mark.xfail(strict=True, reason=REASON)
+def test_a_winner_other_than_the_side_at_the_target_is_a_result_finding() -> None:
+    # Alice is recorded at 121 and Bob at 20, but Bob is recorded as the winner
+    assert kinds(result_only("Bob", 121, 20)) == [("result", "result", None)]
+
+
+@pytest.mark.xfail(strict=True, reason=REASON)
+def test_a_target_of_the_log_counts_not_the_variants() -> None:
+    # to 61 by the log's own target: 50 is short of it
+    assert kinds(result_only("Alice", 50, 20, target=61)) == [("result", "result", None)]
+
+
+@pytest.mark.xfail(strict=True, reason=REASON)
+def test_a_tally_row_whose_winner_is_below_the_target_is_reported(tmp_path: Path) -> None:
+    sheet = ["date,event,round,player1,player2,score1,score2", "2026-11-03,Club,3,Alice,Bob,50,20"]
+    (source,) = list(read_tally(sheet, "club.csv"))
+    assert kinds(source.game) == [("result", "result", None)]
+
+
+@pytest.mark.xfail(strict=True, reason=REASON + "; partners' entries in result.scores are one team's score")
+def test_partners_recorded_at_different_scores_is_a_result_finding() -> None:
+    # game-log.md: in four-player games each player's entry is the team's position; N and S are partners (seats 0
+    # and 2) but the record has N at 121 and S at 100. The first seat's entry stands; S's is the one reported.
+    game = validate_game({"format": "cribstats/game/1", "id": "p1", "variant": "four-player",
+                          "players": ["N", "E", "S", "W"],
+                          "result": {"winner": "N", "scores": {"N": 121, "E": 90, "S": 100, "W": 90}}})
+    assert [(f.kind, f.player, f.claimed, f.due) for f in replay(game).findings] == [("result", "S", 100, 121)]
+
+
+@pytest.mark.xfail(strict=True, reason=REASON + "; in a giveaway game the side at the target lost")
+def test_a_giveaway_record_naming_the_side_at_the_target_as_winner_is_a_result_finding() -> None:
+    # seed 002's giveaway: the first to 121 loses, so Alice (121) lost to Bob (20) whatever the record says
+    assert kinds(result_only("Alice", 121, 20, giveaway=True)) == [("result", "result", None)]
+    assert kinds(result_only("Bob", 121, 20, giveaway=True)) == []
