@@ -161,6 +161,11 @@ def test_recorders_may_not_replace_admins_may(server: LiveServer, tmp_path: Path
     conflict = _upload(server, recorder, tmp_path / "b.json")
     assert conflict.status_code == 409
     assert conflict.json()["summary"]["conflict_count"] == 1
+    # the way to replace it is the service's, not the command line's
+    said = conflict.json()["errors"][0]["detail"]
+    assert said == (f"game {first['id']!r} is already stored with different content (an admin key may replace "
+                    "it: upload it again with replace=true)")  # fmt: skip
+    assert conflict.json()["summary"]["conflicts"][0]["reason"] == said
     assert _upload(server, recorder, tmp_path / "b.json", replace="true").status_code == 403
     replaced = _upload(server, admin, tmp_path / "b.json", replace="true")
     assert replaced.status_code == 200 and replaced.json()["replaced"] == 1

@@ -143,3 +143,17 @@ def _row_html(page: str, i: int) -> str:
     found = re.search(rf'<tr id="row-{i}"[^>]*>(.*?)</tr>', page, re.S)
     assert found is not None
     return found[1]
+
+
+def test_each_input_is_named_for_its_column_and_its_row(sqlite_url: str, tmp_path: Path) -> None:
+    """A screen reader reads an input by its label: the card's column and the row it is on, as the # column
+    numbers the rows (row 3's spread is "Spread, row 3", never the column's place)."""
+    with live_server(sqlite_url, tmp_path) as live:
+        _browser, _ = _signed_in(live)
+        page = _browser.get("/scorecard").text
+    labels = dict(re.findall(r'name="row-(\d+-\w+)" value="[^"]*" aria-label="([^"]*)"', page))
+    assert labels["0-date"] == "Date, row 1"
+    assert labels["0-spread"] == "Spread, row 1"
+    assert labels["2-player"] == "Player, row 3"
+    assert labels["2-target"] == "Target, row 3"
+    assert len(labels) == 8 * len(COLUMNS)

@@ -160,7 +160,8 @@ def bracket(
     db: DbOption = DEFAULT_DB,
     entrants: Annotated[
         int | None,
-        typer.Option("--entrants", min=1, help="Entrants, when not every entrant's qualifying games are stored."),
+        typer.Option("--entrants", min=1, help="Entrants, when not every entrant's qualifying games are stored "
+                     "(never fewer than the players whose games are)."),
     ] = None,
     format: FormatOption = OutputFormat.table,
     out: OutOption = None,
@@ -175,10 +176,13 @@ def bracket(
 
         cribstats bracket --event "Spring Classic" --entrants 121 --format csv --out bracket.csv
     """
-    from cribstats.stats.club import event_bracket
+    from cribstats.stats.club import EntrantsError, event_bracket
 
     try:
-        drawn = event_bracket(_open_store(db), event, entrants)
+        try:
+            drawn = event_bracket(_open_store(db), event, entrants)
+        except EntrantsError as error:
+            raise UsageError(str(error)) from None
         frame = drawn.frame()
         title = (f"Bracket: {event}: {drawn.entrants} entrants, {len(drawn.qualifiers)} qualifiers, "
                  f"{drawn.byes} byes")  # fmt: skip

@@ -207,7 +207,8 @@ def rich_table(frame: pl.DataFrame, columns: tuple[str, ...] | list[str], title:
     # User text (the player's name) is a literal cell: hidden characters escaped, a long name shortened.
     table = Table(title=message(title), title_justify="left", box=box.SIMPLE_HEAD, padding=(0, 0))
     rows = [
-        tuple(name_cell(str(v)) if c == "player" else cell(_cell(v)) for c, v in zip(columns, row, strict=True))
+        tuple(name_cell(str(v)) if c == "player" and v is not None else cell(_cell(v))
+              for c, v in zip(columns, row, strict=True))
         for row in frame.select(columns).iter_rows()
     ]
     for i, name in enumerate(columns):

@@ -24,6 +24,7 @@ from starlette.types import Message, Receive
 from cribstats.safetext import ELLIPSIS
 from cribstats.service.problems import ProblemError
 from cribstats.store import tables as t
+from cribstats.store.identity import REPLACE_HINT
 
 RAW_TYPES = ("application/json", "application/x-ndjson", "text/csv", "text/plain")
 SPOOL_BYTES = 1 << 20  # parts up to 1 MiB stay in memory, larger ones go to a temporary file
@@ -134,8 +135,14 @@ def import_parts(engine: Engine, parts: list[Part], *, replace: bool) -> dict[st
     }
 
 
+SERVICE_REPLACE_HINT = "an admin key may replace it: upload it again with replace=true"
+
+
 def _refusal(r: Any) -> dict[str, Any]:
-    return {"file": r.file, "place": r.place, "reason": r.reason, "game": r.game}
+    """A refusal or conflict as the summary lists it; a conflict says how to replace through the service (the
+    store's message names the command line's option)."""
+    reason = r.reason.replace(REPLACE_HINT, SERVICE_REPLACE_HINT)
+    return {"file": r.file, "place": r.place, "reason": reason, "game": r.game}
 
 
 def _stored(engine: Engine, places: dict[str, tuple[str, str | None]], before: int) -> list[dict[str, Any]]:

@@ -15,6 +15,7 @@ from datetime import date as Date
 import polars as pl
 from sqlalchemy.engine import Engine
 
+from cribstats.errors import CribstatsError
 from cribstats.stats.bracket import Bracket, draw
 from cribstats.stats.frames import StatsFilter, StatsFrames
 from cribstats.stats.head_to_head import head_to_head
@@ -53,12 +54,22 @@ def stored_matches(engine: Engine, filters: StatsFilter) -> list[StoredMatch]:
     return sorted(found, key=lambda m: (m.date is None, m.date or Date.min, m.id))
 
 
+class EntrantsError(CribstatsError, ValueError):
+    """An event's entrants given as fewer than the players whose qualifying games are stored."""
+
+
 def event_bracket(engine: Engine, event: str, entrants: int | None = None) -> Bracket:
     """The bracket of ``event``: its qualifying standings (its finished games that belong to no match; every
     player with one is an entrant, unless ``entrants`` says how many there were), filled in with the winners of
-    its stored matches."""
+    its stored matches.
+
+    :raises EntrantsError: when ``entrants`` is fewer than the players with a qualifying game stored.
+    """
     with engine.connect() as conn:
         names = load_qualifying(conn, event)["player"].to_list()
+    if entrants is not None and entrants < len(names):
+        raise EntrantsError(f"--entrants {entrants} is fewer than the {len(names)} players with a finished "
+                            f"qualifying game of {event} stored: give at least {len(names)}, or leave it out")
     winners = match_winners(stored_matches(engine, StatsFilter(event=event)))
 
     def winner(one: str, two: str) -> str | None:

@@ -48,8 +48,12 @@ class BatchOutcome:
         self.events |= other.events
 
 
+REPLACE_HINT = "import with --replace to replace it"
+"""How a conflict's message says it may be stored instead (the service words it its own way)."""
+
+
 def id_conflict(g: PreparedGame) -> str:
-    return f"game {g.source_id!r} is already stored with different content (import with --replace to replace it)"
+    return f"game {g.source_id!r} is already stored with different content ({REPLACE_HINT})"
 
 
 def key_conflict(g: PreparedGame) -> str:

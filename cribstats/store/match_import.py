@@ -42,6 +42,7 @@ from cribstats.match.model import (
 )
 from cribstats.store import tables as t
 from cribstats.store.db import atomic
+from cribstats.store.identity import REPLACE_HINT
 from cribstats.store.match_judge import StoredGame, event_id, insert_ignore, judge_stored, player_id, stored_games
 from cribstats.store.tables import name_key
 
@@ -150,7 +151,7 @@ class MatchWriter:
         if existing is not None and existing.content_hash is not None and not self.replace:
             self.tally.conflicting += 1
             raise MatchInputError("id", f"match {record.id!r} is already stored with other content "
-                                  "(import with --replace to store this one instead)")
+                                  f"({REPLACE_HINT})")
         listed = listed_games(record)
         stored = stored_games(conn, [key for _n, key, _p in listed])
         sides = _key_sides(record.sides)
