@@ -227,5 +227,15 @@ def giveaway_winner_message(recorded: str, reached: str, target: int) -> str:
             "giveaway game")
 
 
+def partner_score_message(player: str, recorded: int, partner: str, partner_recorded: int) -> str:
+    """A result-only record's partners at two scores: partners peg one score.
+
+    >>> partner_score_message("S", 100, "N", 121)
+    "the log records S's final score as 100, but S's partner N is recorded at 121"
+    """
+    return (f"the log records {player}'s final score as {recorded}, but {player}'s partner {partner} is recorded "
+            f"at {partner_recorded}")
+
+
 def result_score_message(player: str, recorded: int, replayed: int) -> str:
     return f"the log records {player}'s final score as {recorded}, but the claims add up to {replayed}"

@@ -12,17 +12,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-import pytest
-
 from cribstats.formats.tally import read_tally
 from cribstats.gamelog import validate_game
 from cribstats.replay import replay
-
-REASON = (
-    "replay/game.py GameState.outcome: a game with no deals takes its recorded result as given and never calls "
-    "judge_result; a result-only record whose winner did not reach the target (or whose other side did) needs a "
-    "`result` finding (player null, result_winner_message)"
-)
 
 
 def result_only(winner: str, alice: int, bob: int, **fields: Any) -> Any:
@@ -42,7 +34,6 @@ def test_a_result_only_record_that_agrees_with_itself_is_clean() -> None:
     assert kinds(result_only("Alice", 61, 40, variant="five-card")) == []
 
 
-@pytest.mark.xfail(strict=True, reason=REASON)
 def test_a_winner_recorded_when_no_side_reached_the_target_is_a_result_finding() -> None:
     outcome = replay(result_only("Alice", 50, 20))
     assert [(f.kind, f.phase, f.player, f.claimed, f.due) for f in outcome.findings] == [
@@ -51,26 +42,22 @@ def test_a_winner_recorded_when_no_side_reached_the_target_is_a_result_finding()
     assert "no side reached 121" in outcome.findings[0].message
 
 
-@pytest.mark.xfail(strict=True, reason=REASON)
 def test_a_winner_other_than_the_side_at_the_target_is_a_result_finding() -> None:
     # Alice is recorded at 121 and Bob at 20, but Bob is recorded as the winner
     assert kinds(result_only("Bob", 121, 20)) == [("result", "result", None)]
 
 
-@pytest.mark.xfail(strict=True, reason=REASON)
 def test_a_target_of_the_log_counts_not_the_variants() -> None:
     # to 61 by the log's own target: 50 is short of it
     assert kinds(result_only("Alice", 50, 20, target=61)) == [("result", "result", None)]
 
 
-@pytest.mark.xfail(strict=True, reason=REASON)
 def test_a_tally_row_whose_winner_is_below_the_target_is_reported(tmp_path: Path) -> None:
     sheet = ["date,event,round,player1,player2,score1,score2", "2026-11-03,Club,3,Alice,Bob,50,20"]
     (source,) = list(read_tally(sheet, "club.csv"))
     assert kinds(source.game) == [("result", "result", None)]
 
 
-@pytest.mark.xfail(strict=True, reason=REASON + "; partners' entries in result.scores are one team's score")
 def test_partners_recorded_at_different_scores_is_a_result_finding() -> None:
     # game-log.md: in four-player games each player's entry is the team's position; N and S are partners (seats 0
     # and 2) but the record has N at 121 and S at 100. The first seat's entry stands; S's is the one reported.
@@ -80,7 +67,6 @@ def test_partners_recorded_at_different_scores_is_a_result_finding() -> None:
     assert [(f.kind, f.player, f.claimed, f.due) for f in replay(game).findings] == [("result", "S", 100, 121)]
 
 
-@pytest.mark.xfail(strict=True, reason=REASON + "; in a giveaway game the side at the target lost")
 def test_a_giveaway_record_naming_the_side_at_the_target_as_winner_is_a_result_finding() -> None:
     # seed 002's giveaway: the first to 121 loses, so Alice (121) lost to Bob (20) whatever the record says
     assert kinds(result_only("Alice", 121, 20, giveaway=True)) == [("result", "result", None)]

@@ -13,6 +13,7 @@ from cribstats.findings import (
     Phase,
     after_end_message,
     giveaway_winner_message,
+    partner_score_message,
     result_score_message,
     result_winner_message,
 )
@@ -228,6 +229,8 @@ class GameReplay:
             if recorded is not None:
                 self.judge_result(scores, winners)
         else:
+            if not deals:
+                self.judge_record()
             scores = {}
             if recorded and recorded.scores:  # in seat order, as the board's are
                 seat_of, last = self.seat_of, len(self.players)
@@ -257,6 +260,36 @@ class GameReplay:
         if reached is None:
             return ()
         return tuple(p for side, players in enumerate(sides_of) if side != reached for p in players)
+
+    def judge_record(self) -> None:
+        """A result-only record (no deals to replay) judged against itself: its winner a side at the target (in a
+        giveaway game a side not at it, another side being there), once every side has a score; partners at one
+        score, that of their side's first seat. The result stands as recorded either way."""
+        recorded = self.game.result
+        if recorded is None or not recorded.scores:
+            return
+        scores = recorded.scores
+        first_of_side: dict[int, str] = {}  # each side's first seat with a score: its score is the side's
+        for name, side in self.player_sides:
+            if name in scores:
+                first_of_side.setdefault(side, name)
+        winner, target = recorded.winner, self.target
+        if winner is not None and len(first_of_side) == self.sides:
+            reached = [first for first in first_of_side.values() if scores[first] >= target]
+            winner_first = first_of_side[self.side(winner)]
+            if not self.game.giveaway_rule:
+                if winner_first not in reached:
+                    self.find("result", "result", None,
+                              result_winner_message(winner, reached[0] if reached else None, target))
+            elif winner_first in reached:  # the side at the target loses a giveaway game
+                self.find("result", "result", None, giveaway_winner_message(winner, winner_first, target))
+            elif not reached:
+                self.find("result", "result", None, result_winner_message(winner, None, target))
+        for name, side in self.player_sides:
+            first = first_of_side.get(side)
+            if first is not None and name != first and name in scores and scores[name] != scores[first]:
+                message = partner_score_message(name, scores[name], first, scores[first])
+                self.find("result", "result", name, message, claimed=scores[name], due=scores[first])
 
     def judge_result(self, scores: dict[str, int], winners: tuple[str, ...]) -> None:
         recorded = self.game.result
