@@ -12,17 +12,8 @@ from __future__ import annotations
 
 from typing import Any
 
-import pytest
-
 from cribstats.gamelog import validate_game
 from cribstats.replay import replay
-
-REASON = (
-    "replay/play.py, the end of the deal's play walk: `own_end = g.over and self.pending == self.ended_at` "
-    "then `close_series(go_point=not own_end)` gives the pending card a go or last-card point when the game "
-    "ended on a muggins taking at that card while its series was still open; it should be "
-    "`own_end = g.over and (self.pending == self.ended_at or not state.series_over)`"
-)
 
 
 def game(play: list[list[Any]], **fields: Any) -> Any:
@@ -42,7 +33,6 @@ def findings(g: Any) -> list[tuple[Any, ...]]:
     return [(f.kind, f.phase, f.event, f.player, f.claimed, f.due) for f in replay(g).findings]
 
 
-@pytest.mark.xfail(strict=True, reason=REASON)
 def test_a_game_ended_by_a_muggins_taking_mid_series_gives_the_card_no_go() -> None:
     play: list[list[Any]] = [["Bob", "JH"], ["Alice", "5S", 0], ["Bob", "7C"]]
     assert findings(game(play)) == [
@@ -51,7 +41,6 @@ def test_a_game_ended_by_a_muggins_taking_mid_series_gives_the_card_no_go() -> N
     ]
 
 
-@pytest.mark.xfail(strict=True, reason=REASON)
 def test_the_same_when_the_log_stops_at_the_end() -> None:
     play: list[list[Any]] = [["Bob", "JH"], ["Alice", "5S", 0]]
     assert findings(game(play)) == [("missed", "play", 1, "Alice", 0, 2)]
@@ -62,3 +51,18 @@ def test_without_the_end_the_fifteen_is_all_that_is_due_there() -> None:
     play: list[list[Any]] = [["Bob", "JH"], ["Alice", "5S", 0], ["Bob", "7C"], ["Alice", "6H", 3], ["Bob", "go"],
             ["Alice", "2S", 1], ["Bob", "6D"], ["Alice", "4S"], ["Bob", "4H", 3]]
     assert findings(game(play, target=121)) == [("missed", "play", 1, "Alice", 0, 2)]
+
+
+def test_a_game_ended_by_the_go_in_a_claim_gives_that_go() -> None:
+    # to 6, without muggins: Alice's 5S (fifteen, 2) and 6H (a run of three, 3) bring her to 5; Bob says go, and
+    # her 2S (30) earns the go, 1, which she claims: the game ends on that go, so it is due, and Bob's 6D after it
+    # counts for nothing
+    play: list[list[Any]] = [["Bob", "JH"], ["Alice", "5S", 2], ["Bob", "7C"], ["Alice", "6H", 3], ["Bob", "go"],
+                             ["Alice", "2S", 1], ["Bob", "6D"]]
+    data = game(play, target=6).model_dump(mode="json", by_alias=True, exclude_none=True)
+    del data["deals"][0]["muggins"], data["muggins"]
+    g = validate_game(data)
+    outcome = replay(g)
+    assert findings(g) == [("after-end", "play", 6, "Bob", None, None)]
+    assert outcome.scores_claimed == outcome.scores_due == {"Alice": 6, "Bob": 0}
+    assert outcome.deals[0].play_dues[:6] == [0, 2, 0, 3, 0, 1]

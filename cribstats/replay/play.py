@@ -126,9 +126,8 @@ class PlayReplay:
                 self.pending = -1
                 self.pending_right = True
                 self.credit_deferred()
-        if self.pending >= 0:
-            own_end = g.over and self.pending == self.ended_at
-            self.close_series(go_point=not own_end)
+        if self.pending >= 0:  # the game over by now ended at or before the last card: its go came after the end
+            self.close_series(go_point=not g.over)
         d = self.d
         d.play_events, d.play_dues, d.play_counts = self.events, self.dues, self.counts
         d.play_after_end_from, d.play_claims_by_card = self.after_end_from, card_claims
