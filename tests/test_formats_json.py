@@ -105,7 +105,9 @@ def test_an_unknown_suffix(tmp_path: Path) -> None:
 def test_not_utf8_text_in_a_tally_sheet(tmp_path: Path) -> None:
     path = tmp_path / "latin1.csv"
     path.write_bytes("date,event,round,player1,player2,score1,score2\n,Café,1,A,B,121,90\n".encode("latin-1"))
-    assert read_all(path) == ([], [f"{path}: not UTF-8 text (byte b'\\xe9' at offset 51): save the file as UTF-8"])
+    # line 2 is ",Café,...": the é is its fifth character
+    said = f"{path}:line 2, column 5: not UTF-8 text (byte b'\\xe9'): save the file as UTF-8"
+    assert read_all(path) == ([], [said])
 
 
 def test_not_utf8_text_in_json_lines_is_named_at_its_line_and_column(tmp_path: Path) -> None:

@@ -8,8 +8,6 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
-
 HEADER = b"date,event,round,player1,player2,score1,score2"
 BAD_LINE = 402  # the header, 400 results, then a row with "Caf\xe9": past the first 8 KiB read
 
@@ -27,21 +25,14 @@ def _audit(*args: str, stdin: bytes | None = None) -> subprocess.CompletedProces
                           capture_output=True, check=False)  # fmt: skip
 
 
-WRONG_PLACE = pytest.mark.xfail(
-    strict=True,
-    reason="cribstats/formats/__init__.py: a file's sheet is decoded by a TextIOWrapper (the offset is within "
-    "its 8 KiB chunk) and a stream's by _text_lines (the offset is within the line, no line named)",
-)
 
 
-@WRONG_PLACE
 def test_a_sheet_file_names_the_line_of_its_first_byte_not_utf8(tmp_path: Path) -> None:
     done = _audit(str(_sheet(tmp_path)))
     assert done.returncode == 2
     assert f"ladder.csv:line {BAD_LINE}" in done.stderr.decode()
 
 
-@WRONG_PLACE
 def test_a_sheet_on_standard_input_names_the_line_of_its_first_byte_not_utf8(tmp_path: Path) -> None:
     done = _audit("-", stdin=_sheet(tmp_path).read_bytes())
     assert done.returncode == 2

@@ -51,6 +51,7 @@ from cribstats.formats.sources import (
     is_binary,
     kind_of,
     not_text_message,
+    not_utf8_error,
     not_utf8_message,
     open_log,
     report,
@@ -96,7 +97,9 @@ def read_games(
     with handle:
         try:
             yield from _read(kind, handle, path, on_error, on_record)
-        except (OSError, UnicodeDecodeError) as err:
+        except UnicodeDecodeError as err:  # a sheet or record: its first bad byte found afresh, by line and column
+            report(_not_utf8_in_file(path, err), on_error)
+        except OSError as err:
             report(LogError(path, None, _read_problem(err)), on_error)
 
 
@@ -138,15 +141,17 @@ def read_stream(
         if _looks_like_tally(start):
             from cribstats.formats.scorecard import read_sheet
 
-            yield from read_sheet(_text_lines(skipped, lines), name, on_error=on_error, on_record=on_record)
+            yield from read_sheet(_text_lines(skipped, lines, name), name, on_error=on_error, on_record=on_record)
         elif _PGN_TAG.match(start):
             from cribstats.formats.cribzero import read_cribzero
 
-            yield from read_cribzero(_text_lines(skipped, lines), name, on_error=on_error)
+            yield from read_cribzero(_text_lines(skipped, lines, name), name, on_error=on_error)
         elif start.startswith(b"{") and _is_json(start):
             yield from read_json_lines(_chain(skipped, lines), name, on_error=on_error, on_record=on_record)
         else:
             yield from read_json_document(head + b"".join(lines), name, on_error=on_error, on_record=on_record)
+    except _NotUtf8Line as bad:
+        report(bad.error, on_error)
     except (OSError, UnicodeDecodeError) as err:
         report(LogError(name, None, _read_problem(err)), on_error)
 
@@ -196,7 +201,32 @@ def _chain(head: list[bytes], rest: Iterator[bytes]) -> Iterator[bytes]:
     yield from rest
 
 
-def _text_lines(head: list[bytes], rest: Iterator[bytes]) -> Iterator[str]:
-    """Decoded lines (UTF-8, BOM dropped), keeping line ends for the csv module."""
-    for number, line in enumerate(_chain(head, rest)):
-        yield (line.removeprefix(BOM) if number == 0 else line).decode("utf-8")
+class _NotUtf8Line(Exception):
+    """A line of a stream that is not UTF-8: the error naming its line and column."""
+
+    def __init__(self, error: LogError) -> None:
+        super().__init__(str(error))
+        self.error = error
+
+
+def _text_lines(head: list[bytes], rest: Iterator[bytes], name: str) -> Iterator[str]:
+    """Decoded lines (UTF-8, BOM dropped), keeping line ends for the csv module.
+
+    :raises _NotUtf8Line: at a line that is not UTF-8, naming its line and column in ``name``.
+    """
+    for number, line in enumerate(_chain(head, rest), start=1):
+        try:
+            yield (line.removeprefix(BOM) if number == 1 else line).decode("utf-8")
+        except UnicodeDecodeError:
+            raise _NotUtf8Line(not_utf8_error(name, line, number) or LogError(name, None, "not UTF-8")) from None
+
+
+def _not_utf8_in_file(path: str, err: UnicodeDecodeError) -> LogError:
+    """A file read as text that is not UTF-8, by the line and column of its first bad byte (read afresh: the
+    decoder's own offset is within the chunk it was decoding)."""
+    try:
+        with open(path, "rb") as raw:
+            found = not_utf8_error(path, raw.read())
+    except OSError:
+        found = None
+    return found or LogError(path, None, _read_problem(err))

@@ -27,7 +27,7 @@ from cribstats.formats.sources import (
     SourceMatch,
     empty_input,
     line_place,
-    not_utf8_message,
+    not_utf8_error,
     report,
 )
 from cribstats.gamelog import FORMAT, GameLogError, describe, join_place, validate_game
@@ -46,13 +46,9 @@ def json_error(file: str, err: orjson.JSONDecodeError, line: int | None = None, 
     ...     print(json_error("club.jsonl", err, 4, b'{"site": "caf\\xe9"}'))
     club.jsonl:line 4, column 14: not UTF-8 text (byte b'\\xe9'): save the file as UTF-8
     """
-    try:
-        text.decode("utf-8")
-    except UnicodeDecodeError as bad:
-        before = text[:bad.start]
-        at_line = (line or 1) + before.count(b"\n")
-        column = len(before[before.rfind(b"\n") + 1:].decode("utf-8", "replace")) + 1
-        return LogError(file, f"line {at_line}, column {column}", not_utf8_message(bad))
+    not_utf8 = not_utf8_error(file, text, line or 1)
+    if not_utf8 is not None:
+        return not_utf8
     return LogError(file, f"line {line or err.lineno}, column {err.colno}", f"not valid JSON: {err.msg}")
 
 

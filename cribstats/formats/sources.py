@@ -142,6 +142,23 @@ def not_utf8_message(err: UnicodeDecodeError, at: str | None = None) -> str:
     return f"not UTF-8 text (byte {byte!r}{f' at {at}' if at else ''}): save the file as UTF-8"
 
 
+def not_utf8_error(file: str, text: bytes, first_line: int = 1) -> LogError | None:
+    """The error for ``text`` (bytes of ``file`` from line ``first_line`` on) when it is not UTF-8: the line and
+    column of its first bad byte; None when it is UTF-8.
+
+    >>> print(not_utf8_error("ladder.csv", b"date,event\\n2026-11-03,Caf\\xe9\\n"))
+    ladder.csv:line 2, column 15: not UTF-8 text (byte b'\\xe9'): save the file as UTF-8
+    """
+    try:
+        text.decode("utf-8")
+    except UnicodeDecodeError as bad:
+        before = text[:bad.start]
+        line = first_line + before.count(b"\n")
+        column = len(before[before.rfind(b"\n") + 1:].decode("utf-8", "replace")) + 1
+        return LogError(file, f"line {line}, column {column}", not_utf8_message(bad))
+    return None
+
+
 def open_log(path: str) -> BinaryIO:
     """Open a file for reading in binary mode, checking that it holds text.
 
