@@ -97,7 +97,9 @@ def read_games(
     with handle:
         try:
             yield from _read(kind, handle, path, on_error, on_record)
-        except UnicodeDecodeError as err:  # a sheet or record: its first bad byte found afresh, by line and column
+        except _NotUtf8Line as bad:  # a sheet's header
+            report(bad.error, on_error)
+        except UnicodeDecodeError as err:  # a cribbage-zero file: its first bad byte found afresh
             report(_not_utf8_in_file(path, err), on_error)
         except OSError as err:
             report(LogError(path, None, _read_problem(err)), on_error)
@@ -141,7 +143,8 @@ def read_stream(
         if _looks_like_tally(start):
             from cribstats.formats.scorecard import read_sheet
 
-            yield from read_sheet(_text_lines(skipped, lines, name), name, on_error=on_error, on_record=on_record)
+            yield from read_sheet(_sheet_lines(_chain(skipped, lines), name, on_error), name, on_error=on_error,
+                                  on_record=on_record)
         elif _PGN_TAG.match(start):
             from cribstats.formats.cribzero import read_cribzero
 
@@ -163,14 +166,14 @@ def _read(
         return read_json_lines(handle, path, on_error=on_error, on_record=on_record)
     if kind == "json":
         return read_json_document(handle.read(), path, on_error=on_error, on_record=on_record)
-    text = io.TextIOWrapper(handle, encoding="utf-8-sig", newline="")
-    if kind == "tally":
+    if kind == "tally":  # lines as universal newlines split them (an old Mac's CR alone too), each decoded alone
         from cribstats.formats.scorecard import read_sheet
 
-        return read_sheet(text, path, on_error=on_error, on_record=on_record)
+        lines = handle.read().splitlines(keepends=True)
+        return read_sheet(_sheet_lines(lines, path, on_error), path, on_error=on_error, on_record=on_record)
     from cribstats.formats.cribzero import read_cribzero
 
-    return read_cribzero(text, path, on_error=on_error)
+    return read_cribzero(io.TextIOWrapper(handle, encoding="utf-8-sig", newline=""), path, on_error=on_error)
 
 
 def _read_problem(err: Exception) -> str:
@@ -219,6 +222,27 @@ def _text_lines(head: list[bytes], rest: Iterator[bytes], name: str) -> Iterator
             yield (line.removeprefix(BOM) if number == 1 else line).decode("utf-8")
         except UnicodeDecodeError:
             raise _NotUtf8Line(not_utf8_error(name, line, number) or LogError(name, None, "not UTF-8")) from None
+
+
+def _sheet_lines(lines: Iterable[bytes], name: str, on_error: OnError | None) -> Iterator[str]:
+    """A sheet's lines decoded (UTF-8, BOM dropped), line ends kept for the csv module. A row that is not UTF-8 is
+    refused at its line and column and read as a blank line, which the sheet readers pass over (so the rows after
+    it keep their numbers and are read); a header that is not UTF-8 ends the sheet there.
+
+    :raises _NotUtf8Line: for the header.
+    """
+    header_read = False
+    for number, line in enumerate(lines, start=1):
+        try:
+            text = (line.removeprefix(BOM) if number == 1 else line).decode("utf-8")
+        except UnicodeDecodeError:
+            error = not_utf8_error(name, line, number) or LogError(name, f"line {number}", "not UTF-8")
+            if not header_read:
+                raise _NotUtf8Line(error) from None
+            report(error, on_error)
+            text = "\n"
+        header_read = header_read or bool(text.strip())
+        yield text
 
 
 def _not_utf8_in_file(path: str, err: UnicodeDecodeError) -> LogError:
