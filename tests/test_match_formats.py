@@ -223,3 +223,14 @@ def test_a_sheet_whose_cards_spell_names_otherwise_imports_every_game(tmp_path: 
     assert [r["player"] for r in orjson.loads(night.stdout)] == ["Alice", "Mary  Ann", "Carol", "Bob"]
     found = runner.invoke(app, ["audit", "--json", str(sheet)])
     assert (found.exit_code, found.stdout) == (0, "")  # no card is missing, none disagrees
+
+
+def test_a_scorecard_of_a_variant_for_more_than_two_is_refused_in_a_scorecards_words(tmp_path: Path) -> None:
+    # a card is one player against one opponent: three- and four-player games have no scorecard row
+    path = tmp_path / "cards.csv"
+    path.write_text("date,event,round,player,opponent,game_points,spread,variant\n"
+                    "2026-11-03,Club,1,Alice,Bob,2,10,four-player\n", encoding="utf-8")
+    games, records, errors = read(path)
+    assert (games, records) == ([], [])
+    assert errors == [f"{path}:line 2: variant: four-player is played by 4: a row of this sheet is a game "
+                      "between two players"]
