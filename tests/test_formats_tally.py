@@ -110,7 +110,8 @@ def test_row_problems(tmp_path: Path, row: str, message: str) -> None:
         ("Carol,,", "line 2: first_dealer: 'Carol' is neither player1 nor player2"),
         (",nine-card,", "line 2: variant: 'nine-card' is not a variant: use one of six-card, five-card, "
                         "seven-card, three-player, four-player"),
-        (",three-player,", "line 2: variant: three-player is played by 3: a tally sheet row has 2 players"),
+        (",three-player,", "line 2: variant: three-player is played by 3: a row of this sheet is a game "
+                           "between two players"),
         (",,lots", "line 2: target: 'lots' is not a whole number"),
         (",,0", "line 2: target: must be more than 0, not 0"),
     ],

@@ -489,3 +489,12 @@ def test_a_crib_call_in_a_bidding_game_is_on_the_bid_winner() -> None:
     deal["muggins"] = [{"by": "Alice", "from": "Bob", "phase": "crib", "points": 2}]
     deals = validate_game(game).deals
     assert deals is not None and deals[0].muggins is not None and deals[0].muggins[0].from_ == "Bob"
+
+
+def test_a_bid_outside_a_bidding_game_is_the_error_named_not_the_crib_call_it_moves() -> None:
+    # no "bidding": the bid is the contract break; the dealer, Alice, keeps the crib for the call's sake
+    game = spec_game()
+    deal = game["deals"][0]
+    deal["bid"] = {"player": "Bob", "points": 2}
+    deal["muggins"] = [{"by": "Bob", "from": "Alice", "phase": "crib", "points": 2}]
+    assert refusal(game) == 'deals[0].bid: a bid for the crib needs "bidding": true on the game'

@@ -223,3 +223,35 @@ def test_a_sheet_whose_cards_spell_names_otherwise_imports_every_game(tmp_path: 
     assert [r["player"] for r in orjson.loads(night.stdout)] == ["Alice", "Mary  Ann", "Carol", "Bob"]
     found = runner.invoke(app, ["audit", "--json", str(sheet)])
     assert (found.exit_code, found.stdout) == (0, "")  # no card is missing, none disagrees
+
+
+def test_a_scorecard_of_a_variant_for_more_than_two_is_refused_in_a_scorecards_words(tmp_path: Path) -> None:
+    # a card is one player against one opponent: three- and four-player games have no scorecard row
+    path = tmp_path / "cards.csv"
+    path.write_text("date,event,round,player,opponent,game_points,spread,variant\n"
+                    "2026-11-03,Club,1,Alice,Bob,2,10,four-player\n", encoding="utf-8")
+    games, records, errors = read(path)
+    assert (games, records) == ([], [])
+    assert errors == [f"{path}:line 2: variant: four-player is played by 4: a row of this sheet is a game "
+                      "between two players"]
+
+
+def test_two_cards_of_one_game_that_name_other_games_disagree(tmp_path: Path) -> None:
+    # match.md: the two cards of a game must agree. Bob's card says five-card (to 61), Carol's says nothing
+    # (six-card, to 121): they are not cards of one game, so neither is taken as the game. In round 2 both are
+    # six-card, but the targets written differ (121 and 61).
+    path = tmp_path / "cards.csv"
+    path.write_text("date,event,round,player,opponent,game_points,spread,variant,target\n"
+                    "2026-11-05,N,1,Bob,Carol,3,+31,five-card,\n2026-11-05,N,1,Carol,Bob,0,-31,,\n"
+                    "2026-11-05,N,2,Bob,Carol,2,+20,,121\n2026-11-05,N,2,Carol,Bob,0,-20,,61\n", encoding="utf-8")
+    games, records, errors = read(path)
+    assert (games, errors) == ([], [])
+    assert [(r.place, r.finding.kind, r.finding.player, r.finding.claimed, r.finding.due, r.finding.message)
+            for r in records] == [
+        ("lines 2, 3", "scorecard", None, None, None,
+         "the cards of Bob against Carol in round 1 disagree: Bob's is a five-card game to 61 but Carol's a "
+         "six-card game to 121"),
+        ("lines 4, 5", "scorecard", None, None, None,
+         "the cards of Bob against Carol in round 2 disagree: Bob's is a six-card game to 121 but Carol's a "
+         "six-card game to 61"),
+    ]

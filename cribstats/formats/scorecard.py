@@ -178,6 +178,9 @@ def cross_check(cards: list[Card]) -> list[Finding]:
     if found:
         return found
     one, two = cards
+    if (one.variant, one.target) != (two.variant, two.target):  # not cards of one game: neither is taken
+        return [_finding(None, None, None, f"the cards of {what} disagree: {one.player}'s is a {_game_words(one)} "
+                         f"but {two.player}'s a {_game_words(two)}")]
     if (one.game_points > 0) == (two.game_points > 0):
         both = "both cards claim the win" if one.game_points > 0 else "neither card claims the win"
         return [_finding(None, None, None, f"the cards of {what} disagree: {both}")]
@@ -185,6 +188,10 @@ def cross_check(cards: list[Card]) -> list[Finding]:
         return [_finding(None, None, None, f"the cards of {what} disagree: {one.player}'s spread is "
                          f"{one.spread:+d} but {two.player}'s is {two.spread:+d}, not {-one.spread:+d}")]
     return []
+
+
+def _game_words(card: Card) -> str:
+    return f"{card.variant.name} game to {card.target}"
 
 
 def _points_words(points: int | None) -> str:

@@ -169,6 +169,6 @@ def _variant(text: str) -> str:
     except VariantError:
         raise RowError(f"{text!r} is not a variant: use one of {', '.join(VARIANT_NAMES)}", "variant") from None
     if variant.players != 2:
-        raise RowError(f"{variant.name} is played by {variant.players}: a tally sheet row has 2 players",
-                       "variant")
+        raise RowError(f"{variant.name} is played by {variant.players}: a row of this sheet is a game between two "
+                       "players", "variant")
     return variant.name

@@ -46,7 +46,7 @@ def check_players(game: AnyGame, *, play_names: frozenset[str] | None = None) ->
                 normalise_deal_names(deal)  # names in another Unicode form or with spaces around them
                 fits = _names_fit(deal, known, show_names)
             if deal.muggins or not fits:
-                _check_deal(deal, f"deals[{d}]", players, known, rules.side_of)
+                _check_deal(deal, f"deals[{d}]", players, known, rules.side_of, bidding=game.bidding_rule)
     result = game.result
     if result is not None:
         if result.winner is not None and result.winner not in known:
@@ -174,7 +174,8 @@ def _check_names(names: dict[str, Any] | None, known: set[str], place: str) -> N
 
 
 def _check_deal(
-    deal: AnyDeal, where: str, players: list[str], known: set[str], side_of: Callable[[int], int]
+    deal: AnyDeal, where: str, players: list[str], known: set[str], side_of: Callable[[int], int], *,
+    bidding: bool = False,
 ) -> None:
     if deal.dealer not in known:
         raise GameLogError(f"{where}.dealer", _not_a_player(deal.dealer))
@@ -194,7 +195,7 @@ def _check_deal(
     if deal.show:
         _check_names({n: 0 for n in deal.show if n != CRIB}, known, f"{where}.show")
     by_card = any(len(event) == 3 for event in play)  # the play claimed card by card, not as pegged totals
-    bid = getattr(deal, "bid", None)
+    bid = getattr(deal, "bid", None) if bidding else None  # a bid elsewhere is refused by check_options
     crib_owner = deal.dealer if bid is None else bid.player  # seed 002's bid winner takes the crib
     for m, call in enumerate(_calls(deal)):
         place = f"{where}.muggins[{m}]"
