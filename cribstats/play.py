@@ -144,14 +144,28 @@ class PlayState:
         """Whose turn it was when ``seat`` acted, or None when it was ``seat``'s own.
 
         In an open series the players after the last card's who hold no card that fits have said go, whatever
-        a log says; a new series is the leader's.
+        a log says; a new series is the leader's, unless the leader has said go (a false go on the lead counts as
+        a go): then it passes on round the table as a go passes the turn.
         """
         if self.over:
             return None
+        n, held, gone, room = self.n, self.held, self.gone, THIRTY_ONE - self.count
         if not self.series:
             leader = self.leader
-            return None if leader is None or leader == seat else leader
-        n, held, gone, room = self.n, self.held, self.gone, THIRTY_ONE - self.count
+            if leader is None or leader == seat:
+                return None
+            if leader not in gone:
+                return leader
+            s = leader  # every card fits on a count of 0: the next seat holding one that has not said go leads
+            for _ in range(n - 1):
+                s = s + 1 if s + 1 < n else 0
+                if s in gone:
+                    continue
+                if s == seat:
+                    return None
+                if held[s]:
+                    return s
+            return None
         s = self.last
         for _ in range(n):
             s = s + 1 if s + 1 < n else 0
