@@ -7,10 +7,10 @@ one thing changed; the expected findings are worked out by hand in the comments.
 
 from __future__ import annotations
 
-import copy
 from typing import Any
 
 import pytest
+from spec_example import example_deal
 
 from cribstats.findings import FINDING_KINDS, Finding
 from cribstats.gamelog import GameLog, validate_game
@@ -25,23 +25,6 @@ def make_game(
     data: dict[str, Any] = {"format": "cribstats/game/1", "id": GAME, "players": list(players), "deals": deals}
     data.update(fields)
     return validate_game(data)
-
-
-def example_deal(**changes: Any) -> dict[str, Any]:
-    deal: dict[str, Any] = {
-        "dealer": "Alice",
-        "hands": {"Alice": ["5S", "4S", "2S", "8D", "6H", "8C"], "Bob": ["TS", "6D", "JH", "4H", "KC", "7C"]},
-        "discards": {"Alice": ["8D", "8C"], "Bob": ["TS", "KC"]},
-        "starter": "5H",
-        "play": [
-            ["Bob", "JH"], ["Alice", "5S", 2], ["Bob", "7C"], ["Alice", "6H", 3], ["Bob", "go"],
-            ["Alice", "2S", 1], ["Bob", "6D"], ["Alice", "4S"], ["Bob", "4H", 3],
-        ],
-        "show": {"Bob": 9, "Alice": 12, "crib": 6},
-        "scores": {"Alice": 24, "Bob": 12},
-    }
-    deal.update(copy.deepcopy(changes))
-    return deal
 
 
 def bare_deal(**changes: Any) -> dict[str, Any]:

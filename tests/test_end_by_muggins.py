@@ -12,19 +12,16 @@ from __future__ import annotations
 
 from typing import Any
 
+from spec_example import example_deal
+
 from cribstats.gamelog import validate_game
 from cribstats.replay import replay
 
 
 def game(play: list[list[Any]], **fields: Any) -> Any:
-    deal = {
-        "dealer": "Alice",
-        "hands": {"Alice": ["5S", "4S", "2S", "8D", "6H", "8C"], "Bob": ["TS", "6D", "JH", "4H", "KC", "7C"]},
-        "discards": {"Alice": ["8D", "8C"], "Bob": ["TS", "KC"]},
-        "starter": "5H",
-        "play": play,
-        "muggins": [{"by": "Bob", "from": "Alice", "phase": "play", "points": 2, "event": 1}],
-    }
+    call = {"by": "Bob", "from": "Alice", "phase": "play", "points": 2, "event": 1}
+    deal = example_deal(play=play, muggins=[call])
+    del deal["show"], deal["scores"]
     return validate_game({"format": "cribstats/game/1", "id": "m1", "muggins": True, "target": 2,
                           "players": ["Alice", "Bob"], "deals": [deal], **fields})
 

@@ -10,18 +10,15 @@ from __future__ import annotations
 
 from typing import Any
 
+from spec_example import example_deal
+
 from cribstats.gamelog import validate_game
 from cribstats.replay import replay
 
 
 def findings(play: list[list[Any]]) -> list[tuple[Any, ...]]:
-    deal = {
-        "dealer": "Alice",
-        "hands": {"Alice": ["5S", "4S", "2S", "8D", "6H", "8C"], "Bob": ["TS", "6D", "JH", "4H", "KC", "7C"]},
-        "discards": {"Alice": ["8D", "8C"], "Bob": ["TS", "KC"]},
-        "starter": "5H",
-        "play": play,
-    }
+    deal = example_deal(play=play)
+    del deal["show"], deal["scores"]
     game = validate_game({"format": "cribstats/game/1", "id": "g", "players": ["Alice", "Bob"], "deals": [deal]})
     return [(f.kind, f.event, f.player) for f in replay(game).findings]
 
