@@ -7,6 +7,7 @@ import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import sqlalchemy as sa
 
@@ -48,3 +49,16 @@ def tally_store(folder: Path, sheet: str) -> str:
     url = f"sqlite:///{folder / 'club.db'}"
     assert import_paths([folder / "club.csv"], make_engine(url)).imported == sheet.count("\n") - 1
     return url
+
+
+def copy_rows(engine: sa.Engine, rows: dict[str, list[tuple[Any, ...]]], columns: dict[str, list[str]]) -> None:
+    """Write rows read from a newer store (``rows`` and their ``columns`` by table, in order) into the store at
+    ``engine``, an older revision: only the columns that store has (the later migrations' columns left out)."""
+    with engine.begin() as conn:
+        for name, table_rows in rows.items():
+            has = {c["name"] for c in sa.inspect(conn).get_columns(name)}
+            kept = [i for i, c in enumerate(columns[name]) if c in has]
+            names = [columns[name][i] for i in kept]
+            marks = ", ".join(":" + n for n in names)
+            insert = sa.text(f'INSERT INTO "{name}" ({", ".join(names)}) VALUES ({marks})')
+            conn.execute(insert, [dict(zip(names, [r[i] for i in kept], strict=True)) for r in table_rows])

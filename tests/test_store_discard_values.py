@@ -10,7 +10,7 @@ from typing import Any
 import orjson
 import pytest
 import sqlalchemy as sa
-from databases import migrate, new_pg_database
+from databases import copy_rows, migrate, new_pg_database
 
 from cribstats.cards import parse_cards
 from cribstats.discards.analysis import DiscardError, judge_discard
@@ -99,13 +99,8 @@ def test_a_store_at_0010_is_migrated_with_its_discard_values(imported: sa.Engine
         columns = {name: list(conn.execute(sa.text(f'SELECT * FROM "{name}"')).keys()) for name in COPIED}
         expected_values = stored_values(conn)
         discards = judged_rows(conn)
+    copy_rows(old, copies, columns)  # the value columns of deal_player (0011), and later ones, left out
     with old.begin() as conn:
-        for name in COPIED:
-            kept = [i for i, c in enumerate(columns[name]) if not (name == "deal_player" and c in VALUES)]
-            names = [columns[name][i] for i in kept]
-            marks = ", ".join(":" + n for n in names)
-            insert = sa.text(f'INSERT INTO "{name}" ({", ".join(names)}) VALUES ({marks})')
-            conn.execute(insert, [dict(zip(names, [r[i] for i in kept], strict=True)) for r in copies[name]])
         head = ("deal_id", "game_id", "player_id", "seat", "role", *VALUES)
         conn.execute(
             sa.text(f"INSERT INTO deal_discard ({', '.join(head)}) VALUES ({', '.join(':' + n for n in head)})"),
