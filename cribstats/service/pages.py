@@ -125,11 +125,21 @@ def _standings(engine: Any, filters: Any) -> dict[str, Any]:
     return views.CACHE.get(engine, ("standings-page", filters), build)
 
 
+NIGHT_COLUMNS = ("place", "player", "card", "games", "wins", "losses", "game_points", "spread")
+
+
 @router.get("/", response_class=HTMLResponse)
 def home(request: Request, holder: Reader) -> Response:
+    from cribstats.report import LABELS
+
     engine = service_of(request).engine
-    night = views.latest_night(engine)
-    latest = _standings(engine, q.make_filter(since=night, until=night)) if night else None
+    found = views.latest_night(engine)
+    night = latest = None
+    if found is not None:
+        event, day, rows = found
+        night = f"{event}, {day}" if event else str(day)
+        labels = LABELS | {"place": "Place", "card": "Card"}
+        latest = {"head": [labels[c] for c in NIGHT_COLUMNS], "rows": _table(rows, NIGHT_COLUMNS)}
     return render(request, "home.html.j2", title="Club records", holder=holder, night=night, latest=latest,
                   overall=_standings(engine, q.make_filter()))  # fmt: skip
 
