@@ -44,3 +44,20 @@ def test_as_many_or_more_entrants_than_stored_players_draws(db_url: str, store: 
         assert code == 0, err
         seeds = {s["seed1"] for s in json.loads(out)} | {s["seed2"] for s in json.loads(out)}
         assert max(seeds) == qualifiers
+
+
+def test_one_qualifier_is_the_champion_without_a_playoff(db_url: str, store: sa.Engine, tmp_path: Path) -> None:
+    """Four entrants or fewer give one qualifier (one in four, rounded up): there is no playoff to draw, and the
+    qualifier is the event's champion. The title counts in words a director would write (1 qualifier, 1 bye)."""
+    rows = ["date,event,round,player1,player2,score1,score2",
+            "2026-12-05,Small Open,1,Ann,Bob,121,100", "2026-12-05,Small Open,2,Ann,Cat,121,110"]  # fmt: skip
+    (tmp_path / "small.csv").write_text("\n".join(rows) + "\n")
+    assert import_paths([tmp_path / "small.csv"], store).complete
+    code, out, err = _run("bracket", "--db", db_url, "--event", "small open")
+    assert code == 0, err
+    assert "3 entrants, 1 qualifier, 0 byes" in " ".join(out.split())
+    assert "Champion: Ann (the one qualifier: no playoff)" in " ".join(err.split())
+    code, out, err = _run("bracket", "--db", db_url, "--event", "small open", "--entrants", "12")
+    assert code == 0, err
+    assert "12 entrants, 3 qualifiers, 1 bye" in " ".join(out.split())
+    assert "Champion" not in err

@@ -215,7 +215,7 @@ def test_bracket_command_from_the_event_standings(db_url: str, store: sa.Engine,
     assert second[0]["side1"] == "W53" and second[0]["seed2"] == 16
     code, table, err = _run("bracket", "--db", db_url, "--event", "spring classic", "--entrants", "121")
     assert code == 0, err
-    assert "121 entrants, 31 qualifiers, 1 byes" in " ".join(table.split())
+    assert "121 entrants, 31 qualifiers, 1 bye" in " ".join(table.split())
 
 
 # Partners and cutthroat: Ann and Cat beat Bob and Dan 121-95 (+26 each over each opponent); in three-player,

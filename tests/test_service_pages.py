@@ -65,12 +65,18 @@ def test_standings_page_shows_the_standings_command(site: LiveServer) -> None:
 
 
 def test_home_shows_the_latest_night(site: LiveServer) -> None:
-    night = orjson.loads(cli("games", "--format", "json", db=site.db).stdout)[-1]["date"]
+    """The latest night is the latest date's games (here the odd names' games, logged with no event), placed as
+    `cribstats night` places them, each with the card clubs write (`game points/wins spread`)."""
+    last = orjson.loads(cli("games", "--format", "json", db=site.db).stdout)[-1]
+    assert last["event"] is None
+    night = last["date"]
     rows = orjson.loads(cli("standings", "--date", night, "--format", "json", db=site.db).stdout)
     with site.client() as client:
         text = _text(client.get("/").text)
-    assert f"The latest night: {night}" in text
-    assert f"1 {rows[0]['player']} {rows[0]['games']} {rows[0]['wins']}" in text
+    assert f"The latest night: {night} Place Player Card" in text
+    top = rows[0]
+    card = f"{top['game_points']}/{top['wins']} {top['spread']:+d}"
+    assert f"1 {top['player']} {card} {top['games']} {top['wins']}" in text
 
 
 def test_player_page_shows_the_players_stats_and_charts(site: LiveServer) -> None:

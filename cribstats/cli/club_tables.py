@@ -35,6 +35,10 @@ def _say(text: str) -> None:
     err_console().print(message(text), soft_wrap=True)
 
 
+def _count(n: int, thing: str) -> str:
+    return f"{n} {thing}{'' if n == 1 else 's'}"
+
+
 def _table(frame: pl.DataFrame, title: str) -> Table:
     return rich_table(frame, list(frame.columns), title)
 
@@ -184,15 +188,15 @@ def bracket(
         except EntrantsError as error:
             raise UsageError(str(error)) from None
         frame = drawn.frame()
-        title = (f"Bracket: {event}: {drawn.entrants} entrants, {len(drawn.qualifiers)} qualifiers, "
-                 f"{drawn.byes} byes")  # fmt: skip
+        title = (f"Bracket: {event}: {_count(drawn.entrants, 'entrant')}, "
+                 f"{_count(len(drawn.qualifiers), 'qualifier')}, {_count(drawn.byes, 'bye')}")  # fmt: skip
         _emit(frame, format, out, [_table(frame, title)])
     except _handled() as error:
         raise _fail(error) from None
     if not drawn.qualifiers:
         _say(f"no finished games stored for {event}: nobody qualifies")
     elif drawn.champion:
-        _say(f"Champion: {drawn.champion}")
+        _say(f"Champion: {drawn.champion}" + (" (the one qualifier: no playoff)" if not drawn.slots else ""))
 
 
 def rating(

@@ -11,7 +11,7 @@ from typing import Annotated, Any
 from urllib.parse import quote, urlencode
 
 import jinja2
-from fastapi import APIRouter, Depends, Form, Request
+from fastapi import APIRouter, Depends, Form, Query, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from cribstats.safetext import page_value
@@ -44,7 +44,19 @@ def _environment() -> jinja2.Environment:
     env = jinja2.Environment(loader=loader, autoescape=True, undefined=jinja2.StrictUndefined,
                              trim_blocks=True, lstrip_blocks=True, finalize=page_value)  # fmt: skip
     env.filters["q"] = lambda text: quote(str(text), safe="")
+    env.filters["player_href"] = lambda name: _href("/players/", "/player?name=", name)
+    env.filters["game_href"] = lambda key: _href("/games/", "/game?key=", key)
     return env
+
+
+DOT_SEGMENTS = (".", "..")
+
+
+def _href(path: str, query: str, text: object) -> str:
+    """The link to a player's or a game's page. A browser takes a path segment ``.`` or ``..`` (however
+    percent-encoded) as a step in the path, so a name that is one is linked by a query instead."""
+    text = str(text)
+    return (query if text in DOT_SEGMENTS else path) + quote(text, safe="")
 
 
 def render(request: Request, template: str, status: int = 200, **context: Any) -> HTMLResponse:
@@ -125,11 +137,21 @@ def _standings(engine: Any, filters: Any) -> dict[str, Any]:
     return views.CACHE.get(engine, ("standings-page", filters), build)
 
 
+NIGHT_COLUMNS = ("place", "player", "card", "games", "wins", "losses", "game_points", "spread")
+
+
 @router.get("/", response_class=HTMLResponse)
 def home(request: Request, holder: Reader) -> Response:
+    from cribstats.report import LABELS
+
     engine = service_of(request).engine
-    night = views.latest_night(engine)
-    latest = _standings(engine, q.make_filter(since=night, until=night)) if night else None
+    found = views.latest_night(engine)
+    night = latest = None
+    if found is not None:
+        event, day, rows = found
+        night = f"{event}, {day}" if event else str(day)
+        labels = LABELS | {"place": "Place", "card": "Card"}
+        latest = {"head": [labels[c] for c in NIGHT_COLUMNS], "rows": _table(rows, NIGHT_COLUMNS)}
     return render(request, "home.html.j2", title="Club records", holder=holder, night=night, latest=latest,
                   overall=_standings(engine, q.make_filter()))  # fmt: skip
 
@@ -151,6 +173,12 @@ def players(request: Request, holder: Reader, offset: q.Offset = 0) -> Response:
     total, listed = views.players_page(service_of(request).engine, PAGE_SIZE, offset)
     return render(request, "players.html.j2", title="Players", holder=holder, players=listed,
                   pages=_pages(request, total, offset))  # fmt: skip
+
+
+@router.get("/player", response_class=HTMLResponse)
+def player_by_query(request: Request, holder: Reader, name: Annotated[str, Query(max_length=300)]) -> Response:
+    """A player's page by ``?name=``: how the pages link a player called ``.`` or ``..``."""
+    return player(request, name, holder)
 
 
 @router.get("/players/{name:path}", response_class=HTMLResponse)
@@ -201,6 +229,12 @@ def games(request: Request, holder: Reader, player: q.Player = None, event: q.Ev
                                      newest_first=True)  # fmt: skip
     return render(request, "games.html.j2", title="Games", holder=holder, games=[g.to_dict() for g in listed],
                   pages=_pages(request, total, offset))  # fmt: skip
+
+
+@router.get("/game", response_class=HTMLResponse)
+def game_by_query(request: Request, holder: Reader, key: Annotated[str, Query(max_length=300)]) -> Response:
+    """A game's page by ``?key=``: how the pages link a game whose id is ``.`` or ``..``."""
+    return game(request, key, holder)
 
 
 @router.get("/games/{game:path}", response_class=HTMLResponse)

@@ -177,11 +177,21 @@ def recent_games(engine: Engine, player: str, limit: int = RECENT_GAMES) -> list
     return CACHE.get(engine, ("recent", name_key(player), limit), read)
 
 
-def latest_night(engine: Engine) -> Date | None:
-    """The date of the newest dated game: the latest club night."""
-    g = t.game_table
-    with engine.connect() as conn:
-        return conn.execute(sa.select(sa.func.max(g.c.date))).scalar()
+def latest_night(engine: Engine) -> tuple[str | None, Date, list[dict[str, Any]]] | None:
+    """The latest club night as the report finds it (an event on the latest date: of that date's events, the one
+    named first), with the placings ``cribstats night`` gives it; None when no finished game is dated."""
+    from cribstats.stats.night import latest_night as find
+    from cribstats.stats.night import load_night
+
+    def read() -> tuple[str | None, Date, list[dict[str, Any]]] | None:
+        with engine.connect() as conn:
+            found = find(conn, StatsFilter())
+            if found is None:
+                return None
+            event, day = found
+            return event, day, _rows(load_night(conn, event, day).placings)
+
+    return CACHE.get(engine, ("latest-night",), read)
 
 
 def stored_game(engine: Engine, ref: str) -> StoredGame | None:

@@ -89,6 +89,9 @@ class Bracket:
 
     @property
     def champion(self) -> str | None:
+        """The winner of the final; with one qualifier, that qualifier (there is no playoff to play)."""
+        if len(self.qualifiers) == 1:
+            return self.qualifiers[0]
         return self.slots[-1].winner if self.slots else None
 
 

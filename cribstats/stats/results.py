@@ -77,7 +77,7 @@ def night_totals_query(filters: StatsFilter) -> sa.Select[Any]:
             gt.c.player_id,
             sa.func.min(p.c.name).label("player"),
             sa.func.min(p.c.name_key).label("name_key"),
-            e.c.name.label("event"),
+            e.c.name_key.label("event"),  # one night however its sheets spell the event
             g.c.date,
             sa.func.count().label("games"),
             _times(won).label("wins"),
@@ -92,7 +92,7 @@ def night_totals_query(filters: StatsFilter) -> sa.Select[Any]:
             .join(p, p.c.id == gt.c.player_id)
         )
         .where(gt.c.won.is_not(None), g.c.date.is_not(None), *_covered(filters))
-        .group_by(gt.c.player_id, e.c.name, g.c.date)
+        .group_by(gt.c.player_id, e.c.name_key, g.c.date)
     )
 
 
@@ -197,8 +197,14 @@ NAMES_SCHEMA: dict[str, Any] = {"player_id": pl.Int64, "player": pl.String, "nam
 
 
 def load_night_totals(conn: Connection, filters: StatsFilter) -> pl.DataFrame:
-    """:func:`night_totals_query` read into a frame, in date, event and name order."""
+    """:func:`night_totals_query` read into a frame, in date, event and name order; a night's event is named as the
+    store first spelled it (the query groups its spellings by their key, ``event.name_key``)."""
     frame = read_frame(conn, night_totals_query(filters), NIGHT_SCHEMA)
+    first: dict[str, str] = {}
+    e = t.event_table
+    for key, name in conn.execute(sa.select(e.c.name_key, e.c.name).order_by(e.c.id)):
+        first.setdefault(key, name)
+    frame = frame.with_columns(pl.col("event").replace(first))
     return frame.sort("date", pl.col("event").fill_null(""), "name_key", "player_id")
 
 

@@ -157,6 +157,7 @@ class MatchWriter:
         sides = _key_sides(record.sides)
         variants: set[str] = set()
         for _number, key, place in listed:
+            _check_one_match(conn, key, record.id, place)
             game = stored.get(key)
             if game is None:
                 if key in self.conflicting:
@@ -241,6 +242,7 @@ def _link_game(conn: Connection, link: _GameLink) -> int:
         match_id = int(row.id)
         sides = (tuple(orjson.loads(row.side1)), tuple(orjson.loads(row.side2)))
         _check_sides(_key_sides(sides), game.players, sides)
+    _check_one_match(conn, link.key, link.match, "")
     numbered = sa.select(mg.c.game_source_id, mg.c.number).where(mg.c.match_id == match_id)
     numbers: dict[str, int] = {row.game_source_id: row.number for row in conn.execute(numbered)}
     _check_variant(game.variant, stored_games(conn, [key for key in numbers if key != link.key]).values())
@@ -266,6 +268,17 @@ def _check_variant(variant: str, joined: Iterable[StoredGame], place: str = "") 
     if others:
         raise MatchInputError(place, f"this game is {variant}, but the match's games before it are {others[0]}: "
                               "a match is played in one variant")
+
+
+def _check_one_match(conn: Connection, key: str, match: str, place: str) -> None:
+    """Refuse to make game ``key`` a game of ``match`` when another stored match holds it: a game is a game of
+    one match."""
+    m, mg = t.match_table, t.match_game_table
+    other = conn.execute(sa.select(m.c.source_id, mg.c.number).join(m, m.c.id == mg.c.match_id)
+                         .where(mg.c.game_source_id == key, m.c.source_id != match).limit(1)).first()  # fmt: skip
+    if other is not None:
+        raise MatchInputError(place, f"game {key!r} is already game {other.number} of match {other.source_id!r}: "
+                              "a game belongs to one match")
 
 
 def _join_arrived_games(conn: Connection) -> set[int]:
