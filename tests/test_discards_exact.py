@@ -7,11 +7,11 @@ from __future__ import annotations
 from itertools import combinations
 
 import pytest
+from discard_brute import card_key, hand_value, show, table_value
 
 from cribstats.cards import parse_cards
 from cribstats.discards.analysis import analyse, judge_discard
 from cribstats.variants import find_variant
-from discard_brute import card_key, hand_value, show, table_value
 
 HANDS = [
     ("six-card", "5H 5C JD 4S 6H KC"),  # the club player's hand
@@ -32,7 +32,9 @@ HANDS = [
 ]
 
 
-def brute_options(variant: str, dealt: list[str], role: str) -> list[tuple[tuple[str, ...], float, float | None, float]]:
+def brute_options(
+    variant: str, dealt: list[str], role: str
+) -> list[tuple[tuple[str, ...], float, float | None, float]]:
     """(throw, hand, crib, expected) of every throw, the crib from the table of the variant (two players), none
     for three and four players (valued by the hand alone, as docs/decisions.md says)."""
     v = find_variant(variant)
@@ -42,7 +44,9 @@ def brute_options(variant: str, dealt: list[str], role: str) -> list[tuple[tuple
         hand = hand_value(dealt, keep)
         if v.players == 2:
             crib = table_value(list(throw), role, variant)
-            out.append((tuple(sorted(throw, key=card_key)), hand, crib, hand + crib if role == "dealer" else hand - crib))
+            out.append(
+                (tuple(sorted(throw, key=card_key)), hand, crib, hand + crib if role == "dealer" else hand - crib)
+            )
         else:
             out.append((tuple(sorted(throw, key=card_key)), hand, None, hand))
     return out
@@ -74,7 +78,10 @@ def test_every_discard_is_valued_as_brute_force_values_it(variant: str, text: st
 def test_the_scorer_of_these_tests_counts_the_known_hands() -> None:
     # the 29 hand, a crib flush needing the starter, a four-card hand flush without it, 2-3-3-4-4 = 16
     assert show(["5C", "5D", "5H", "JS"], "5S") == 29
-    assert show(["2H", "4H", "6H", "8H"], "QH", crib=True) == 5 and show(["2H", "4H", "6H", "8H"], "QS", crib=True) == 0
+    assert (
+        show(["2H", "4H", "6H", "8H"], "QH", crib=True) == 5
+        and show(["2H", "4H", "6H", "8H"], "QS", crib=True) == 0
+    )
     assert show(["2H", "4H", "6H", "8H"], "QS") == 4 and show(["2H", "4H", "6H", "8H"], "QH") == 5
     assert show(["2C", "3D", "3H", "4S"], "4C") == 16
     assert show(["3S", "5S", "JS"], "KS") == 3 + 1 + 1 + 2 * 2  # three-card flush, its fourth, nobs, 5+J and 5+K
