@@ -153,9 +153,10 @@ def analyse(
         _emit(frame, format, out, [rich_table(frame, frame.columns, title)])
     except _handled() as error:
         if isinstance(error, CribstatsError) and not isinstance(error, UsageError):
+            from cribstats.atomicfile import WriteError
             from cribstats.store.db import StoreError
 
-            if not isinstance(error, StoreError):
+            if not isinstance(error, StoreError | WriteError):  # the cards: input, exit 2; a file: exit 1
                 raise fail(str(error), 2) from None
         raise _fail(error) from None
 

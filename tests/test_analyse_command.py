@@ -1,0 +1,80 @@
+"""`cribstats analyse` as a club player tries it: the hand at the table, cards spelled as players write them,
+mistakes in the input, the formats and the exit statuses, with numbers worked out independently
+(tests/discard_brute.py)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from discard_brute import hand_value, table_value
+from typer.testing import CliRunner
+
+from cribstats.cli.app import app
+
+
+def run(*args: str) -> tuple[int, str, str]:
+    result = CliRunner().invoke(app, list(args))
+    return result.exit_code, result.stdout, result.stderr
+
+
+def test_the_club_players_hand_as_dealer() -> None:
+    code, out, err = run("analyse", "5H", "5C", "JD", "4S", "6H", "KC", "--dealer", "--format", "json")
+    assert code == 0 and err == ""
+    ranked = json.loads(out)
+    dealt = ["5H", "5C", "JD", "4S", "6H", "KC"]
+    # keeping 4-5-5-6 and throwing the jack and king to one's own crib is best
+    hand = hand_value(dealt, ["4S", "5C", "5H", "6H"])
+    assert ranked[0]["keep"] == ["4S", "5C", "5H", "6H"] and ranked[0]["throw"] == ["JD", "KC"]
+    assert ranked[0]["hand"] == pytest.approx(hand, abs=5e-5)
+    assert ranked[0]["expected"] == pytest.approx(hand + table_value(["JD", "KC"], "dealer"), abs=5e-5)
+
+
+@pytest.mark.parametrize(
+    "spelling",
+    [
+        ["5h", "5c", "jd", "4s", "6h", "kc"],
+        ["5♥", "5♣", "J♦", "4♠", "6♥", "K♣"],
+        ["5H", "5C", "JD", "4S", "6H", "KC"],
+    ],
+    ids=["lower-case", "suit-symbols", "canonical"],
+)
+def test_cards_as_players_write_them(spelling: list[str]) -> None:
+    code, out, _ = run("analyse", *spelling, "--format", "json")
+    assert code == 0 and json.loads(out)[0]["throw"] == ["JD", "KC"]
+
+
+def test_a_ten_written_10_is_the_ten() -> None:
+    code, out, _ = run("analyse", "10H", "5C", "JD", "4S", "6H", "KC", "--format", "json")
+    assert code == 0 and {c for d in json.loads(out) for c in d["keep"] + d["throw"]} == set(
+        ["TH", "5C", "JD", "4S", "6H", "KC"]
+    )
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["5H", "5C", "JD", "4S"], "4 cards given"),
+        (["5H", "5C", "JD", "4S", "6H", "KC", "2D", "3D"], "8 cards given"),
+        (["5H", "5C", "JD", "4S", "6H", "5H"], "5H is there twice"),
+        (["5H", "5c", "JD", "4S", "6H", "5C"], "5C is there twice"),
+        (["5H", "5C", "JD", "4S", "6H", "1C"], "'1C' is not a card"),
+        (["5H", "5C", "JD", "4S", "6H", "KC", "--variant", "five-card"], "6 cards given: five-card deals 5"),
+        (["5H", "5C", "JD", "4S", "6H", "KC", "--variant", "nine"], "unknown variant 'nine'"),
+        (["5H", "5C", "JD", "4S", "6H", "KC", "--dealer", "--pone"], "not both"),
+    ],
+)
+def test_bad_input_is_named_with_exit_2(args: list[str], message: str) -> None:
+    code, out, err = run("analyse", *args)
+    assert code == 2 and out == "" and message in err
+    assert "Traceback" not in err and len(err.strip().splitlines()) == 1
+
+
+def test_a_file_that_cannot_be_written_exits_1_whatever_the_format(tmp_path: Path) -> None:
+    # as every command: a write error names the file and exits 1 (docs/decisions.md, printing and writing files)
+    missing = tmp_path / "no-such-folder"
+    for fmt, name in [("csv", "a.csv"), ("json", "a.json"), ("table", "a.txt"), ("parquet", "a.parquet")]:
+        code, _, err = run("analyse", "5H", "5C", "JD", "4S", "6H", "KC", "--format", fmt, "--out",
+                           str(missing / name))  # fmt: skip
+        assert code == 1 and str(missing / name) in err and "Traceback" not in err, fmt
