@@ -4,7 +4,7 @@ analysis, for every variant: duplicate ranks, flushes, nobs, ties and their orde
 
 from __future__ import annotations
 
-from itertools import combinations
+from itertools import combinations, pairwise
 
 import pytest
 from discard_brute import card_key, hand_value, show, table_value
@@ -85,3 +85,45 @@ def test_the_scorer_of_these_tests_counts_the_known_hands() -> None:
     assert show(["2H", "4H", "6H", "8H"], "QS") == 4 and show(["2H", "4H", "6H", "8H"], "QH") == 5
     assert show(["2C", "3D", "3H", "4S"], "4C") == 16
     assert show(["3S", "5S", "JS"], "KS") == 3 + 1 + 1 + 2 * 2  # three-card flush, its fourth, nobs, 5+J and 5+K
+
+
+# The count of every show total over all 12,994,800 four-card hands with a starter, under hand rules: copied from
+# the project's shared reference data (shared/data/hand-distribution.json, "hand"), which the tests do not read.
+HAND_DISTRIBUTION = {
+    0: 1009008, 1: 99792, 2: 2813796, 3: 505008, 4: 2855676, 5: 697508, 6: 1800268, 7: 751324, 8: 1137236,
+    9: 361224, 10: 388740, 11: 51680, 12: 317340, 13: 19656, 14: 90100, 15: 9168, 16: 58248, 17: 11196, 18: 2708,
+    20: 8068, 21: 2496, 22: 444, 23: 356, 24: 3680, 28: 76, 29: 4,
+}  # fmt: skip
+
+
+def test_the_hand_values_of_every_five_card_deal_add_up_to_the_hand_distribution() -> None:
+    # Every five cards dealt (a three- or four-player hand) and every card thrown: the shows of the four kept
+    # summed over the 47 starters unseen. Each four cards K with a starter s is counted once for every card thrown
+    # beside them (the 47 cards that are neither), so the whole sum is 47 times the distribution's total.
+    import numpy as np
+
+    from cribstats.discards.hands import four_card_points
+
+    assert sum(HAND_DISTRIBUTION.values()) == 12_994_800
+    hands = np.fromiter(combinations(range(52), 5), dtype=np.dtype((np.int64, 5)))
+    total = 0
+    for start in range(0, len(hands), 200_000):
+        points, starters = four_card_points(hands[start : start + 200_000])
+        assert starters == 47
+        total += int(points.sum())
+    assert total == 47 * sum(t * n for t, n in HAND_DISTRIBUTION.items())
+
+
+def test_equal_discards_are_listed_in_card_order() -> None:
+    # 2C 2D 7H 8S KC KD: swapping clubs and diamonds makes 2C KC and 2D KD worth the same, and 2C KD and 2D KC;
+    # among equals the throw of the lower cards (by rank, then suit C D H S) comes first
+    dealt = "2C 2D 7H 8S KC KD"
+    for role in ("dealer", "pone"):
+        ranked = analyse(parse_cards(dealt), "six-card", role)
+        throws = [d.throw_text for d in ranked]
+        for first, second in ([["2C", "KC"], ["2D", "KD"]], [["2C", "KD"], ["2D", "KC"]]):
+            assert ranked[throws.index(first)].expected == ranked[throws.index(second)].expected
+            assert throws.index(first) + 1 == throws.index(second)
+        for a, b in pairwise(ranked):  # and so every run of equals
+            if a.expected == b.expected:
+                assert [card_key(c) for c in a.throw_text] < [card_key(c) for c in b.throw_text]
