@@ -78,3 +78,21 @@ def test_a_file_that_cannot_be_written_exits_1_whatever_the_format(tmp_path: Pat
         code, _, err = run("analyse", "5H", "5C", "JD", "4S", "6H", "KC", "--format", fmt, "--out",
                            str(missing / name))  # fmt: skip
         assert code == 1 and str(missing / name) in err and "Traceback" not in err, fmt
+
+
+def test_equal_discards_share_a_rank() -> None:
+    # 4S 5H 6H KC keeping, 5C JD thrown, and 4S 5C 6H KC keeping, 5H JD thrown, are worth the same (a heart for
+    # a club among cards that make no flush, both throws off-suit): the same rank, and the next one a rank lower
+    code, out, _ = run("analyse", "5H", "5C", "JD", "4S", "6H", "KC", "--dealer", "--format", "csv")
+    rows = [line.split(",") for line in out.splitlines()[1:]]
+    rank_of = {row[2]: int(row[0]) for row in rows}
+    assert code == 0 and rank_of["JD KC"] == 1
+    assert rank_of["5C JD"] == rank_of["5H JD"] == 2
+    dealt = ["5H", "5C", "JD", "4S", "6H", "KC"]
+    worth = {}
+    for throw in rank_of:
+        worth[throw] = hand_value(dealt, [c for c in dealt if c not in throw.split()])
+        worth[throw] += table_value(throw.split(), "dealer")
+    for throw, rank in rank_of.items():  # one more than the number of throws worth more
+        assert rank == 1 + sum(1 for other in worth.values() if other > worth[throw] + 1e-9), throw
+

@@ -41,12 +41,24 @@ ANALYSE_HELP = (
 )
 
 
+def shared_ranks(ranked: list[Discard]) -> list[int]:
+    """The rank of each discard (best first): one more than the number worth more, so that equal discards
+    (within :data:`~cribstats.discards.analysis.TIE`, as a loss counts them) share one, and the next comes after
+    all of them (1, 2, 2, 4)."""
+    from cribstats.discards.analysis import TIE
+
+    out: list[int] = []
+    for i, d in enumerate(ranked):
+        out.append(out[-1] if i and ranked[i - 1].expected - d.expected <= TIE else i + 1)
+    return out
+
+
 def _discard_frame(ranked: list[Discard]) -> pl.DataFrame:
     import polars as pl
 
     return pl.DataFrame(
         {
-            "rank": list(range(1, len(ranked) + 1)),
+            "rank": shared_ranks(ranked),
             "keep": [" ".join(d.keep_text) for d in ranked],
             "throw": [" ".join(d.throw_text) for d in ranked],
             "hand": [d.hand for d in ranked],
