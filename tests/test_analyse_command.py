@@ -96,3 +96,12 @@ def test_equal_discards_share_a_rank() -> None:
     for throw, rank in rank_of.items():  # one more than the number of throws worth more
         assert rank == 1 + sum(1 for other in worth.values() if other > worth[throw] + 1e-9), throw
 
+
+@pytest.mark.parametrize("variant", ["three-player", "four-player"])
+@pytest.mark.parametrize("role", ["--dealer", "--pone"])
+def test_a_hand_valued_alone_is_not_said_to_be_the_dealers_or_the_pones(variant: str, role: str) -> None:
+    # three and four players: no crib value, so the ranking is the same whoever deals, and the title says so
+    code, out, _ = run("analyse", "5H", "5C", "JD", "4S", "6H", "--variant", variant, role)
+    title = " ".join(out.split("rank")[0].split())
+    assert code == 0 and "as dealer" not in title and "as pone" not in title and "hand value only" in title
+    assert variant in title

@@ -159,9 +159,10 @@ def analyse(
             _write_text(json.dumps([d.to_dict() for d in ranked], indent=1) + "\n", out)
             return
         frame = _discard_frame(ranked)
-        title = f"Discards as {role} ({name}), best first"
-        if ranked[0].crib is None:
-            title += ": the hand value only (the crib of a three- or four-player deal is not valued)"
+        if ranked[0].crib is None:  # the same whoever deals: no role named
+            title = f"Discards ({name}), best first: the hand value only (no crib value with 3 or 4 players)"
+        else:
+            title = f"Discards as {role} ({name}), best first"
         _emit(frame, format, out, [rich_table(frame, frame.columns, title)])
     except _handled() as error:
         if isinstance(error, CribstatsError) and not isinstance(error, UsageError):
