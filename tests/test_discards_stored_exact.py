@@ -60,3 +60,18 @@ def test_the_stored_discards_are_the_brute_force_values(store: sa.Engine, sample
                     assert bool(row.hand_only) == (PLAYERS[variant] > 2)
                     checked += 1
     assert checked == 2 * sum(PLAYERS.values())
+
+
+def test_a_bidding_deals_discards_are_valued_for_the_crib_holder(store: sa.Engine, sample_logs_dir: Path) -> None:
+    # Bob deals, Alice buys the crib: her throw goes to her own crib, Bob's to his opponent's
+    path = sample_logs_dir / "options" / "bidding.json"
+    import_paths([path], store)
+    deal = json.loads(path.read_text(encoding="utf-8"))["deals"][0]
+    assert deal["dealer"] == "Bob" and deal["bid"]["player"] == "Alice"
+    with store.connect() as conn:
+        rows = dict(conn.execute(sa.text(
+            "SELECT p.name, dp.expected FROM deal_player dp JOIN deal d ON d.id = dp.deal_id "
+            "JOIN player p ON p.id = dp.player_id WHERE d.number = 1")).all())  # fmt: skip
+    for player, role in (("Alice", "dealer"), ("Bob", "pone")):
+        expected, _ = brute_loss("six-card", deal["hands"][player], deal["discards"][player], role)
+        assert rows[player] == pytest.approx(expected, abs=1e-12)
