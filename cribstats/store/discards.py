@@ -58,6 +58,10 @@ def _in_runs(column: sa.ColumnElement[Any], runs: Sequence[tuple[int, int]]) -> 
     return sa.or_(*(column.between(first, last) for first, last in runs))
 
 
+GIVEAWAY = '"giveaway":true'
+"""How a giveaway game's stored log (canonical JSON) says so: its discards are not valued (its players aim for the
+fewest points; docs/decisions.md, "Discard analysis")."""
+
 VALUE_COLUMNS: tuple[str, ...] = VALUE_FIELDS
 """The columns of ``deal_player`` that hold a discard's value, in the order of
 :data:`cribstats.discards.values.DiscardValues` (the last fields of the importer's rows)."""
@@ -65,7 +69,7 @@ VALUE_COLUMNS: tuple[str, ...] = VALUE_FIELDS
 
 def discard_values_of(conn: Connection, game_ids: Sequence[int]) -> list[tuple[Any, ...]]:
     """The values of the discards of some stored games, worked out from their ``deal_player`` rows: each the
-    row's id and :data:`VALUE_COLUMNS`, for the discards that can be judged."""
+    row's id and :data:`VALUE_COLUMNS`, for the discards that can be judged (none of a giveaway game)."""
     dp, g = t.deal_player_table, t.game_table
     out: list[tuple[Any, ...]] = []
     runs = id_runs(game_ids)
@@ -73,7 +77,11 @@ def discard_values_of(conn: Connection, game_ids: Sequence[int]) -> list[tuple[A
         query = (
             sa.select(dp.c.id, dp.c.role, dp.c.dealt, dp.c.discards, g.c.variant)
             .select_from(dp.join(g, g.c.id == dp.c.game_id))
-            .where(_in_runs(dp.c.game_id, runs[start : start + RUNS_PER_STATEMENT]), dp.c.discards != "")
+            .where(
+                _in_runs(dp.c.game_id, runs[start : start + RUNS_PER_STATEMENT]),
+                dp.c.discards != "",
+                sa.not_(g.c.log.contains(GIVEAWAY)),
+            )
         )
         ids: list[int] = []
         discards: list[Discard] = []
