@@ -105,3 +105,16 @@ def test_a_hand_valued_alone_is_not_said_to_be_the_dealers_or_the_pones(variant:
     title = " ".join(out.split("rank")[0].split())
     assert code == 0 and "as dealer" not in title and "as pone" not in title and "hand value only" in title
     assert variant in title
+
+
+@pytest.mark.parametrize(
+    "args",
+    [["5H 5C JD 4S 6H KC"], ["5H,5C,JD,4S,6H,KC"], ["5H, 5C,", "JD 4S", "6H", "KC"]],
+    ids=["one-quoted-argument", "commas", "mixed"],
+)
+def test_the_hand_in_one_argument_or_with_commas_as_score_takes_it(args: list[str]) -> None:
+    # `cribstats score "5H 5C JD 4S 6H"` takes cards spaced or with commas in one argument; analyse does too
+    code, out, err = run("analyse", *args, "--format", "json")
+    assert code == 0 and err == ""
+    ranked = json.loads(out)
+    assert len(ranked) == 15 and ranked[0]["throw"] == ["JD", "KC"]

@@ -104,7 +104,10 @@ def _fill_store(db: str, again: bool) -> None:
 def analyse(
     hand: Annotated[
         list[str] | None,
-        typer.Argument(help="The dealt cards, e.g. 5H 5C JD 6S 2C 9D (six-card: six cards).", show_default=False),
+        typer.Argument(
+            help="The dealt cards, e.g. 5H 5C JD 6S 2C 9D (six-card: six cards; spaces or commas between them).",
+            show_default=False,
+        ),
     ] = None,
     dealer: Annotated[bool, typer.Option("--dealer", help="The crib is yours (the default).")] = False,
     pone: Annotated[bool, typer.Option("--pone", help="The crib is your opponent's.")] = False,
@@ -150,7 +153,7 @@ def analyse(
         if dealer and pone:
             raise UsageError("give --dealer or --pone, not both")
         role = "pone" if pone else "dealer"
-        cards = parse_cards(hand)
+        cards = parse_cards([t for text in hand for t in text.replace(",", " ").split()])  # as `score` reads them
         name = variant or BY_CARDS.get(len(cards))
         if name is None:
             raise UsageError(f"{len(cards)} cards given: give 5, 6 or 7 (or name the variant with --variant)")
