@@ -118,3 +118,17 @@ def test_the_hand_in_one_argument_or_with_commas_as_score_takes_it(args: list[st
     assert code == 0 and err == ""
     ranked = json.loads(out)
     assert len(ranked) == 15 and ranked[0]["throw"] == ["JD", "KC"]
+
+
+def test_the_tables_values_are_all_to_two_places() -> None:
+    # as pone the expected value goes below 1 and below 0: every value of a column to the same two places
+    code, out, _ = run("analyse", "4S", "AD", "3C", "3H", "JH", "--pone")
+    rows = [line.split() for line in out.splitlines() if line.strip()[:1].isdigit()]
+    assert code == 0 and len(rows) == 10
+    dealt = ["4S", "AD", "3C", "3H", "JH"]
+    for row in rows:
+        hand, crib, expected = row[-3:]
+        assert all(len(v.split(".")[1]) == 2 for v in (hand, crib, expected)), row
+        throw = row[-5:-3]
+        worth = hand_value(dealt, [c for c in dealt if c not in throw]) - table_value(throw, "pone", "five-card")
+        assert expected == f"{worth:.2f}", row

@@ -166,7 +166,7 @@ def analyse(
             title = f"Discards ({name}), best first: the hand value only (no crib value with 3 or 4 players)"
         else:
             title = f"Discards as {role} ({name}), best first"
-        _emit(frame, format, out, [rich_table(frame, frame.columns, title)])
+        _emit(frame, format, out, [rich_table(frame, frame.columns, title, places=2)])  # points, alike
     except _handled() as error:
         if isinstance(error, CribstatsError) and not isinstance(error, UsageError):
             from cribstats.atomicfile import WriteError
