@@ -65,7 +65,8 @@ def render_game(game: AnyGame, outcome: GameOutcome) -> str:
     lines = [_header(game, outcome)]
     for facts in outcome.deals:
         lines.append("")
-        lines.extend(_deal_lines(facts, by_place, outcome.variant, _bonus_line(game, facts), sides(game)))
+        lines.extend(_deal_lines(facts, by_place, outcome.variant, _bonus_line(game, facts), sides(game),
+                                 judged=not game.giveaway_rule))  # fmt: skip
     lines.append("")
     lines.extend(_end_lines(outcome, by_place.get((None, None), []), sides(game)))
     # names, events, sites and ids are user text: a control or hidden character in one shows as an escape
@@ -126,7 +127,10 @@ def _deal_lines(
     variant: Variant,
     bonus: str | None = None,
     teams: list[list[str]] | None = None,
+    judged: bool = True,
 ) -> list[str]:
+    """A deal's lines; each discard's value when ``judged`` (not in a giveaway game, whose players aim for the
+    fewest points: docs/decisions.md, "Discard analysis")."""
     n = facts.number
     status = " (after the end of the game)" if facts.after_end else ""
     lines = [f"Deal {n}: {facts.dealer} deals, starter {format_card(facts.starter)}{status}"]
@@ -135,9 +139,9 @@ def _deal_lines(
         lines.append(
             f"{INDENT}{p.player:<{width}}  {p.role:<6}  dealt {_cards(p.dealt)}  to the crib {_cards(p.discards)}"
         )
-        judged = discard_line(p.dealt, p.discards, variant, p.role) if p.discards else None
-        if judged is not None:
-            lines.append(f"{INDENT}{p.player:<{width}}  {judged}")
+        told = discard_line(p.dealt, p.discards, variant, p.role) if p.discards and judged else None
+        if told is not None:
+            lines.append(f"{INDENT}{p.player:<{width}}  {told}")
         if p.heels_due or p.heels_claimed:
             lines.append(f"{INDENT}{p.player} his heels: {_claim(p.heels_due, p.heels_claimed)}")
     if bonus is not None:

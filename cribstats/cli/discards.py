@@ -41,12 +41,24 @@ ANALYSE_HELP = (
 )
 
 
+def shared_ranks(ranked: list[Discard]) -> list[int]:
+    """The rank of each discard (best first): one more than the number worth more, so that equal discards
+    (within :data:`~cribstats.discards.analysis.TIE`, as a loss counts them) share one, and the next comes after
+    all of them (1, 2, 2, 4)."""
+    from cribstats.discards.analysis import TIE
+
+    out: list[int] = []
+    for i, d in enumerate(ranked):
+        out.append(out[-1] if i and ranked[i - 1].expected - d.expected <= TIE else i + 1)
+    return out
+
+
 def _discard_frame(ranked: list[Discard]) -> pl.DataFrame:
     import polars as pl
 
     return pl.DataFrame(
         {
-            "rank": list(range(1, len(ranked) + 1)),
+            "rank": shared_ranks(ranked),
             "keep": [" ".join(d.keep_text) for d in ranked],
             "throw": [" ".join(d.throw_text) for d in ranked],
             "hand": [d.hand for d in ranked],
@@ -92,7 +104,10 @@ def _fill_store(db: str, again: bool) -> None:
 def analyse(
     hand: Annotated[
         list[str] | None,
-        typer.Argument(help="The dealt cards, e.g. 5H 5C JD 6S 2C 9D (six-card: six cards).", show_default=False),
+        typer.Argument(
+            help="The dealt cards, e.g. 5H 5C JD 6S 2C 9D (six-card: six cards; spaces or commas between them).",
+            show_default=False,
+        ),
     ] = None,
     dealer: Annotated[bool, typer.Option("--dealer", help="The crib is yours (the default).")] = False,
     pone: Annotated[bool, typer.Option("--pone", help="The crib is your opponent's.")] = False,
@@ -138,7 +153,7 @@ def analyse(
         if dealer and pone:
             raise UsageError("give --dealer or --pone, not both")
         role = "pone" if pone else "dealer"
-        cards = parse_cards(hand)
+        cards = parse_cards([t for text in hand for t in text.replace(",", " ").split()])  # as `score` reads them
         name = variant or BY_CARDS.get(len(cards))
         if name is None:
             raise UsageError(f"{len(cards)} cards given: give 5, 6 or 7 (or name the variant with --variant)")
@@ -147,15 +162,17 @@ def analyse(
             _write_text(json.dumps([d.to_dict() for d in ranked], indent=1) + "\n", out)
             return
         frame = _discard_frame(ranked)
-        title = f"Discards as {role} ({name}), best first"
-        if ranked[0].crib is None:
-            title += ": the hand value only (the crib of a three- or four-player deal is not valued)"
-        _emit(frame, format, out, [rich_table(frame, frame.columns, title)])
+        if ranked[0].crib is None:  # the same whoever deals: no role named
+            title = f"Discards ({name}), best first: the hand value only (no crib value with 3 or 4 players)"
+        else:
+            title = f"Discards as {role} ({name}), best first"
+        _emit(frame, format, out, [rich_table(frame, frame.columns, title, places=2)])  # points, alike
     except _handled() as error:
         if isinstance(error, CribstatsError) and not isinstance(error, UsageError):
+            from cribstats.atomicfile import WriteError
             from cribstats.store.db import StoreError
 
-            if not isinstance(error, StoreError):
+            if not isinstance(error, StoreError | WriteError):  # the cards: input, exit 2; a file: exit 1
                 raise fail(str(error), 2) from None
         raise _fail(error) from None
 

@@ -200,14 +200,18 @@ def with_first_dealer_record(frame: pl.DataFrame) -> pl.DataFrame:
     return frame.with_columns(pl.concat_str(parts, separator="/").alias("first_dealer_record"))
 
 
-def rich_table(frame: pl.DataFrame, columns: tuple[str, ...] | list[str], title: str) -> Table:
-    """Some columns of a frame as a rich table for people (numbers right-aligned, short headings)."""
+def rich_table(
+    frame: pl.DataFrame, columns: tuple[str, ...] | list[str], title: str, places: int | None = None
+) -> Table:
+    """Some columns of a frame as a rich table for people (numbers right-aligned, short headings); with
+    ``places``, every fraction to that many places (values of one kind, such as points, alike in a column)."""
     # Light rules and one space between columns, and no column narrower than its longest word, so that a table
     # of ten columns fits an 80-column terminal without breaking a heading or a name inside a word.
     # User text (the player's name) is a literal cell: hidden characters escaped, a long name shortened.
     table = Table(title=message(title), title_justify="left", box=box.SIMPLE_HEAD, padding=(0, 0))
     rows = [
-        tuple(name_cell(str(v)) if c == "player" and v is not None else cell(_cell(v))
+        tuple(name_cell(str(v)) if c == "player" and v is not None
+              else cell(f"{v:.{places}f}" if places is not None and isinstance(v, float) else _cell(v))
               for c, v in zip(columns, row, strict=True))
         for row in frame.select(columns).iter_rows()
     ]

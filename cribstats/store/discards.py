@@ -58,6 +58,10 @@ def _in_runs(column: sa.ColumnElement[Any], runs: Sequence[tuple[int, int]]) -> 
     return sa.or_(*(column.between(first, last) for first, last in runs))
 
 
+GIVEAWAY = '"giveaway":true'
+"""How a giveaway game's stored log (canonical JSON) says so: its discards are not valued (its players aim for the
+fewest points; docs/decisions.md, "Discard analysis")."""
+
 VALUE_COLUMNS: tuple[str, ...] = VALUE_FIELDS
 """The columns of ``deal_player`` that hold a discard's value, in the order of
 :data:`cribstats.discards.values.DiscardValues` (the last fields of the importer's rows)."""
@@ -65,19 +69,24 @@ VALUE_COLUMNS: tuple[str, ...] = VALUE_FIELDS
 
 def discard_values_of(conn: Connection, game_ids: Sequence[int]) -> list[tuple[Any, ...]]:
     """The values of the discards of some stored games, worked out from their ``deal_player`` rows: each the
-    row's id and :data:`VALUE_COLUMNS`, for the discards that can be judged."""
+    row's id and :data:`VALUE_COLUMNS`, for the discards that can be judged (none of a giveaway game)."""
     dp, g = t.deal_player_table, t.game_table
     out: list[tuple[Any, ...]] = []
     runs = id_runs(game_ids)
     for start in range(0, len(runs), RUNS_PER_STATEMENT):
+        part = runs[start : start + RUNS_PER_STATEMENT]
+        giveaway = set(conn.execute(sa.select(g.c.id).where(_in_runs(g.c.id, part), g.c.log.contains(GIVEAWAY)))
+                       .scalars())  # fmt: skip  # each game's log looked at once, not once a row
         query = (
-            sa.select(dp.c.id, dp.c.role, dp.c.dealt, dp.c.discards, g.c.variant)
+            sa.select(dp.c.id, dp.c.game_id, dp.c.role, dp.c.dealt, dp.c.discards, g.c.variant)
             .select_from(dp.join(g, g.c.id == dp.c.game_id))
-            .where(_in_runs(dp.c.game_id, runs[start : start + RUNS_PER_STATEMENT]), dp.c.discards != "")
+            .where(_in_runs(dp.c.game_id, part), dp.c.discards != "")
         )
         ids: list[int] = []
         discards: list[Discard] = []
-        for row_id, role, dealt, thrown, variant in conn.execute(query):
+        for row_id, game_id, role, dealt, thrown, variant in conn.execute(query):
+            if game_id in giveaway:
+                continue
             try:
                 discards.append((_cards(dealt), _cards(thrown), find_variant(variant), role))
             except (CribstatsError, ValueError):
