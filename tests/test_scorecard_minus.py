@@ -7,7 +7,6 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-import pytest
 from typer.testing import CliRunner
 
 from cribstats.cli.app import app
@@ -16,8 +15,6 @@ SHEET = "date,event,round,player,opponent,game_points,spread\n" \
         "2026-11-28,Club Night,1,Zoë,Bob,2,+30\n2026-11-28,Club Night,1,Bob,Zoë,0,\u221230\n"  # fmt: skip
 
 
-@pytest.mark.xfail(strict=True, reason="cribstats/formats/scorecard.py: _SIGNED takes only ASCII + and -; the "
-                   "spread cell should read U+2212 (and U+2013) as -")  # fmt: skip
 def test_a_spread_with_a_typographic_minus_is_read(tmp_path: Path) -> None:
     (tmp_path / "cards.csv").write_text(SHEET, encoding="utf-8")
     db = f"sqlite:///{tmp_path / 'club.db'}"

@@ -49,6 +49,9 @@ SCORECARD_OPTIONAL = ("table", "variant", "target")
 GAME_POINTS = (0, 2, 3)
 _WHOLE = re.compile(r"\d+")
 _SIGNED = re.compile(r"[+-]?\d+")
+#: the minus signs a spread may be typed with besides "-": the true minus (U+2212, as the scorecard page prints it,
+#: and as phones and word processors put it) and the en dash (U+2013)
+_MINUS_SIGNS = str.maketrans({"\u2212": "-", "\u2013": "-"})
 
 
 def read_sheet(
@@ -233,9 +236,9 @@ def _card(header: list[str], row: list[str], line: int) -> Card:
     points_text = cells["game_points"]
     if not _WHOLE.fullmatch(points_text) or int(points_text) not in GAME_POINTS:
         raise RowError(f"{points_text!r} is not game points: a card gives 0, 2 or 3", "game_points")
-    spread_text = cells["spread"]
+    spread_text = cells["spread"].translate(_MINUS_SIGNS)
     if not _SIGNED.fullmatch(spread_text):
-        raise RowError(f"{spread_text!r} is not a spread: write a whole number such as +17 or -17", "spread")
+        raise RowError(f"{cells['spread']!r} is not a spread: write a whole number such as +17 or -17", "spread")
     variant = find_variant(_variant(cells["variant"])) if cells.get("variant") else find_variant("six-card")
     target = variant.target
     if cells.get("target"):
