@@ -31,7 +31,6 @@ def giveaway(store: sa.Engine, sample_logs_dir: Path) -> sa.Engine:
     return store
 
 
-@pytest.mark.xfail(strict=True, reason="the importer values every discard (cribstats/store/rows.py)")
 def test_the_import_values_no_discard_of_a_giveaway_game(giveaway: sa.Engine) -> None:
     counts = dict(valued(giveaway))
     assert counts["giveaway-2026-10-16"] == 0

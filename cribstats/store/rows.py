@@ -214,9 +214,10 @@ class RowBuilder(ReplayVisitor):
     results, the discards' values and the findings as the game ends. (Told a deal whole, it need not be told each
     event.)"""
 
-    def __init__(self, seat_of: dict[str, int], values: DiscardQueue) -> None:
+    def __init__(self, seat_of: dict[str, int], values: DiscardQueue, *, judged: bool = True) -> None:
         self.seat_of = seat_of
         self.values = values
+        self.judged = judged  # discards valued (not in a giveaway game, whose players aim for the fewest points)
         self.deal_index = -1
         self.crib_card: str | None = None
         self.deals: list[DealRow] = []
@@ -242,7 +243,7 @@ class RowBuilder(ReplayVisitor):
                 p.pegged_due, p.pegged_claimed, p.hand_due, p.hand_claimed, p.crib_due, p.crib_claimed,
                 p.heels_due, p.heels_claimed, p.muggins_gained, p.muggins_lost, completed,
             )  # fmt: skip
-            self._facts.append((index, seat_of[p.player], own, p if p.discards else None))
+            self._facts.append((index, seat_of[p.player], own, p if p.discards and self.judged else None))
 
     def end_game(self, outcome: GameOutcome) -> None:
         seat_of = self.seat_of
@@ -341,7 +342,7 @@ def prepare_game(game: AnyGame, file: str, place: str | None, values: DiscardQue
         key_of[name] = k
         seat_of[name] = seat
     queue = DiscardQueue() if values is None else values
-    rows = RowBuilder(seat_of, queue)
+    rows = RowBuilder(seat_of, queue, judged=not game.giveaway_rule)
     outcome = replay(game, rows, key=game_key(game, digest))
     if values is None:
         queue.fill()
