@@ -62,6 +62,7 @@ class MatchCollector:
         self._shared: dict[tuple[str, ...], tuple[str, ...]] = {}
         self._records: list[tuple[MatchRecord, str, str | None]] = []
         self.errors: list[str] = []
+        self._owner: dict[str, tuple[str, int]] = {}
 
     def _error(self, message: str) -> None:
         """Note an input error once: a record's inline game refused there is met again by the id it takes."""
@@ -95,6 +96,7 @@ class MatchCollector:
         from cribstats.match.model import MatchRules, inner_place
 
         matches: dict[str, _Match] = {}
+        self._owner = {}  # each listed game's match and number in it: a game belongs to one match
         for record, file, place in self._records:
             where = f"{file}:{place}" if place else file
             if record.id in matches:
@@ -116,7 +118,7 @@ class MatchCollector:
             yield judge_match(match.id, match.sides, rules, games, result), match.where
 
     def _take_listed(self, match: _Match, record: MatchRecord, file: str, at: str | None) -> bool:
-        from cribstats.match.model import inner_place, listed_games
+        from cribstats.match.model import inner_place, listed_games, one_match_message
 
         for number, key, place in listed_games(record):
             game = self._facts.get(key)
@@ -124,8 +126,13 @@ class MatchCollector:
             if game is None:
                 self._error(f"{where}: no game {key!r} in the input")
                 return False
+            owner = self._owner.get(key)
+            if owner is not None and owner[0] != match.id:
+                self._error(f"{where}: {one_match_message(key, owner[1], owner[0])}")
+                return False
             if not self._add(match, _Facts(game, match.id, number, where), number, where):
                 return False
+            self._owner[key] = (match.id, next(n for n, f in match.games.items() if f.game.key == key))
         return True
 
     def _add(self, match: _Match, facts: _Facts, number: int | None, where: str | None = None) -> bool:

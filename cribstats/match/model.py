@@ -149,6 +149,15 @@ def game_sides(players: Sequence[str]) -> Sides | None:
     return None
 
 
+def one_match_message(key: str, number: int, match: str) -> str:
+    """A game listed by a second match: a game belongs to one match.
+
+    >>> one_match_message("f1", 1, "final")
+    "game 'f1' is already game 1 of match 'final': a game belongs to one match"
+    """
+    return f"game {key!r} is already game {number} of match {match!r}: a game belongs to one match"
+
+
 def describe_players(players: Sequence[str]) -> str:
     """A game's players for a message: ``Alice and Bob``; in partnerships, who plays with whom.
 

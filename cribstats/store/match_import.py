@@ -38,6 +38,7 @@ from cribstats.match.model import (
     inner_place,
     listed_games,
     match_hash,
+    one_match_message,
     same_sides,
 )
 from cribstats.store import tables as t
@@ -277,8 +278,7 @@ def _check_one_match(conn: Connection, key: str, match: str, place: str) -> None
     other = conn.execute(sa.select(m.c.source_id, mg.c.number).join(m, m.c.id == mg.c.match_id)
                          .where(mg.c.game_source_id == key, m.c.source_id != match).limit(1)).first()  # fmt: skip
     if other is not None:
-        raise MatchInputError(place, f"game {key!r} is already game {other.number} of match {other.source_id!r}: "
-                              "a game belongs to one match")
+        raise MatchInputError(place, one_match_message(key, other.number, other.source_id))
 
 
 def _join_arrived_games(conn: Connection) -> set[int]:
