@@ -47,7 +47,9 @@ PLAY_VALUE = {("deal", "play")}
 DISCARD_VALUES = {("deal_player", c) for c in ("hand_only", "kept", "thrown", "hand_value", "crib_value",
                                                "expected", "best_kept", "best_thrown", "best_expected", "loss")}
 FIRST_DEALER = {("game_player_totals", "first_dealer")}
-LEFT_OUT = PLAY_VALUE | DISCARD_VALUES | FIRST_DEALER
+# each event's key (migration 0013), what the filters compare: names.event_key of its name, which is digested
+EVENT_KEY = {("event", "name_key")}
+LEFT_OUT = PLAY_VALUE | DISCARD_VALUES | FIRST_DEALER | EVENT_KEY
 
 
 def _play_event_rows(engine: Any) -> list[tuple[Any, ...]]:

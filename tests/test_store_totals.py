@@ -78,16 +78,19 @@ def import_and_fill(engine: sa.Engine, folder: Path) -> None:
 
 
 def stored_totals(engine: sa.Engine) -> dict[tuple[str, str], dict[str, Any]]:
-    """(game key, player name key) -> the totals row, every column but the ids."""
+    """(game key, player name key) -> the totals row, every column but the ids (those the store has: one at an
+    earlier revision has fewer)."""
     gt, g, p = t.game_player_totals_table, t.game_table, t.player_table
-    query = sa.select(g.c.game_key, p.c.name_key, *(gt.c[c] for c in COLUMNS)).select_from(
-        gt.join(g, g.c.id == gt.c.game_id).join(p, p.c.id == gt.c.player_id)
-    )
     with engine.connect() as conn:
+        has = {c["name"] for c in sa.inspect(conn).get_columns(gt.name)}
+        columns = [c for c in COLUMNS if c in has]
+        query = sa.select(g.c.game_key, p.c.name_key, *(gt.c[c] for c in columns)).select_from(
+            gt.join(g, g.c.id == gt.c.game_id).join(p, p.c.id == gt.c.player_id)
+        )
         rows = conn.execute(query).mappings().all()
     out = {}
     for row in rows:
-        values = {c: row[c] for c in COLUMNS}
+        values = {c: row[c] for c in columns}
         values["won"] = None if values["won"] is None else bool(values["won"])
         out[(row["game_key"], row["name_key"])] = values
     return out
