@@ -145,20 +145,19 @@ class MatchCollector:
         if any(f.game.key == game.key for f in match.games.values()):
             taken = next(n for n, f in match.games.items() if f.game.key == game.key)
             if number is not None and number != taken:
-                self._error(f"{where}: game {game.key!r} is game {taken} of match {match.id!r}, "
-                                   f"not {number}")
+                self._error(f"{where}: game {game.key!r} is game {taken} of match {match.id!r}, not {number}")
                 return False
             return True
         if match.sides is None:
             match.sides = game_sides(game.players)
             if match.sides is None:
                 self._error(f"{where}: a {game.variant} game cannot be a game of match {match.id!r}: "
-                                   "a match is between two sides")
+                            "a match is between two sides")
                 return False
         if not same_sides(match.sides, game.players):
             sides = " against ".join(" and ".join(side) for side in match.sides)
             self._error(f"{where}: this game is between {describe_players(game.players)}, not {sides}: every "
-                               f"game of match {match.id!r} has the same sides")
+                        f"game of match {match.id!r} has the same sides")
             return False
         if match.variant is not None and game.variant != match.variant:
             self._error(f"{where}: this game is {game.variant}, but the match's games before it are "
