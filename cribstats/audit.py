@@ -178,13 +178,14 @@ class AuditCollector(ReplayVisitor):
 
     def add_record(self, item: Any) -> None:
         """A reader's ``on_record`` hook: a match record (``SourceMatch``) or a scorecard finding
-        (``SourceFinding``), judged or reported by :meth:`finish`."""
+        (``SourceFinding``), judged or reported by :meth:`finish`; two scorecards that agree (``SourceAgreement``)
+        are a game, nothing more to the audit."""
         where = f"{item.file}:{item.place}" if item.place else str(item.file)
-        record = getattr(item, "record", None)
+        record, finding = getattr(item, "record", None), getattr(item, "finding", None)
         if record is not None:
             self.matches.record(record, str(item.file), item.place)
-        else:
-            self._scorecards.setdefault(where, []).append(item.finding)
+        elif finding is not None:
+            self._scorecards.setdefault(where, []).append(finding)
 
     def finish(self, *, on_error: Callable[[str], None] | None = None) -> Iterator[GameAudit]:
         """After the games: the scorecards that disagree (one audit per game of cards, keyed ``scorecards``), then

@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 from cribstats.formats import SourceFinding, SourceMatch, read_paths
 from cribstats.formats.scorecard import read_sheet
+from cribstats.formats.sources import SourceAgreement
 
 MATCH = {"format": "cribstats/match/1", "id": "final", "players": ["Alice", "Bob"], "rules": "best-of-3",
          "games": [{"format": "cribstats/game/1", "players": ["Alice", "Bob"],
@@ -19,10 +20,19 @@ MATCH = {"format": "cribstats/match/1", "id": "final", "players": ["Alice", "Bob
 
 
 def read(path: Path) -> tuple[list[Any], list[Any], list[str]]:
+    """The games, the records (match records and findings: cards that agree are said in :func:`agreed`) and the
+    errors read from ``path``."""
     records: list[Any] = []
     errors: list[str] = []
     games = list(read_paths([str(path)], on_error=lambda e: errors.append(str(e)), on_record=records.append))
-    return games, records, errors
+    return games, [r for r in records if not isinstance(r, SourceAgreement)], errors
+
+
+def agreed(path: Path) -> list[tuple[str, str | None, tuple[str, ...]]]:
+    """The games whose two cards agree, as the reader says it: (place, round, the players' name keys)."""
+    records: list[Any] = []
+    list(read_paths([str(path)], on_error=lambda e: None, on_record=records.append))
+    return [(r.place, r.round, r.pair) for r in records if isinstance(r, SourceAgreement)]
 
 
 def test_a_match_record_on_a_line_gives_its_games_and_itself(tmp_path: Path) -> None:
@@ -76,6 +86,7 @@ def test_cards_that_agree_become_a_result_only_game(tmp_path: Path) -> None:
     [g] = games
     assert (g.place, g.game.players, g.game.result.winner, g.game.result.scores, g.game.round) == (
         "lines 2, 3", ["Alice", "Bob"], "Alice", {"Alice": 121, "Bob": 50}, "1")
+    assert agreed(tmp_path / "scorecards.csv") == [("lines 2, 3", "1", ("alice", "bob"))]
 
 
 def test_a_card_whose_game_points_its_spread_does_not_give(tmp_path: Path) -> None:
@@ -140,7 +151,7 @@ def test_two_cards_of_one_game_agree_unless_one_is_changed(spread: int, swap: bo
         found_cards = [(f.finding.player, f.finding.claimed, f.finding.due) for f in found]
         assert found_cards == [("Ann", 5 - points, points)]
     else:
-        assert found == []
+        assert [(type(f), f.pair) for f in found] == [(SourceAgreement, ("ann", "bo"))]
         [g] = games
         assert g.game.result.winner == "Ann" and g.game.result.scores == {"Ann": 121, "Bo": loser_score}
 

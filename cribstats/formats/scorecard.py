@@ -38,7 +38,16 @@ from typing import Any
 
 from cribstats.errors import LogError
 from cribstats.findings import Finding
-from cribstats.formats.sources import OnError, OnRecord, SourceFinding, SourceGame, empty_input, line_place, report
+from cribstats.formats.sources import (
+    OnError,
+    OnRecord,
+    SourceAgreement,
+    SourceFinding,
+    SourceGame,
+    empty_input,
+    line_place,
+    report,
+)
 from cribstats.formats.tally import RowError, _variant, read_tally, sheet_header_problem
 from cribstats.gamelog import FORMAT, GameLogError, validate_game
 from cribstats.names import event_key, name_key
@@ -149,13 +158,16 @@ def read_scorecards(
     for cards in games.values():
         place = "lines " + ", ".join(str(c.line) for c in cards) if len(cards) > 1 else f"line {cards[0].line}"
         findings = cross_check(cards)
+        card = cards[0]
+        night = (card.date or None, card.event or None, card.round or None)
+        pair = tuple(sorted(card.game[4]))
         if findings:
             if on_record is not None:
-                card = cards[0]
                 for f in findings:
-                    on_record(SourceFinding(file, place, f, card.date or None, card.event or None,
-                                            card.round or None))
+                    on_record(SourceFinding(file, place, f, *night, pair=pair))
             continue
+        if on_record is not None:
+            on_record(SourceAgreement(file, place, *night, pair))
         try:
             game = validate_game(_as_log(cards[0]))
         except GameLogError as err:

@@ -67,10 +67,24 @@ class SourceFinding:
     date: str | None
     event: str | None
     round: str | None
+    pair: tuple[str, ...] = ()  # the two players' name keys, sorted: whose cards they are
+
+
+@dataclass(frozen=True, slots=True)
+class SourceAgreement:
+    """A game's two scorecards that agree (the game is yielded), with its night and its two players' name keys,
+    sorted: a disagreement an earlier reading of the night stored for these cards is retired."""
+
+    file: str
+    place: str
+    date: str | None
+    event: str | None
+    round: str | None
+    pair: tuple[str, ...]
 
 
 #: what a reader does with a match record or a finding it makes: the caller's hook; without one they are dropped
-OnRecord = Callable[[SourceMatch | SourceFinding], None]
+OnRecord = Callable[[SourceMatch | SourceFinding | SourceAgreement], None]
 
 
 def report(error: LogError, on_error: OnError | None) -> None:

@@ -10,7 +10,7 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Connection, Engine
 
 from cribstats.errors import LogError
-from cribstats.formats.sources import SourceFinding, SourceMatch
+from cribstats.formats.sources import SourceAgreement, SourceFinding, SourceMatch
 from cribstats.store import tables as t
 from cribstats.store.bulk import refusable, retryable
 from cribstats.store.db import atomic, describe_db_error, ensure_schema, is_postgresql, writer
@@ -129,7 +129,7 @@ class Importer:
             self._values.fill()
         self.add_prepared(prepared)
 
-    def add_record(self, item: SourceMatch | SourceFinding) -> None:
+    def add_record(self, item: SourceMatch | SourceFinding | SourceAgreement) -> None:
         """A match record or a scorecard finding read: stored once the games of the input are (see
         :mod:`cribstats.store.match_import`). Its file counts as read, and is in the import's history, even when it
         gives no game (a sheet whose every game is a disagreement)."""

@@ -28,7 +28,7 @@ import orjson
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
-from cribstats.formats.sources import SourceFinding, SourceMatch
+from cribstats.formats.sources import SourceAgreement, SourceFinding, SourceMatch
 from cribstats.match.model import (
     MatchRecord,
     MatchRules,
@@ -41,6 +41,7 @@ from cribstats.match.model import (
     one_match_message,
     same_sides,
 )
+from cribstats.names import event_key
 from cribstats.store import tables as t
 from cribstats.store.db import atomic
 from cribstats.store.identity import REPLACE_HINT
@@ -88,14 +89,17 @@ class MatchWriter:
     replace: bool = False
     records: list[SourceMatch] = field(default_factory=list)
     scorecards: list[SourceFinding] = field(default_factory=list)
+    agreements: list[SourceAgreement] = field(default_factory=list)  # cards that agree: their old findings go
     links: list[_GameLink] = field(default_factory=list)
     tally: MatchTally = field(default_factory=MatchTally)
     conflicting: set[str] = field(default_factory=set)  # keys of the games of this input not stored: conflicts
 
-    def add_record(self, item: SourceMatch | SourceFinding) -> None:
-        """A match record or a scorecard finding read from the input."""
+    def add_record(self, item: SourceMatch | SourceFinding | SourceAgreement) -> None:
+        """A match record, a scorecard finding or two scorecards that agree, read from the input."""
         if isinstance(item, SourceMatch):
             self.records.append(item)
+        elif isinstance(item, SourceAgreement):
+            self.agreements.append(item)
         else:
             self.scorecards.append(item)
 
@@ -182,22 +186,50 @@ class MatchWriter:
         return match_id
 
     def _store_scorecards(self, conn: Connection) -> None:
-        rows = []
+        """The scorecard findings read, each once (a sheet read again adds nothing); first, for the cards read of
+        each game, the findings an earlier reading of its night stored that these cards no longer give (a card
+        corrected): a game's cards are the night's word on it."""
+        rows, digests = [], set()
         for source in self.scorecards:
             f = source.finding
             identity = [source.date, source.event, source.round, f.kind, f.player, f.claimed, f.due, f.message]
             digest = hashlib.sha256(orjson.dumps(identity)).hexdigest()
+            digests.add(digest)
             rows.append({
                 "match_id": None, "seq": 0, "game_key": f.game, "kind": f.kind, "phase": f.phase,
                 "player_id": None if f.player is None else player_id(conn, f.player), "claimed": f.claimed,
                 "due": f.due, "message": f.message, "date": _date(source.date),
                 "event_id": None if source.event is None else event_id(conn, source.event),
-                "round": source.round, "finding_hash": digest,
+                "round": source.round, "finding_hash": digest, "pair_key": _pair_key(source.pair),
             })
+        _retire_scorecards(conn, [*self.scorecards, *self.agreements], digests)
         if rows:
             before = _count(conn, t.match_finding_table)
             insert_ignore(conn, t.match_finding_table, rows, ["finding_hash"])
             self.tally.scorecard_findings += _count(conn, t.match_finding_table) - before
+
+
+def _pair_key(pair: tuple[str, ...]) -> str | None:
+    """Two players' name keys, sorted, as ``match_finding.pair_key`` keeps them (None for none)."""
+    return orjson.dumps(list(pair)).decode() if pair else None
+
+
+def _retire_scorecards(conn: Connection, read: list[SourceFinding | SourceAgreement], kept: set[str]) -> None:
+    """Delete the stored scorecard findings about the cards ``read`` (the same night, round and two players) but
+    for those they still give (``kept``, by hash)."""
+    mf, e = t.match_finding_table, t.event_table
+    games = {(s.date, s.event, s.round, _pair_key(s.pair)) for s in read if s.pair}
+    for date, event, round_, pair in sorted(games, key=str):
+        night = [
+            mf.c.kind == "scorecard", mf.c.match_id.is_(None), mf.c.pair_key == pair,
+            mf.c.date.is_(None) if date is None else mf.c.date == _date(date),
+            mf.c.round.is_(None) if round_ is None else mf.c.round == round_,
+            mf.c.event_id.is_(None) if event is None
+            else mf.c.event_id.in_(sa.select(e.c.id).where(e.c.name_key == event_key(event))),
+        ]  # fmt: skip
+        if kept:
+            night.append(mf.c.finding_hash.not_in(kept))
+        conn.execute(sa.delete(mf).where(*night))
 
 
 def _twice(conn: Connection, work: Callable[[], _T]) -> _T:

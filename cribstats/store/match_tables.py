@@ -89,8 +89,9 @@ class MatchGame(StoreTable, table=True):
 class MatchFinding(StoreTable, table=True):
     """A finding about a match (``match-result``, ``match-dealer``, ``match-after-end``: ``match_id`` set,
     ``game_key`` the game concerned or null) or a club night's scorecards (``scorecard``: ``match_id`` null, the
-    night's ``date``, ``event_id`` and ``round``, and ``finding_hash`` naming it so a sheet read again adds
-    nothing). Fields as in spec findings version 1."""
+    night's ``date``, ``event_id`` and ``round``, ``finding_hash`` naming it so a sheet read again adds
+    nothing, and ``pair_key`` the two players whose cards disagree, so that their corrected cards retire it).
+    Fields as in spec findings version 1."""
 
     __tablename__ = "match_finding"
     __table_args__ = (
@@ -112,6 +113,9 @@ class MatchFinding(StoreTable, table=True):
     event_id: int | None = Field(default=None, sa_column=fk("event.id", nullable=True, ondelete="SET NULL"))
     round: str | None = Field(default=None, sa_column=sa.Column(sa.Text, nullable=True))
     finding_hash: str | None = Field(default=None, sa_column=sa.Column(sa.String(64), nullable=True, unique=True))
+    #: a scorecard finding's two players, their name keys sorted, as a JSON array (null for a match's findings,
+    #: and for scorecard findings stored before migration 0014)
+    pair_key: str | None = Field(default=None, sa_column=sa.Column(sa.Text, nullable=True))
 
 
 class ApiKey(StoreTable, table=True):

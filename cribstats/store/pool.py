@@ -13,7 +13,7 @@ from concurrent.futures import Future
 from typing import TYPE_CHECKING, Any
 
 from cribstats.errors import LogError
-from cribstats.formats.sources import SourceFinding, SourceMatch
+from cribstats.formats.sources import SourceAgreement, SourceFinding, SourceMatch
 from cribstats.store.rows import DiscardQueue, PreparedGame, failure_reason, prepare_game
 from cribstats.store.summary import Refusal
 
@@ -24,7 +24,7 @@ if TYPE_CHECKING:
 PARALLEL_CHUNK = 50  # games (lines) handed to a worker process at a time
 IN_FLIGHT_PER_WORKER = 4  # chunks read ahead per worker, beyond a batch's worth (see Parallel)
 
-_Result = list["PreparedGame | Refusal | SourceMatch | SourceFinding"]
+_Result = list["PreparedGame | Refusal | SourceMatch | SourceFinding | SourceAgreement"]
 
 
 def _prepare_lines(file: str, first_line: int, lines: list[bytes]) -> _Result:
