@@ -31,7 +31,8 @@ def test_a_corrected_card_retires_the_disagreement(tmp_path: Path) -> None:
     cards, table = _night(db)
     assert cards == ["Ann 2/1 +18", "Bob 0/0 -18"] and "Scorecards that disagree" in table
     sheet.write_text(FIXED)
-    assert CliRunner().invoke(app, ["import", str(sheet), "--db", db]).exit_code == 0
+    done = CliRunner().invoke(app, ["import", str(sheet), "--db", db])
+    assert done.exit_code == 0 and "retired, the cards corrected │ 1" in " ".join(done.stdout.split())
     cards, table = _night(db)
     assert cards == ["Ann 4/2 +30", "Cat 0/0 -12", "Bob 0/0 -18"]
     assert "Scorecards that disagree" not in table

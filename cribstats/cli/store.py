@@ -236,9 +236,10 @@ def import_summary_table(summary) -> Table:  # type: ignore[no-untyped-def]
         ("findings stored", summary.findings),
     ]
     matches = summary.matches
-    if matches.imported or matches.present or matches.scorecard_findings:  # shown for inputs that have them
-        rows += [("match records stored", matches.imported), ("  already stored", matches.present),
-                 ("scorecard findings stored", matches.scorecard_findings)]
+    if matches.imported or matches.present or matches.scorecard_findings or matches.scorecard_findings_retired:
+        rows += [("match records stored", matches.imported), ("  already stored", matches.present),  # inputs that
+                 ("scorecard findings stored", matches.scorecard_findings),  # have them
+                 ("  retired, the cards corrected", matches.scorecard_findings_retired)]
     for what, value in rows:
         if what.startswith("  ") and not value:
             continue

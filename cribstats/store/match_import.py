@@ -71,6 +71,7 @@ class MatchTally:
     conflicting: int = 0
     refused: int = 0
     scorecard_findings: int = 0
+    scorecard_findings_retired: int = 0  # stored by an earlier reading of a night, no longer given by its cards
 
 
 @dataclass(slots=True)
@@ -202,7 +203,8 @@ class MatchWriter:
                 "event_id": None if source.event is None else event_id(conn, source.event),
                 "round": source.round, "finding_hash": digest, "pair_key": _pair_key(source.pair),
             })
-        _retire_scorecards(conn, [*self.scorecards, *self.agreements], digests)
+        self.tally.scorecard_findings_retired += _retire_scorecards(conn, [*self.scorecards, *self.agreements],
+                                                                    digests)
         if rows:
             before = _count(conn, t.match_finding_table)
             insert_ignore(conn, t.match_finding_table, rows, ["finding_hash"])
@@ -214,11 +216,12 @@ def _pair_key(pair: tuple[str, ...]) -> str | None:
     return orjson.dumps(list(pair)).decode() if pair else None
 
 
-def _retire_scorecards(conn: Connection, read: list[SourceFinding | SourceAgreement], kept: set[str]) -> None:
+def _retire_scorecards(conn: Connection, read: list[SourceFinding | SourceAgreement], kept: set[str]) -> int:
     """Delete the stored scorecard findings about the cards ``read`` (the same night, round and two players) but
-    for those they still give (``kept``, by hash)."""
+    for those they still give (``kept``, by hash); how many went."""
     mf, e = t.match_finding_table, t.event_table
     games = {(s.date, s.event, s.round, _pair_key(s.pair)) for s in read if s.pair}
+    retired = 0
     for date, event, round_, pair in sorted(games, key=str):
         night = [
             mf.c.kind == "scorecard", mf.c.match_id.is_(None), mf.c.pair_key == pair,
@@ -229,7 +232,8 @@ def _retire_scorecards(conn: Connection, read: list[SourceFinding | SourceAgreem
         ]  # fmt: skip
         if kept:
             night.append(mf.c.finding_hash.not_in(kept))
-        conn.execute(sa.delete(mf).where(*night))
+        retired += conn.execute(sa.delete(mf).where(*night)).rowcount
+    return retired
 
 
 def _twice(conn: Connection, work: Callable[[], _T]) -> _T:
