@@ -104,6 +104,7 @@ class AuditCollector(ReplayVisitor):
         self._source: str | None = None
         self.matches = MatchCollector()
         self._scorecards: dict[str, list[Finding]] = {}
+        self._ids: dict[str, str] = {}  # each game id met, and where: an id names one game
 
     # --- visitor ------------------------------------------------------------------------------------------
 
@@ -153,12 +154,15 @@ class AuditCollector(ReplayVisitor):
         return audit
 
     def audit_sources(
-        self, sources: Iterable[Any], *, on_error: Callable[[str], None] | None = None
+        self, sources: Iterable[Any], *, on_error: Callable[[str], None] | None = None,
+        on_note: Callable[[str], None] | None = None,
     ) -> Iterator[GameAudit]:
         """Replay each game read (a ``SourceGame``: anything with ``file``, ``place`` and ``game``) and yield
         its audit, named by where it was found. A game the replay cannot take, or one whose players name one
         player twice (:func:`~cribstats.names.one_player_twice`, as the import refuses it), is refused, and
-        ``on_error`` is told ``file:place: message``."""
+        ``on_error`` is told ``file:place: message``. A game whose id an earlier game of the input has is audited,
+        and ``on_note`` told so (the import stores one game an id: a copy is stored already, a game with other
+        content is refused as a conflict)."""
         for source in sources:
             where = f"{source.file}:{source.place}" if source.place else str(source.file)
             try:
@@ -172,6 +176,12 @@ class AuditCollector(ReplayVisitor):
                 if on_error is not None:
                     on_error(message)
                 continue
+            key = source.game.id
+            if key is not None and on_note is not None:
+                first = self._ids.setdefault(key, where)
+                if first != where:
+                    on_note(f"{where}: note: game {key!r} is in this input already ({first}): the import stores "
+                            "one game an id, and refuses a second with other content as a conflict")
             self.matches.game(source.game, outcome, where)
             self.set_source(where)
             yield self.add(outcome)

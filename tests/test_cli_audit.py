@@ -296,3 +296,19 @@ def test_a_game_naming_one_player_twice_in_two_spellings_is_refused_as_the_impor
     assert imported.exit_code == 2
     assert [line for line in imported.stderr.splitlines() if line.startswith(str(path))] == (
         audited.stderr.splitlines())
+
+
+def test_a_game_id_met_twice_is_noted_and_the_status_stands(app: typer.Typer, tmp_path: Path) -> None:
+    # the clean game, the same game with another event (the import would refuse it: a conflict), and a copy of the
+    # first (the import would find it stored): both later ones audited, each noted with where the id first was
+    game = orjson.loads(CLEAN.read_bytes())
+    other = dict(game, event="Another night")
+    path = tmp_path / "twice.jsonl"
+    path.write_bytes(b"".join(orjson.dumps(g) + b"\n" for g in (game, other, game)))
+    result = run(app, "--json", str(path))
+    assert (result.exit_code, result.stdout) == (0, "")
+    said = f": note: game {game['id']!r} is in this input already ({path}:line 1)"
+    assert result.stderr.replace("\n", " ").count(said) == 2
+    assert f"{path}:line 2{said}" in result.stderr and f"{path}:line 3{said}" in result.stderr
+    summary = run(app, str(path))
+    assert "games audited │ 3" in " ".join(summary.stdout.split())

@@ -74,7 +74,7 @@ def audit(
     try:
         with _progress(shown) as progress:
             sources = read_paths(paths, on_error=on_read_error, on_record=collector.add_record)
-            games: Iterator[GameAudit] = chain(collector.audit_sources(sources, on_error=say),
+            games: Iterator[GameAudit] = chain(collector.audit_sources(sources, on_error=say, on_note=say),
                                                collector.finish(on_error=say))
             if progress is not None:  # a progress line: told of every game
                 games = _counted(games, progress)
