@@ -10,6 +10,7 @@ import copy
 from typing import Any
 
 import pytest
+from spec_example import example_deal as spec_example_deal
 
 from cribstats.cards import parse_card
 from cribstats.gamelog import GameLog, validate_game
@@ -27,23 +28,9 @@ def make_game(
 
 
 def example_deal(**changes: Any) -> dict[str, Any]:
-    """The seed's example deal (game-log.md): Alice deals, Bob is pone, starter 5H."""
-    deal: dict[str, Any] = {
-        "dealer": "Alice",
-        "hands": {"Alice": ["5S", "4S", "2S", "8D", "6H", "8C"], "Bob": ["TS", "6D", "JH", "4H", "KC", "7C"]},
-        "discards": {"Alice": ["8D", "8C"], "Bob": ["TS", "KC"]},
-        "starter": "5H",
-        "heels": 0,
-        "play": [
-            ["Bob", "JH"], ["Alice", "5S", 2], ["Bob", "7C"], ["Alice", "6H", 3], ["Bob", "go"],
-            ["Alice", "2S", 1], ["Bob", "6D"], ["Alice", "4S"], ["Bob", "4H", 3],
-        ],
-        "show": {"Bob": 9, "Alice": 12, "crib": 6},
-        "muggins": [],
-        "scores": {"Alice": 24, "Bob": 12},
-    }
-    deal.update(copy.deepcopy(changes))
-    return deal
+    """The seed's example deal (game-log.md): Alice deals, Bob is pone, starter 5H; his heels claimed as 0 and no
+    muggins call written out."""
+    return spec_example_deal(**{"heels": 0, "muggins": [], **changes})
 
 
 def setup_deal(alice: int, bob: int) -> dict[str, Any]:
