@@ -42,7 +42,7 @@ class PlayReplay:
 
     __slots__ = (
         "after_end_from", "card_claims", "claimed_by_seat", "counts", "d", "deferred", "due_by_seat", "dues",
-        "ended_at", "events", "g", "kept_back", "n", "names", "pending", "pending_claimed", "pending_right",
+        "events", "g", "kept_back", "n", "names", "pending", "pending_claimed", "pending_right",
         "single_series", "state", "totals", "walk",
     )
 
@@ -72,7 +72,6 @@ class PlayReplay:
         # what each seat's cards earned and claimed, go and last card included (after the end: nothing)
         self.due_by_seat = [0] * n
         self.claimed_by_seat = [0] * n
-        self.ended_at: int | None = None  # the event on whose own points the game ended
 
     # -- the walk ---------------------------------------------------------------------------------------------
 
@@ -113,7 +112,7 @@ class PlayReplay:
             self.pending = index
             self.pending_claimed = claimed
             self.pending_right = claimed is None or claimed == base
-            self.credit_laid(index, seat, base, claimed)
+            self.credit_laid(seat, base, claimed)
             if count == THIRTY_ONE:
                 self.close_series(go_point=True)
         if not g.over and not state.over and state.series and state.series_over:
@@ -159,7 +158,7 @@ class PlayReplay:
             self.pending_claimed = claimed
             self.pending_right = claimed is None or claimed == base
             series = (*series, CARD_BY_TEXT[text] >> 2)
-            self.credit_laid(index, seat_of[event[0]], base, claimed)
+            self.credit_laid(seat_of[event[0]], base, claimed)
             left -= 1
             if go is not None:
                 self.finish_pending(go, series, last_card=left == 0)
@@ -188,7 +187,7 @@ class PlayReplay:
         self.lay(index, player, card, claimed)
         return None
 
-    def credit_laid(self, index: int, seat: int, base: int, claimed: int | None) -> None:
+    def credit_laid(self, seat: int, base: int, claimed: int | None) -> None:
         """Credit a card laid on the count: ``base`` due, the claim as the log has it (see the class)."""
         g = self.g
         self.due_by_seat[seat] += base
@@ -211,13 +210,6 @@ class PlayReplay:
             self.deferred = (side, pegs - own)
             return
         g.credit(side, pegs, base)
-        if was_over or not g.over:
-            return
-        if self.card_claims:  # the game ended on the card itself, or only on its go (see docs/decisions.md)
-            if before + min(pegs, base) >= target:
-                self.ended_at = index
-        elif not self.totals:
-            self.ended_at = index
 
     def credit_deferred(self) -> None:
         """Peg the go part of a claim held back until its series closed (see ``deferred``)."""
@@ -286,7 +278,7 @@ class PlayReplay:
         self.pending = index
         self.pending_claimed = claimed
         self.pending_right = claimed is None or claimed == base
-        self.credit_laid(index, seat, base, claimed)
+        self.credit_laid(seat, base, claimed)
         if self.d.calls:
             self.d.credit_calls(player, "play", index)
         if new_count == THIRTY_ONE:
