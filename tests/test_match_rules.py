@@ -416,12 +416,13 @@ def test_the_refusals_name_the_choices_the_model_has() -> None:
     from typing import get_args
 
     from cribstats.gamelog import messages
-    from cribstats.match.model import MATCH_FORMAT, MatchRules
+    from cribstats.match.model import MATCH_FORMAT, MatchRecord, MatchRules
 
     fields = MatchRules.model_fields
     for name in ("count", "first_dealer"):
         assert messages._LITERAL_CHOICES[name] == "use one of " + ", ".join(get_args(fields[name].annotation))
-    assert messages._MATCH_FORMAT == MATCH_FORMAT
+    assert get_args(MatchRecord.model_fields["format"].annotation) == (MATCH_FORMAT,)
+    assert f"or {MATCH_FORMAT!r} (a match record)" in messages._LITERAL_CHOICES["format"]
 
 
 def test_a_partnership_game_with_other_partners_names_who_played_with_whom() -> None:

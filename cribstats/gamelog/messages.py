@@ -14,8 +14,11 @@ from cribstats.gamelog.fields import HIGHEST_NUMBER
 from cribstats.gamelog.model import GameLogError
 from cribstats.gamelog.spelling import (
     CARD_SPELLINGS,
+    COUNTS,
+    FIRST_DEALERS,
     FORMAT,
     GO,
+    MATCH_FORMAT,
     MUGGINS_PHASES,
     card_message,
     describe,
@@ -62,15 +65,13 @@ _EXPECTED = {
     "tuple_type": "an array",
 }
 _PLAY_EVENT_SHAPE = 'a play event is [player, card], [player, card, points] or [player, "go"]'
-#: the match record's format (cribstats.match.model.MATCH_FORMAT; the match model sits above this module)
-_MATCH_FORMAT = "cribstats/match/1"
 _LITERAL_CHOICES = {
-    "format": f"expected {FORMAT!r} (a game) or {_MATCH_FORMAT!r} (a match record)",
+    "format": f"expected {FORMAT!r} (a game) or {MATCH_FORMAT!r} (a match record)",
     "variant": "use one of " + ", ".join(VARIANT_NAMES),
     "phase": "use one of " + ", ".join(MUGGINS_PHASES),
     # a match record's rules (spec match.md; tests/test_match_rules.py checks them against the model)
-    "count": "use one of games, points",
-    "first_dealer": "use one of loser, alternate, cut",
+    "count": "use one of " + ", ".join(COUNTS),
+    "first_dealer": "use one of " + ", ".join(FIRST_DEALERS),
 }
 
 

@@ -40,11 +40,9 @@ from cribstats.gamelog import (
     game_key,
     join_place,
 )
+from cribstats.gamelog.spelling import MATCH_FORMAT
 from cribstats.names import TextError, normalise_name
 
-MATCH_FORMAT = "cribstats/match/1"
-COUNTS = ("games", "points")
-FIRST_DEALERS = ("loser", "alternate", "cut")
 _BEST_OF = re.compile(r"best-of-(3|5|7)")
 _POINTS_TO = re.compile(r"points-([1-9][0-9]*)")
 SIDES_MESSAGE = "a match has two sides: write two names, or two partnerships of two"
