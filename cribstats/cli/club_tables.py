@@ -35,10 +35,6 @@ def _say(text: str) -> None:
     err_console().print(message(text), soft_wrap=True)
 
 
-def _count(n: int, thing: str) -> str:
-    return f"{n} {thing}{'' if n == 1 else 's'}"
-
-
 def _table(frame: pl.DataFrame, title: str) -> Table:
     return rich_table(frame, list(frame.columns), title)
 
@@ -180,6 +176,7 @@ def bracket(
 
         cribstats bracket --event "Spring Classic" --entrants 121 --format csv --out bracket.csv
     """
+    from cribstats.findings import counted
     from cribstats.stats.club import EntrantsError, event_bracket
 
     try:
@@ -188,8 +185,8 @@ def bracket(
         except EntrantsError as error:
             raise UsageError(str(error)) from None
         frame = drawn.frame()
-        title = (f"Bracket: {event}: {_count(drawn.entrants, 'entrant')}, "
-                 f"{_count(len(drawn.qualifiers), 'qualifier')}, {_count(drawn.byes, 'bye')}")  # fmt: skip
+        title = (f"Bracket: {event}: {counted(drawn.entrants, 'entrant')}, "
+                 f"{counted(len(drawn.qualifiers), 'qualifier')}, {counted(drawn.byes, 'bye')}")  # fmt: skip
         _emit(frame, format, out, [_table(frame, title)])
     except _handled() as error:
         raise _fail(error) from None

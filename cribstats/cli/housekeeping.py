@@ -12,6 +12,7 @@ from rich.text import Text
 from cribstats.cli.options import DEFAULT_DB, DbOption, FormatOption, OutOption, OutputFormat, err_console, fail
 from cribstats.cli.terminal import cell
 from cribstats.errors import CribstatsError
+from cribstats.findings import counted
 from cribstats.safetext import visible
 
 if TYPE_CHECKING:
@@ -58,10 +59,6 @@ def _confirm(question: str, yes: bool) -> None:
         agreed = False
     if not agreed:
         raise fail("nothing changed (confirm with y, or give --yes)", 1)
-
-
-def _plural(count: int, word: str) -> str:
-    return f"{count} {word}{'' if count == 1 else 's'}"
 
 
 def _emit(rows: list[dict[str, Any]], columns: tuple[str, ...], fmt: OutputFormat, out: str | None,
@@ -165,7 +162,7 @@ def delete(
         errors.print(Text(f"import {run} has no game stored now: nothing to delete"), soft_wrap=True)
         return
     shown = ", ".join(keys[:5]) + (", ..." if len(keys) > 5 else "")
-    what = f"the {_plural(len(ids), 'game')} of import {run}" if run is not None else _plural(len(ids), "game")
+    what = f"the {counted(len(ids), 'game')} of import {run}" if run is not None else counted(len(ids), "game")
     _confirm(f"Delete {what} ({shown}) with their deals and findings?", yes)
 
     def remove() -> Any:
@@ -176,10 +173,10 @@ def delete(
 
     removed = _run(db, remove)
     engine.dispose()
-    left = [_plural(n, w) for n, w in ((removed.players, "player"), (removed.events, "event")) if n]
+    left = [counted(n, w) for n, w in ((removed.players, "player"), (removed.events, "event")) if n]
     errors.print(Text(
-        f"deleted {_plural(removed.games, 'game')} ({_plural(removed.deals, 'deal')}, "
-        f"{_plural(removed.findings, 'finding')})"
+        f"deleted {counted(removed.games, 'game')} ({counted(removed.deals, 'deal')}, "
+        f"{counted(removed.findings, 'finding')})"
         + (f"; {' and '.join(left)} that no stored game names any more went with them" if left else "")),
         soft_wrap=True)
 
@@ -212,7 +209,7 @@ def imports(db: DbOption = DEFAULT_DB, format: FormatOption = OutputFormat.table
 
     rows = _run(db, listed)
     numeric = {"run", "imported", "stored", "present", "conflicting", "refused", "findings"}
-    table = _table(f"{_plural(len(rows), 'import')}", rows, IMPORT_COLUMNS, numeric)
+    table = _table(f"{counted(len(rows), 'import')}", rows, IMPORT_COLUMNS, numeric)
     _run(db, lambda: _emit(rows, IMPORT_COLUMNS, format, out, table))
     if not rows:
         err_console().print(Text("no import yet"), soft_wrap=True)
@@ -256,7 +253,7 @@ def players(
         return rows
 
     rows = _run(db, listed)
-    table = _table(_plural(len(rows), "player"), rows, PLAYER_COLUMNS, {"id", "games"})
+    table = _table(counted(len(rows), "player"), rows, PLAYER_COLUMNS, {"id", "games"})
     _run(db, lambda: _emit(rows, PLAYER_COLUMNS, format, out, table))
 
 
@@ -323,7 +320,7 @@ def merge(
 
     gone, kept, moved = _run(db, change)
     engine.dispose()
-    err_console().print(Text(f"merged {gone!r} into {kept!r}: {_plural(moved, 'game')} moved; {gone!r} is now "
+    err_console().print(Text(f"merged {gone!r} into {kept!r}: {counted(moved, 'game')} moved; {gone!r} is now "
                              f"an alias of {kept!r}"), soft_wrap=True)
 
 
