@@ -10,7 +10,15 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 from rich.table import Table
 
-from cribstats.cli.options import DbOption, FormatOption, OutOption, OutputFormat, err_console, fail
+from cribstats.cli.options import (
+    DbOption,
+    FormatOption,
+    OutOption,
+    OutputFormat,
+    cards_from_arguments,
+    err_console,
+    fail,
+)
 from cribstats.cli.output import emit as _emit
 from cribstats.cli.stats import (
     EventOption,
@@ -137,7 +145,6 @@ def analyse(
 
         cribstats analyse --store --db sqlite:///club.db
     """
-    from cribstats.cards import parse_cards
     from cribstats.discards.analysis import analyse as rank_discards
 
     try:
@@ -153,7 +160,7 @@ def analyse(
         if dealer and pone:
             raise UsageError("give --dealer or --pone, not both")
         role = "pone" if pone else "dealer"
-        cards = parse_cards([t for text in hand for t in text.replace(",", " ").split()])  # as `score` reads them
+        cards = cards_from_arguments(hand)
         name = variant or BY_CARDS.get(len(cards))
         if name is None:
             raise UsageError(f"{len(cards)} cards given: give 5, 6 or 7 (or name the variant with --variant)")

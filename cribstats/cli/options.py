@@ -5,12 +5,15 @@ from __future__ import annotations
 import os
 from collections.abc import Iterable
 from enum import StrEnum
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.console import Console
 
 from cribstats.cli import terminal
+
+if TYPE_CHECKING:
+    from cribstats.cards import Card
 
 DEFAULT_DB = "sqlite:///cribstats.db"
 
@@ -107,3 +110,14 @@ def no_logs_message(folder: str) -> str:
     from cribstats.formats.sources import SUFFIXES
 
     return f"{folder}: no game logs in this folder (looked for {', '.join(SUFFIXES)} files)"
+
+
+def cards_from_arguments(texts: Iterable[str]) -> list[Card]:
+    """The cards a command's arguments give: each argument may hold several, separated by spaces or commas
+    (``score "5H 5C JD 4S" 5D``, ``analyse 5H,5C,JD,4S,6H,KC``).
+
+    :raises cribstats.errors.CardError: for a text that is no card.
+    """
+    from cribstats.cards import parse_cards
+
+    return parse_cards([t for text in texts for t in text.replace(",", " ").split()])

@@ -11,8 +11,8 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from cribstats.cards import format_card, parse_cards
-from cribstats.cli.options import err_console
+from cribstats.cards import format_card
+from cribstats.cli.options import cards_from_arguments, err_console
 from cribstats.cli.terminal import message
 from cribstats.errors import CribstatsError
 
@@ -21,11 +21,6 @@ if TYPE_CHECKING:
 
 USAGE_ERROR = 2
 KIND_TOTALS = {"fifteen": "fifteens", "pair": "pairs", "run": "runs", "flush": "flush", "nobs": "nobs"}
-
-
-def _cards(texts: Sequence[str]) -> list[Card]:
-    """Cards from the arguments: each may hold several cards separated by spaces or commas."""
-    return parse_cards([t for text in texts for t in text.replace(",", " ").split()])
 
 
 def _fail(error: CribstatsError) -> typer.Exit:
@@ -64,7 +59,7 @@ def score(
     from cribstats.scoring import KINDS, HandError, check_show, score_show  # loaded here: start-up stays short
 
     try:
-        parsed = _cards(cards)
+        parsed = cards_from_arguments(cards)
         if not parsed:
             raise HandError("no cards: give the hand, then the starter")
         hand, starter = parsed[:-1], parsed[-1]
@@ -118,7 +113,7 @@ def peg(
     from cribstats.pegging import check_series, score_peg  # loaded here: start-up stays short
 
     try:
-        series = _cards(cards)
+        series = cards_from_arguments(cards)
         check_series(series)
     except CribstatsError as error:
         raise _fail(error) from None
