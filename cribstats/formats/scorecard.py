@@ -100,10 +100,15 @@ class Card:
     target: int
 
     @property
-    def game(self) -> tuple[str, str, str, str, frozenset[str]]:
+    def pair(self) -> tuple[str, str]:
+        """The card's two players by their name keys, sorted: the same on both cards of a game."""
+        one, two = sorted((name_key(self.player), name_key(self.opponent)))
+        return one, two
+
+    @property
+    def game(self) -> tuple[str, str, str, str, tuple[str, str]]:
         """What the two cards of one game share: the names by their key, the event with case ignored."""
-        players = frozenset((name_key(self.player), name_key(self.opponent)))
-        return self.date, event_key(self.event), self.round, self.table, players
+        return self.date, event_key(self.event), self.round, self.table, self.pair
 
 
 def game_points_of(spread: int, variant: Variant, target: int) -> int | None:
@@ -126,7 +131,7 @@ def read_scorecards(
     """Games from the cards that agree (places ``lines 4, 9``); findings for those that do not."""
     reader = csv.reader(lines)
     header: list[str] | None = None
-    games: dict[tuple[str, str, str, str, frozenset[str]], list[Card]] = {}
+    games: dict[tuple[str, str, str, str, tuple[str, str]], list[Card]] = {}
     events: dict[str, str] = {}  # each event's key: the event as the sheet first spells it
     for row in reader:
         line = reader.line_num
@@ -160,14 +165,13 @@ def read_scorecards(
         findings = cross_check(cards)
         card = cards[0]
         night = (card.date or None, card.event or None, card.round or None)
-        pair = tuple(sorted(card.game[4]))
         if findings:
             if on_record is not None:
                 for f in findings:
-                    on_record(SourceFinding(file, place, f, *night, pair=pair))
+                    on_record(SourceFinding(file, place, f, *night, pair=card.pair))
             continue
         if on_record is not None:
-            on_record(SourceAgreement(file, place, *night, pair))
+            on_record(SourceAgreement(file, place, *night, card.pair))
         try:
             game = validate_game(_as_log(cards[0]))
         except GameLogError as err:
