@@ -63,3 +63,14 @@ def test_a_header_not_utf8_is_refused_at_its_place(tmp_path: Path) -> None:
     assert done.stderr.decode().strip().endswith(
         "ladder.csv:line 1, column 6: not UTF-8 text (byte b'\\xe9'): save the file as UTF-8"
     )
+
+
+def test_a_cribbage_zero_record_not_utf8_is_refused_at_its_line_and_column(tmp_path: Path) -> None:
+    # the first dealer's name saved in Latin-1: "Stapl\xe9s" on line 1, the é its 20th character
+    record = tmp_path / "game.pgn"
+    record.write_bytes(b'[FirstDealer "Stapl\xe9s"]\n[FirstPone "Stanley"]\n[Result "1-0"]\n')
+    said = ":line 1, column 20: not UTF-8 text (byte b'\\xe9'): save the file as UTF-8"
+    for args, stdin, name in (([str(record)], None, str(record)), (["-"], record.read_bytes(), "<stdin>")):
+        done = _audit(*args, stdin=stdin)
+        assert done.returncode == 2
+        assert done.stderr.decode().strip() == name + said

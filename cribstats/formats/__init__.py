@@ -27,7 +27,6 @@ handed over instead and reading goes on with the next game (line, array element,
 
 from __future__ import annotations
 
-import io
 import os
 import re
 import sys
@@ -52,7 +51,6 @@ from cribstats.formats.sources import (
     kind_of,
     not_text_message,
     not_utf8_error,
-    not_utf8_message,
     open_log,
     report,
     walk_paths,
@@ -97,10 +95,8 @@ def read_games(
     with handle:
         try:
             yield from _read(kind, handle, path, on_error, on_record)
-        except _NotUtf8Line as bad:  # a sheet's header
+        except _NotUtf8Line as bad:  # a sheet's header, a cribbage-zero file's line
             report(bad.error, on_error)
-        except UnicodeDecodeError as err:  # a cribbage-zero file: its first bad byte found afresh
-            report(_not_utf8_in_file(path, err), on_error)
         except OSError as err:
             report(LogError(path, None, _read_problem(err)), on_error)
 
@@ -143,19 +139,19 @@ def read_stream(
         if _looks_like_tally(start):
             from cribstats.formats.scorecard import read_sheet
 
-            yield from read_sheet(_sheet_lines(_chain(skipped, lines), name, on_error), name, on_error=on_error,
+            yield from read_sheet(_text_lines(_chain(skipped, lines), name, on_error), name, on_error=on_error,
                                   on_record=on_record)
         elif _PGN_TAG.match(start):
             from cribstats.formats.cribzero import read_cribzero
 
-            yield from read_cribzero(_text_lines(skipped, lines, name), name, on_error=on_error)
+            yield from read_cribzero(_text_lines(_chain(skipped, lines), name), name, on_error=on_error)
         elif start.startswith(b"{") and _is_json(start):
             yield from read_json_lines(_chain(skipped, lines), name, on_error=on_error, on_record=on_record)
         else:
             yield from read_json_document(head + b"".join(lines), name, on_error=on_error, on_record=on_record)
     except _NotUtf8Line as bad:
         report(bad.error, on_error)
-    except (OSError, UnicodeDecodeError) as err:
+    except OSError as err:
         report(LogError(name, None, _read_problem(err)), on_error)
 
 
@@ -166,20 +162,18 @@ def _read(
         return read_json_lines(handle, path, on_error=on_error, on_record=on_record)
     if kind == "json":
         return read_json_document(handle.read(), path, on_error=on_error, on_record=on_record)
-    if kind == "tally":  # lines as universal newlines split them (an old Mac's CR alone too), each decoded alone
+    lines = handle.read().splitlines(keepends=True)  # as universal newlines split them (an old Mac's CR alone too)
+    if kind == "tally":
         from cribstats.formats.scorecard import read_sheet
 
-        lines = handle.read().splitlines(keepends=True)
-        return read_sheet(_sheet_lines(lines, path, on_error), path, on_error=on_error, on_record=on_record)
+        return read_sheet(_text_lines(lines, path, on_error), path, on_error=on_error, on_record=on_record)
     from cribstats.formats.cribzero import read_cribzero
 
-    return read_cribzero(io.TextIOWrapper(handle, encoding="utf-8-sig", newline=""), path, on_error=on_error)
+    return read_cribzero(_text_lines(lines, path), path, on_error=on_error)
 
 
-def _read_problem(err: Exception) -> str:
-    if isinstance(err, UnicodeDecodeError):
-        return not_utf8_message(err, f"offset {err.start}")
-    return f"cannot be read: {getattr(err, 'strerror', None) or err}"
+def _read_problem(err: OSError) -> str:
+    return f"cannot be read: {err.strerror or err}"
 
 
 def _looks_like_tally(line: bytes) -> bool:
@@ -212,24 +206,15 @@ class _NotUtf8Line(Exception):
         self.error = error
 
 
-def _text_lines(head: list[bytes], rest: Iterator[bytes], name: str) -> Iterator[str]:
-    """Decoded lines (UTF-8, BOM dropped), keeping line ends for the csv module.
+def _text_lines(lines: Iterable[bytes], name: str, rows_on_error: OnError | None = None) -> Iterator[str]:
+    """The lines of a sheet or a cribbage-zero file decoded (UTF-8, BOM dropped), line ends kept (the csv module
+    wants them).
 
-    :raises _NotUtf8Line: at a line that is not UTF-8, naming its line and column in ``name``.
-    """
-    for number, line in enumerate(_chain(head, rest), start=1):
-        try:
-            yield (line.removeprefix(BOM) if number == 1 else line).decode("utf-8")
-        except UnicodeDecodeError:
-            raise _NotUtf8Line(not_utf8_error(name, line, number) or LogError(name, None, "not UTF-8")) from None
+    A line that is not UTF-8 ends the text there, named by its line and column; with ``rows_on_error`` (a sheet,
+    whose rows stand alone) a row after the header is refused to it instead and read as a blank line, which the
+    sheet readers pass over, so that the rows after it keep their numbers and are read.
 
-
-def _sheet_lines(lines: Iterable[bytes], name: str, on_error: OnError | None) -> Iterator[str]:
-    """A sheet's lines decoded (UTF-8, BOM dropped), line ends kept for the csv module. A row that is not UTF-8 is
-    refused at its line and column and read as a blank line, which the sheet readers pass over (so the rows after
-    it keep their numbers and are read); a header that is not UTF-8 ends the sheet there.
-
-    :raises _NotUtf8Line: for the header.
+    :raises _NotUtf8Line: for a line that ends the text.
     """
     header_read = False
     for number, line in enumerate(lines, start=1):
@@ -237,20 +222,9 @@ def _sheet_lines(lines: Iterable[bytes], name: str, on_error: OnError | None) ->
             text = (line.removeprefix(BOM) if number == 1 else line).decode("utf-8")
         except UnicodeDecodeError:
             error = not_utf8_error(name, line, number) or LogError(name, f"line {number}", "not UTF-8")
-            if not header_read:
+            if rows_on_error is None or not header_read:
                 raise _NotUtf8Line(error) from None
-            report(error, on_error)
+            report(error, rows_on_error)
             text = "\n"
         header_read = header_read or bool(text.strip())
         yield text
-
-
-def _not_utf8_in_file(path: str, err: UnicodeDecodeError) -> LogError:
-    """A file read as text that is not UTF-8, by the line and column of its first bad byte (read afresh: the
-    decoder's own offset is within the chunk it was decoding)."""
-    try:
-        with open(path, "rb") as raw:
-            found = not_utf8_error(path, raw.read())
-    except OSError:
-        found = None
-    return found or LogError(path, None, _read_problem(err))

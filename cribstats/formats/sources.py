@@ -143,17 +143,17 @@ def not_text_message(head: bytes, what: str = "file") -> str:
     return f"not a text {what}: it holds binary data"
 
 
-def not_utf8_message(err: UnicodeDecodeError, at: str | None = None) -> str:
-    """The message for text that is not UTF-8, naming its first bad byte (``at`` where, when the place does not).
+def not_utf8_message(err: UnicodeDecodeError) -> str:
+    """The message for text that is not UTF-8, naming its first bad byte (the place says where it is).
 
     >>> try:
     ...     b"caf\\xe9".decode("utf-8")
     ... except UnicodeDecodeError as err:
-    ...     print(not_utf8_message(err, "offset 3"))
-    not UTF-8 text (byte b'\\xe9' at offset 3): save the file as UTF-8
+    ...     print(not_utf8_message(err))
+    not UTF-8 text (byte b'\\xe9'): save the file as UTF-8
     """
     byte = err.object[err.start:err.start + 1]
-    return f"not UTF-8 text (byte {byte!r}{f' at {at}' if at else ''}): save the file as UTF-8"
+    return f"not UTF-8 text (byte {byte!r}): save the file as UTF-8"
 
 
 def not_utf8_error(file: str, text: bytes, first_line: int = 1) -> LogError | None:
