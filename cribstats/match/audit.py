@@ -138,7 +138,13 @@ class MatchCollector:
     def _add(self, match: _Match, facts: _Facts, number: int | None, where: str | None = None) -> bool:
         """Put a game in the match (at ``number``, else the next free one); False, with the error noted, when
         it cannot be."""
-        from cribstats.match.model import describe_players, game_sides, same_sides
+        from cribstats.match.model import (
+            describe_players,
+            describe_sides,
+            game_sides,
+            one_variant_message,
+            same_sides,
+        )
 
         where = where or facts.where
         game = facts.game
@@ -155,13 +161,11 @@ class MatchCollector:
                             "a match is between two sides")
                 return False
         if not same_sides(match.sides, game.players):
-            sides = " against ".join(" and ".join(side) for side in match.sides)
-            self._error(f"{where}: this game is between {describe_players(game.players)}, not {sides}: every "
-                        f"game of match {match.id!r} has the same sides")
+            self._error(f"{where}: this game is between {describe_players(game.players)}, not "
+                        f"{describe_sides(match.sides)}: every game of match {match.id!r} has the same sides")
             return False
         if match.variant is not None and game.variant != match.variant:
-            self._error(f"{where}: this game is {game.variant}, but the match's games before it are "
-                        f"{match.variant}: a match is played in one variant")
+            self._error(f"{where}: {one_variant_message(game.variant, match.variant)}")
             return False
         n = number if number is not None else max(match.games, default=0) + 1
         if n in match.games:

@@ -156,6 +156,21 @@ def one_match_message(key: str, number: int, match: str) -> str:
     return f"game {key!r} is already game {number} of match {match!r}: a game belongs to one match"
 
 
+def one_variant_message(variant: str, before: str) -> str:
+    """A game of another variant than the match's games before it: a match is played in one variant.
+
+    >>> one_variant_message("five-card", "six-card")
+    "this game is five-card, but the match's games before it are six-card: a match is played in one variant"
+    """
+    return (f"this game is {variant}, but the match's games before it are {before}: a match is played in one "
+            "variant")
+
+
+def describe_sides(sides: Sides) -> str:
+    """A match's two sides for a message: ``Alice against Bob``, ``N and S against E and W``."""
+    return " against ".join(" and ".join(side) for side in sides)
+
+
 def describe_players(players: Sequence[str]) -> str:
     """A game's players for a message: ``Alice and Bob``; in partnerships, who plays with whom.
 
@@ -163,9 +178,7 @@ def describe_players(players: Sequence[str]) -> str:
     ('Alice and Bob', 'N and E against S and W')
     """
     sides = game_sides(players) if len(players) == 4 else None
-    if sides is None:
-        return " and ".join(players)
-    return " against ".join(" and ".join(side) for side in sides)
+    return " and ".join(players) if sides is None else describe_sides(sides)
 
 
 def same_sides(sides: Sides, players: Sequence[str]) -> bool:

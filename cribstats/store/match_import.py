@@ -34,11 +34,13 @@ from cribstats.match.model import (
     MatchRules,
     Sides,
     describe_players,
+    describe_sides,
     game_sides,
     inner_place,
     listed_games,
     match_hash,
     one_match_message,
+    one_variant_message,
     same_sides,
 )
 from cribstats.names import event_key
@@ -170,10 +172,8 @@ class MatchWriter:
                     continue  # read but not stored, a conflict: reported with the game
                 raise MatchInputError(place, f"no game {key!r} in the input or in the store")
             _check_sides(sides, game.players, record.sides, place)
+            _check_variant(game.variant, variants, place)
             variants.add(game.variant)
-            if len(variants) > 1:
-                raise MatchInputError(place, f"this game is {game.variant}, but the match's games before it are "
-                                      f"{sorted(variants - {game.variant})[0]}: a match is played in one variant")
         values = _record_values(conn, record, digest, source)
         if existing is None:
             match_id = int(conn.execute(sa.insert(m).returning(m.c.id), values).scalar_one())
@@ -255,9 +255,8 @@ def _key_sides(sides: Sides) -> Sides:
 def _check_sides(key_sides: Sides, players: list[str], shown: Sides, place: str = "") -> None:
     if not same_sides(key_sides, [name_key(p) for p in players]):
         them = describe_players(players)
-        match = " against ".join(" and ".join(side) for side in shown)
-        raise MatchInputError(place, f"this game is between {them}, not {match}: every game of a match has its "
-                              "sides")
+        raise MatchInputError(place, f"this game is between {them}, not {describe_sides(shown)}: every game of a "
+                              "match has its sides")
 
 
 def _link_game(conn: Connection, link: _GameLink) -> int:
@@ -282,7 +281,8 @@ def _link_game(conn: Connection, link: _GameLink) -> int:
     _check_one_match(conn, link.key, link.match, "")
     numbered = sa.select(mg.c.game_source_id, mg.c.number).where(mg.c.match_id == match_id)
     numbers: dict[str, int] = {row.game_source_id: row.number for row in conn.execute(numbered)}
-    _check_variant(game.variant, stored_games(conn, [key for key in numbers if key != link.key]).values())
+    joined = stored_games(conn, [key for key in numbers if key != link.key]).values()
+    _check_variant(game.variant, [other.variant for other in joined])
     if link.key in numbers:
         if link.number is not None and numbers[link.key] != link.number:
             raise MatchInputError("", f"game {link.key!r} is game {numbers[link.key]} of match {link.match!r}, "
@@ -299,12 +299,12 @@ def _link_game(conn: Connection, link: _GameLink) -> int:
     return match_id
 
 
-def _check_variant(variant: str, joined: Iterable[StoredGame], place: str = "") -> None:
-    """A match is played in one variant (match.md): a game of another is refused its place."""
-    others = sorted({game.variant for game in joined} - {variant})
+def _check_variant(variant: str, before: Iterable[str], place: str = "") -> None:
+    """A match is played in one variant (match.md): a game of another than the match's games ``before`` it (their
+    variants) is refused its place."""
+    others = sorted(set(before) - {variant})
     if others:
-        raise MatchInputError(place, f"this game is {variant}, but the match's games before it are {others[0]}: "
-                              "a match is played in one variant")
+        raise MatchInputError(place, one_variant_message(variant, others[0]))
 
 
 def _check_one_match(conn: Connection, key: str, match: str, place: str) -> None:
