@@ -1,6 +1,6 @@
 """A player renamed or merged is found by the old spelling everywhere a player is named, as `stats --player`
 finds them: `head-to-head PLAYER`, `rating PLAYER`, `matches --player`, and the service's player page and
-matches.
+matches. The service's matches compare events by key, as every `--event` filter does.
 
 The expected figures are worked out by hand from the sheet below.
 """
@@ -85,7 +85,7 @@ def test_matches_finds_a_renamed_player_by_the_old_spelling(renamed_store: str) 
     assert _json("matches", "--player", "Cy", "--db", renamed_store) == []
 
 
-def test_the_service_finds_a_renamed_player(renamed_store: str) -> None:
+def test_the_service_finds_a_renamed_player_and_an_event_in_any_case(renamed_store: str) -> None:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         from fastapi.testclient import TestClient
@@ -98,6 +98,7 @@ def test_the_service_finds_a_renamed_player(renamed_store: str) -> None:
     assert detail.status_code == 200
     assert (detail.json()["name"], detail.json()["stats"]["games"]) == ("Robert", 5)
     assert client.get("/players/Bob").status_code == 200
-    for params in ({"player": "bob"},):
+    for params in ({"player": "bob"}, {"event": "ladder final"}, {"event": " LADDER FINAL"}):
         found = client.get("/api/v1/matches", params=params).json()
         assert [m["match"] for m in found["items"]] == ["ladder-final"], params
+    assert client.get("/api/v1/matches", params={"event": "ladder"}).json()["items"] == []

@@ -21,6 +21,7 @@ from sqlalchemy.engine import Connection
 
 from cribstats.findings import Finding
 from cribstats.match.model import MatchRules
+from cribstats.names import event_key
 from cribstats.store import tables as t
 from cribstats.store.tables import name_key
 
@@ -84,8 +85,8 @@ def load_matches(
     (any spelling of the name, an alias too), a date range (inclusive) or match ids."""
     m, e = t.match_table, t.event_table
     query = sa.select(m, e.c.name.label("event_name")).select_from(m.outerjoin(e, m.c.event_id == e.c.id))
-    if event is not None:
-        query = query.where(e.c.name == event)
+    if event is not None:  # as every --event filter compares events: by key, case and spacing at the ends ignored
+        query = query.where(e.c.name_key == event_key(event))
     if since is not None:
         query = query.where(m.c.date >= since)
     if until is not None:
