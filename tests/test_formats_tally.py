@@ -171,3 +171,32 @@ def test_every_sample_sheet_reads_cleanly(path: Path) -> None:
         result = source.game.result
         assert result.winner in source.game.players
         assert result.scores[result.winner] == max(result.scores.values())
+
+
+@pytest.mark.parametrize(
+    ("columns", "row", "target"),
+    [
+        ("", "Alice,Bob,130,121", 121),  # six-card: the winner may go past 121, the loser never reaches it
+        ("", "Alice,Bob,121,125", 121),
+        (",variant", "Alice,Bob,62,61,five-card", 61),
+        (",target", "Alice,Bob,100,91,91", 91),
+    ],
+)
+def test_a_row_whose_two_scores_both_reach_the_target_is_refused(
+    tmp_path: Path, columns: str, row: str, target: int
+) -> None:
+    # The game ends the moment one player reaches the target, so a result with both at or past it is no game.
+    path = sheet(tmp_path, f"{HEADER}{columns}\n2026-11-03,L,1,{row}\n")
+    one, two = row.split(",")[2:4]
+    assert read_all(path) == ([], [
+        f"{path}:line 2: both scores ({one}-{two}) reach the target, {target}: the game ends the moment one "
+        "player reaches it, so the loser's score is below it"])
+
+
+def test_a_loser_one_short_of_the_target_is_a_result(tmp_path: Path) -> None:
+    path = sheet(tmp_path, f"{HEADER},variant\n2026-11-03,L,1,Alice,Bob,131,120,\n2026-11-03,L,2,Alice,Bob,60,64,"
+                           "five-card\n")
+    games, errors = read_all(path)
+    assert errors == []
+    assert [(g.game.result.winner, g.game.result.scores) for g in games] == [
+        ("Alice", {"Alice": 131, "Bob": 120}), ("Bob", {"Alice": 60, "Bob": 64})]

@@ -9,7 +9,8 @@ A row becomes ``{"format", "date", "event", "round", "variant", "target", "playe
 winner being the player with the higher score, and ``scores`` both final scores. With ``first_dealer`` given,
 ``players`` lists the first dealer first (the convention cribbage-zero records follow too); without it,
 player1 then player2. A row is refused, with its line, when a score is not a whole number, when both scores are
-the same (a game of cribbage has a winner: a tie is not a result), when a name is empty or named twice, when
+the same (a game of cribbage has a winner: a tie is not a result) or both reach the target (the game ends when
+one does), when a name is empty or named twice, when
 ``first_dealer`` is neither player, or when the variant is not a two-player one.
 
 >>> sheet = ["date,event,round,player1,player2,score1,score2", "2026-11-03,Tuesday League,2,Alice,Bob,88,121"]
@@ -141,6 +142,10 @@ def row_to_log(header: list[str], row: list[str]) -> dict[str, Any]:
             raise RowError(f"{first!r} is neither player1 nor player2", "first_dealer")
         players = [first, names[1 - names.index(first)]]
     log["players"] = players
+    target = log.get("target", find_variant(log.get("variant", "six-card")).target)
+    if target > 0 and min(scores) >= target:
+        raise RowError(f"both scores ({scores[0]}-{scores[1]}) reach the target, {target}: the game ends the "
+                       "moment one player reaches it, so the loser's score is below it")
     winner = names[0] if scores[0] > scores[1] else names[1]
     log["result"] = {"winner": winner, "scores": dict(zip(names, scores, strict=True))}
     return log

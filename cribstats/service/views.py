@@ -161,10 +161,13 @@ def players_page(engine: Engine, limit: int, offset: int) -> tuple[int, list[Pla
 
 
 def player_name(engine: Engine, name: str) -> str | None:
-    """The stored spelling of a player's name (any spelling that folds to it finds it), or None."""
-    p = t.player_table
+    """The stored spelling of a player's name (any spelling that folds to it, or to an alias, finds it), or
+    None."""
+    from cribstats.store.players import player_id_query
+
+    p = t.player_table  # a spelling renamed or merged away finds the player it now is
     with engine.connect() as conn:
-        return conn.execute(sa.select(p.c.name).where(p.c.name_key == name_key(name))).scalar()
+        return conn.execute(sa.select(p.c.name).where(p.c.id == player_id_query(name_key(name)))).scalar()
 
 
 def recent_games(engine: Engine, player: str, limit: int = RECENT_GAMES) -> list[GameListing]:

@@ -94,11 +94,13 @@ def _match_conditions(filters: StatsFilter) -> list[sa.ColumnElement[bool]]:
 
 def match_ids_query(filters: StatsFilter) -> sa.Select[Any]:
     """The source ids of the covered matches (a player filter: matches with that player on a side)."""
-    m, mp, p = t.match_table, t.match_player_table, t.player_table
+    from cribstats.store.players import player_id_query
+
+    m, mp = t.match_table, t.match_player_table
     query = sa.select(m.c.source_id).where(*_match_conditions(filters))
-    if filters.player is not None:
-        player = sa.select(p.c.id).where(p.c.name_key == filters.player_key)
-        query = query.where(m.c.id.in_(sa.select(mp.c.match_id).where(mp.c.player_id.in_(player))))
+    if filters.player is not None:  # the player, or a spelling renamed or merged into them
+        player = player_id_query(filters.player_key or "")
+        query = query.where(m.c.id.in_(sa.select(mp.c.match_id).where(mp.c.player_id == player)))
     return query
 
 

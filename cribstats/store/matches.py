@@ -21,6 +21,7 @@ from sqlalchemy.engine import Connection
 
 from cribstats.findings import Finding
 from cribstats.match.model import MatchRules
+from cribstats.names import event_key
 from cribstats.store import tables as t
 from cribstats.store.tables import name_key
 
@@ -81,11 +82,11 @@ def load_matches(
     source_ids: list[str] | None = None,
 ) -> list[StoredMatch]:
     """Stored matches in date order (undated last), then by id; filtered by event name, a player on either side
-    (any spelling of the name), a date range (inclusive) or match ids."""
+    (any spelling of the name, an alias too), a date range (inclusive) or match ids."""
     m, e = t.match_table, t.event_table
     query = sa.select(m, e.c.name.label("event_name")).select_from(m.outerjoin(e, m.c.event_id == e.c.id))
-    if event is not None:
-        query = query.where(e.c.name == event)
+    if event is not None:  # as every --event filter compares events: by key, case and spacing at the ends ignored
+        query = query.where(e.c.name_key == event_key(event))
     if since is not None:
         query = query.where(m.c.date >= since)
     if until is not None:
@@ -93,9 +94,10 @@ def load_matches(
     if source_ids is not None:
         query = query.where(m.c.source_id.in_(source_ids))
     if player is not None:
-        mp, pt = t.match_player_table, t.player_table
-        on_side = sa.select(mp.c.match_id).join(pt, pt.c.id == mp.c.player_id).where(
-            pt.c.name_key == name_key(player))
+        from cribstats.store.players import player_id_query
+
+        mp = t.match_player_table  # the player, or a spelling renamed or merged into them
+        on_side = sa.select(mp.c.match_id).where(mp.c.player_id == player_id_query(name_key(player)))
         query = query.where(m.c.id.in_(on_side))
     query = query.order_by(m.c.date.is_(None), m.c.date, m.c.id)
     matches = [_match(row) for row in conn.execute(query)]

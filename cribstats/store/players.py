@@ -64,6 +64,15 @@ def player_id_query(key: str) -> sa.ScalarSelect[Any]:
     ).scalar_subquery()
 
 
+def stored_key(conn: Connection, name: str) -> str:
+    """The name key of the stored player ``name`` names, directly or as an alias (a spelling renamed or merged
+    away); ``name``'s own key when it names no stored player, so that a filter on it finds nothing."""
+    p = t.player_table
+    key = name_key(name)
+    found = conn.execute(sa.select(p.c.name_key).where(p.c.id == player_id_query(key))).scalar()
+    return key if found is None else str(found)
+
+
 def alias_ids(conn: Connection, keys: Iterable[str]) -> dict[str, int]:
     """Name key -> player id for those of ``keys`` that are aliases of a player (for the importer)."""
     a = t.player_alias_table
