@@ -217,6 +217,16 @@ def result_winner_message(recorded: str, replayed: str | None, target: int) -> s
     return f"the log records {recorded} as the winner, but {replayed} reached {target} first"
 
 
+def result_reached_twice_message(reached: list[tuple[str, int]], target: int) -> str:
+    """A result-only record with more than one side at the target: the game ended when the first reached it.
+
+    >>> result_reached_twice_message([("Ann", 130), ("Cy", 121)], 121)[:50]
+    'the log records Ann at 130 and Cy at 121, but the '
+    """
+    scores = " and ".join(f"{player} at {score}" for player, score in reached)
+    return f"the log records {scores}, but the game ends the moment one side reaches {target}: only one side can"
+
+
 def giveaway_winner_message(recorded: str, reached: str, target: int) -> str:
     """A giveaway game's recorded winner who reached the target: that side lost.
 

@@ -71,3 +71,28 @@ def test_a_giveaway_record_naming_the_side_at_the_target_as_winner_is_a_result_f
     # seed 002's giveaway: the first to 121 loses, so Alice (121) lost to Bob (20) whatever the record says
     assert kinds(result_only("Alice", 121, 20, giveaway=True)) == [("result", "result", None)]
     assert kinds(result_only("Bob", 121, 20, giveaway=True)) == []
+
+
+def test_two_sides_recorded_at_the_target_is_a_result_finding() -> None:
+    # RULES.md: the game ends the moment a side reaches the target, so the loser's score is below it. A record of
+    # 130-121 (six-card, to 121) or 62-61 (five-card, to 61) cannot be a finished game, whoever it names.
+    for winner in ("Alice", "Bob", None):
+        outcome = replay(result_only(winner, 130, 121) if winner else validate_game(
+            {"format": "cribstats/game/1", "id": "r2", "players": ["Alice", "Bob"],
+             "result": {"scores": {"Alice": 130, "Bob": 121}}}))
+        assert [(f.kind, f.phase, f.player) for f in outcome.findings] == [("result", "result", None)]
+        assert "Alice at 130 and Bob at 121" in outcome.findings[0].message
+        assert "reaches 121" in outcome.findings[0].message
+    assert kinds(result_only("Alice", 62, 61, variant="five-card")) == [("result", "result", None)]
+    assert kinds(result_only("Bob", 121, 125, giveaway=True)) == [("result", "result", None)]
+    # one short of the target is a finished game
+    assert kinds(result_only("Alice", 131, 120)) == []
+    assert kinds(result_only("Alice", 61, 60, variant="five-card")) == []
+
+
+def test_partners_at_the_target_with_their_opponents_is_one_finding_for_the_game() -> None:
+    # N and S (one side) at 121, E and W (the other) at 121 too: one side only can have reached it
+    game = validate_game({"format": "cribstats/game/1", "id": "p2", "variant": "four-player",
+                          "players": ["N", "E", "S", "W"],
+                          "result": {"winner": "N", "scores": {"N": 121, "E": 121, "S": 121, "W": 121}}})
+    assert [(f.kind, f.player) for f in replay(game).findings] == [("result", None)]

@@ -14,6 +14,7 @@ from cribstats.findings import (
     after_end_message,
     giveaway_winner_message,
     partner_score_message,
+    result_reached_twice_message,
     result_score_message,
     result_winner_message,
 )
@@ -262,9 +263,10 @@ class GameReplay:
         return tuple(p for side, players in enumerate(sides_of) if side != reached for p in players)
 
     def judge_record(self) -> None:
-        """A result-only record (no deals to replay) judged against itself: its winner a side at the target (in a
-        giveaway game a side not at it, another side being there), once every side has a score; partners at one
-        score, that of their side's first seat. The result stands as recorded either way."""
+        """A result-only record (no deals to replay) judged against itself, once every side has a score: no more
+        than one side at the target (the game ends the moment one reaches it), the winner a side at the target (in
+        a giveaway game a side not at it, another side being there); partners at one score, that of their side's
+        first seat. The result stands as recorded either way."""
         recorded = self.game.result
         if recorded is None or not recorded.scores:
             return
@@ -274,8 +276,12 @@ class GameReplay:
             if name in scores:
                 first_of_side.setdefault(side, name)
         winner, target = recorded.winner, self.target
-        if winner is not None and len(first_of_side) == self.sides:
-            reached = [first for first in first_of_side.values() if scores[first] >= target]
+        every_side = len(first_of_side) == self.sides
+        reached = [first for first in first_of_side.values() if scores[first] >= target]
+        if every_side and len(reached) > 1:  # the game ends on the first side to reach the target: one side can
+            self.find("result", "result", None, result_reached_twice_message(
+                [(first, scores[first]) for first in reached], target))
+        elif winner is not None and every_side:
             winner_first = first_of_side[self.side(winner)]
             if not self.game.giveaway_rule:
                 if winner_first not in reached:
