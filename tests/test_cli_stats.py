@@ -210,3 +210,18 @@ def test_a_per_deal_chart_of_results_only_games_says_why_it_is_empty(db: str, tm
         f"wrote {out}",
     ]
     assert "no stored games match" not in err
+
+
+def test_a_table_shows_a_flag_as_yes_or_no() -> None:
+    # a secretary reads "yes" and "no" in a table, not Python's True and False (CSV and JSON keep the booleans)
+    import polars as pl
+    from rich.console import Console
+
+    from cribstats.cli.stats import rich_table
+
+    frame = pl.DataFrame({"player": ["Ann", "Ben"], "grand_slam": [True, False], "games": [3, 3]})
+    terminal = Console(width=80, file=io.StringIO(), color_system=None)
+    terminal.print(rich_table(frame, list(frame.columns), "Placings"))
+    lines = terminal.file.getvalue().splitlines()
+    rows = [line.split() for line in lines if line.strip().startswith(("Ann", "Ben"))]
+    assert rows == [["Ann", "yes", "3"], ["Ben", "no", "3"]]

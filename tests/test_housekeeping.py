@@ -81,6 +81,7 @@ def test_delete_asks_first_and_no_is_nothing_deleted(sqlite_url: str, tmp_path: 
     refused = run("delete", "--db", sqlite_url, logs[0]["id"], input="n\n")
     assert refused.exit_code == 1
     assert "Delete 1 game" in refused.stderr and "nothing changed" in refused.stderr
+    assert "with its deals and findings?" in refused.stderr  # one game: its deals, not their
     no_answer = run("delete", "--db", sqlite_url, logs[0]["id"], input="")
     assert no_answer.exit_code == 1
     assert counts(sqlite_url) == before

@@ -163,7 +163,8 @@ def delete(
         return
     shown = ", ".join(keys[:5]) + (", ..." if len(keys) > 5 else "")
     what = f"the {counted(len(ids), 'game')} of import {run}" if run is not None else counted(len(ids), "game")
-    _confirm(f"Delete {what} ({shown}) with their deals and findings?", yes)
+    their = "its" if len(ids) == 1 else "their"
+    _confirm(f"Delete {what} ({shown}) with {their} deals and findings?", yes)
 
     def remove() -> Any:
         with engine.connect() as raw:

@@ -160,8 +160,11 @@ def _fail(error: BaseException) -> typer.Exit:
 
 
 def _cell(value: object) -> str:
+    """A value as a table shows it to people: "-" for none, "yes" or "no" for a flag, fractions rounded."""
     if value is None:
         return "-"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
     if isinstance(value, float):
         return f"{value:.3f}" if abs(value) < 1 else f"{value:.2f}"
     return str(value)
