@@ -187,6 +187,35 @@ def test_a_sheet_of_disagreements_alone_is_a_file_read(store: sa.Engine, tmp_pat
         assert [run.file for run in list_imports(conn)] == [str(sheet)]
 
 
+def test_a_scorecard_sheet_after_other_files_is_one_run_with_workers_as_without(tmp_path: Path) -> None:
+    """A folder of a game file then a scorecard sheet: the sheet's records come in the order read, after the games
+    before it, so the import's history and summary are the same with worker processes as with one process (one run
+    a file, the sheet's games in its own run)."""
+    from cribstats.store.db import make_engine, upgrade
+    from cribstats.store.history import list_imports
+
+    folder = tmp_path / "night"
+    folder.mkdir()
+    write(folder / "a.jsonl", *(game(f"a{i}", "Ann", "Bo", 121, 90 + i) for i in range(6)))
+    (folder / "b.csv").write_text(
+        "date,event,round,player,opponent,game_points,spread\n"
+        "2026-11-03,Club,1,Alice,Bob,2,17\n2026-11-03,Club,1,Bob,Alice,0,-17\n"  # agree: one game
+        "2026-11-03,Club,1,Carol,Dave,3,25\n2026-11-03,Club,1,Dave,Carol,0,-25\n",  # disagree: a finding
+        encoding="utf-8")
+    history = {}
+    for workers in (1, 2):
+        engine = make_engine(f"sqlite:///{tmp_path / f'j{workers}.db'}")
+        upgrade(engine)
+        summary = import_paths([folder], engine, workers=workers)
+        with engine.connect() as conn:
+            runs = [(Path(run.file).name, run.imported) for run in list_imports(conn)]
+        history[workers] = (summary.files, summary.imported, summary.matches.scorecard_findings, runs)
+        engine.dispose()
+    # two files, 6 + 1 games, one disagreement; a run for each file, in the order read
+    assert history[1] == (2, 7, 1, [("a.jsonl", 6), ("b.csv", 1)])
+    assert history[2] == history[1]
+
+
 def test_parallel_import_stores_the_same_matches(store: sa.Engine, tmp_path: Path) -> None:
     lines = [game(f"p{i}", "Alice", "Bob", 121, 100 - i, match=f"m{i // 3}") for i in range(60)]
     path = write(tmp_path / "many.jsonl", *lines, dict(POINTS_MATCH, games=["p0", "p1", "p2"], id="m0"))

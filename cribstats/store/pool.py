@@ -111,14 +111,21 @@ class Parallel:
 
         chunk: list[tuple[AnyGame, str, str | None]] = []
 
-        def unreadable(error: LogError) -> None:
+        def flush() -> None:  # what was read before an error or a record is taken before it
             nonlocal chunk
-            if chunk:  # what was read before the error is taken before it
+            if chunk:
                 self._submit(len(chunk), _prepare_games, chunk)
                 chunk = []
+
+        def unreadable(error: LogError) -> None:
+            flush()
             self._unreadable(error)
 
-        for source in formats.read_games(path, on_error=unreadable, on_record=self.importer.add_record):
+        def record(item: SourceMatch | SourceFinding | SourceAgreement) -> None:
+            flush()  # in the order read, after the games before it (of this file and of earlier ones, in flight)
+            self.slots.append([item])
+
+        for source in formats.read_games(path, on_error=unreadable, on_record=record):
             chunk.append((source.game, source.file, source.place))
             if len(chunk) >= PARALLEL_CHUNK:
                 self._submit(len(chunk), _prepare_games, chunk)
