@@ -83,6 +83,17 @@ def test_the_stored_log_is_the_game_as_written_with_the_match_id(store: sa.Engin
         stored = find_game(conn, "cup-2026-final-g2")
     assert stored is not None
     assert stored.content_hash == digest and orjson.loads(stored.log) == given
+    shown = stored.game()  # `cribstats show` and the service's game read the row's setting with the log
+    setting = (shown.event, shown.date, shown.site, shown.round)
+    assert setting == ("Autumn Cup", "2026-11-28", "Elks Lodge", "final")
+
+
+def test_show_heads_a_cup_game_with_the_event_and_date(store: sa.Engine, db_url: str) -> None:
+    import_paths([CUP], store)
+    result = run("show", "cup-2026-final-g3", "--db", db_url)
+    assert result.exit_code == 0, result.output
+    assert result.stdout.splitlines()[0] == ("Game cup-2026-final-g3: six-card, to 121, Alice v Bob "
+                                             "(Autumn Cup, round final, Elks Lodge, 2026-11-28)")
 
 
 def test_ratings_take_the_cup_games_on_their_date(store: sa.Engine, db_url: str, tmp_path: Path) -> None:
