@@ -315,6 +315,24 @@ def inline_games(record: MatchRecord) -> list[tuple[int, GameLog]]:
     return out
 
 
+SETTING_FIELDS = ("event", "date", "site", "round")
+"""Where and when a game was played: the fields a whole game in a match record takes from the record."""
+
+
+def taken_setting(record: MatchRecord, game: GameLog) -> dict[str, str | None]:
+    """What a whole game of ``record`` takes from it: each of ``event``, ``date``, ``site`` and ``round`` the game
+    does not give, the record's (None where the record gives none either). A game that gives its own keeps it.
+    The game's log is not changed: the store keeps these on the game's row (:mod:`cribstats.store.match_setting`).
+
+    >>> game = {"format": "cribstats/game/1", "round": "2", "players": ["Al", "Bo"]}
+    >>> record = validate_match({"format": "cribstats/match/1", "id": "f", "event": "Cup", "date": "2026-11-28",
+    ...                          "players": ["Al", "Bo"], "games": [game]})
+    >>> taken_setting(record, inline_games(record)[0][1])
+    {'event': 'Cup', 'date': '2026-11-28', 'site': None}
+    """
+    return {name: getattr(record, name) for name in SETTING_FIELDS if getattr(game, name) is None}
+
+
 def listed_games(record: MatchRecord) -> list[tuple[int, str, str]]:
     """Every game the record lists: (number, key, place in the record), inline games by :func:`game_key`."""
     out = []

@@ -8,6 +8,7 @@ transaction, a savepoint each, so a bad record is refused alone (with its file a
   nothing; the same id with other content is a conflict unless ``replace``.
 * A game that carries ``match`` joins that match as it is stored (the match is known from its games until its
   record arrives); a game a record lists by id is joined when the record or the game arrives, in either order.
+* A record's whole games take its event, date, site and round on their rows (:mod:`cribstats.store.match_setting`).
 * Every match a stored game or record touched is judged again from its stored games
   (:mod:`cribstats.store.match_judge`): the result, each game's part and the findings are rewritten.
 * Games of one match with other sides or another variant, a game number used twice, or a listed game that is
@@ -48,6 +49,7 @@ from cribstats.store import tables as t
 from cribstats.store.db import atomic
 from cribstats.store.identity import REPLACE_HINT
 from cribstats.store.match_judge import StoredGame, event_id, insert_ignore, judge_stored, player_id, stored_games
+from cribstats.store.match_setting import set_inline_settings
 from cribstats.store.tables import name_key
 
 _T = TypeVar("_T")
@@ -124,6 +126,7 @@ class MatchWriter:
         touched: set[int] = set()
         # a record's inline game refused there is refused again when it joins by the id it takes: said once
         said: set[tuple[str, str | None, str]] = set()
+        kept: list[MatchRecord] = []  # records stored now or before: their whole games take their setting
         with atomic(conn):
             for source in self.records:
                 try:
@@ -134,6 +137,7 @@ class MatchWriter:
                     said.add((source.file, place, err.message))
                     refuse(source.file, place, err.message)
                     continue
+                kept.append(source.record)
                 if match_id is not None:
                     touched.add(match_id)
             for link in self.links:
@@ -145,6 +149,8 @@ class MatchWriter:
             touched |= _join_arrived_games(conn)
             for match_id in sorted(touched):
                 judge_stored(conn, match_id)
+            for record in kept:
+                set_inline_settings(conn, record)
             self._store_scorecards(conn)
         return self.tally
 

@@ -11,7 +11,7 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import date as Date
 from typing import Any
 
@@ -182,17 +182,22 @@ def _seats(conn: Connection, game_ids: list[int]) -> dict[int, list[tuple[str, i
 
 @dataclass(slots=True)
 class StoredGame:
-    """A stored game found by :func:`find_game`: its ids and its canonical log."""
+    """A stored game found by :func:`find_game`: its ids, its canonical log, and where and when its row says it
+    was played (``setting``: ``event``, ``date``, ``site``, ``round``)."""
 
     id: int
     key: str
     content_hash: str
     source: str | None
     log: str
+    setting: dict[str, str | None] = field(default_factory=dict)
 
     def game(self) -> GameLog:
-        """The stored log, read back into the model."""
-        return validate_game_json(self.log)
+        """The stored log read back into the model, with the row's where and when in the fields the log leaves
+        empty: a game of a match record that gives none has its record's (docs/decisions.md)."""
+        game = validate_game_json(self.log)
+        taken = {k: v for k, v in self.setting.items() if v is not None and getattr(game, k) is None}
+        return game.model_copy(update=taken) if taken else game
 
 
 def find_game(conn: Connection, ref: str) -> StoredGame | None:
@@ -201,8 +206,10 @@ def find_game(conn: Connection, ref: str) -> StoredGame | None:
 
     :raises AmbiguousGameError: when the reference is a hash prefix of more than one stored game.
     """
-    g = t.game_table
-    cols = (g.c.id, g.c.game_key, g.c.content_hash, g.c.source_file, g.c.source_place, g.c.log)
+    g, e = t.game_table, t.event_table
+    event = sa.select(e.c.name).where(e.c.id == g.c.event_id).scalar_subquery().label("event")
+    cols = (g.c.id, g.c.game_key, g.c.content_hash, g.c.source_file, g.c.source_place, g.c.log, event, g.c.date,
+            g.c.site, g.c.round)
     ref = ref.strip()
     row = conn.execute(sa.select(*cols).where(g.c.game_key == ref)).first()
     if row is None and ref.isdigit():
@@ -218,7 +225,10 @@ def find_game(conn: Connection, ref: str) -> StoredGame | None:
     source = None
     if row.source_file:
         source = f"{row.source_file}:{row.source_place}" if row.source_place else row.source_file
-    return StoredGame(id=row.id, key=row.game_key, content_hash=row.content_hash, source=source, log=row.log)
+    setting = {"event": row.event, "date": None if row.date is None else row.date.isoformat(), "site": row.site,
+               "round": row.round}
+    return StoredGame(id=row.id, key=row.game_key, content_hash=row.content_hash, source=source, log=row.log,
+                      setting=setting)
 
 
 def table_counts(conn: Connection) -> dict[str, int]:
