@@ -204,6 +204,16 @@ def one_player_twice(players: list[str]) -> str | None:
     return None
 
 
+def stored_event(event: str | None) -> str | None:
+    """An event's name as the store keeps it: trimmed; None for none or blank.
+
+    >>> stored_event("  Autumn Cup "), stored_event("   ")
+    ('Autumn Cup', None)
+    """
+    trimmed = event.strip() if event else ""
+    return trimmed or None
+
+
 def event_key(event: str) -> str:
     """What an event is compared by (a filter's ``--event``, the event of a scorecard): trimmed, NFC (as stored
     events are), lower case; the store keeps each event's key beside its name (``event.name_key``).

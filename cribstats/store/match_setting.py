@@ -20,6 +20,7 @@ from sqlalchemy.engine import Connection
 
 from cribstats.gamelog import canonical_json
 from cribstats.match.model import MatchRecord, inline_games, taken_setting
+from cribstats.names import stored_event
 from cribstats.store import tables as t
 from cribstats.store.match_judge import event_id
 
@@ -57,12 +58,6 @@ def _column_value(conn: Connection, name: str, value: str | None) -> tuple[str, 
     if name == "date":
         return "date", None if value is None else Date.fromisoformat(value)
     if name == "event":
-        event = value.strip() if value and value.strip() else None
-        return "event_id", None if event is None else _event_row(conn, event)
+        event = stored_event(value)
+        return "event_id", None if event is None else event_id(conn, event)
     return name, value
-
-
-def _event_row(conn: Connection, name: str) -> int:
-    e = t.event_table
-    found = conn.execute(sa.select(e.c.id).where(e.c.name == name)).scalar_one_or_none()
-    return int(found) if found is not None else event_id(conn, name)

@@ -13,7 +13,7 @@ from cribstats.discards.analysis import DiscardError
 from cribstats.discards.values import Discard, many_discard_values
 from cribstats.errors import CribstatsError
 from cribstats.gamelog import GO, canonical_json, game_key
-from cribstats.names import one_player_twice
+from cribstats.names import one_player_twice, stored_event
 from cribstats.replay import DealFacts, GameOutcome, ReplayVisitor, replay
 from cribstats.replay.facts import PlayerDealFacts
 from cribstats.store.tables import name_key
@@ -348,7 +348,7 @@ def prepare_game(game: AnyGame, file: str, place: str | None, values: DiscardQue
         queue.fill()
     recorded = game.result
     winner_key = key_of.get(recorded.winner) if recorded is not None and recorded.winner else None
-    event = game.event.strip() if game.event and game.event.strip() else None
+    event = stored_event(game.event)
     game_row = (  # GAME_OWN_COLUMNS
         game.id, digest, outcome.key, outcome.variant.name, outcome.target, game.muggins_rule, len(game.players),
         Date.fromisoformat(game.date) if game.date else None, game.site, game.round, file, place,
