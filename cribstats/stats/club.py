@@ -13,7 +13,7 @@ from dataclasses import replace
 from datetime import date as Date
 
 import polars as pl
-from sqlalchemy.engine import Connection, Engine
+from sqlalchemy.engine import Engine
 
 from cribstats.errors import CribstatsError
 from cribstats.stats.bracket import Bracket, draw
@@ -30,6 +30,7 @@ from cribstats.stats.measures import DISCARD_COLUMNS, STATS_COLUMNS, player_tota
 from cribstats.stats.ratings import ordinal, rate_games, rating_history, rating_table
 from cribstats.stats.results import load_game_order, load_pair_totals, load_player_names, load_qualifying
 from cribstats.store.matches import StoredMatch, load_matches
+from cribstats.store.players import stored_key
 from cribstats.store.tables import name_key
 
 CHUNK = 500  # match ids per query
@@ -41,16 +42,9 @@ def head_to_head_table(engine: Engine, filters: StatsFilter, player: str | None 
         pairs = load_pair_totals(conn, filters)
         matches = load_pair_match_totals(conn, filters)
         names = load_player_names(conn)
-        player = None if player is None else _stored_key(conn, player)
+        player = None if player is None else stored_key(conn, player)
     opponents = names.rename({"player_id": "opponent_id", "player": "opponent", "name_key": "opponent_key"})
     return head_to_head(pairs, player, matches.join(names, on="player_id").join(opponents, on="opponent_id"))
-
-
-def _stored_key(conn: Connection, player: str) -> str:
-    """The stored player's name key for ``player``, followed through a rename or a merge (an alias)."""
-    from cribstats.store.players import stored_key
-
-    return stored_key(conn, player)
 
 
 def stored_matches(engine: Engine, filters: StatsFilter) -> list[StoredMatch]:
@@ -117,7 +111,7 @@ def ratings_tables(engine: Engine, filters: StatsFilter, player: str | None = No
     with engine.connect() as conn:
         seats = load_game_order(conn, filters)
         names = load_player_names(conn)
-        key = None if player is None else _stored_key(conn, player)
+        key = None if player is None else stored_key(conn, player)
     ratings = rate_games(seats, history=history)
     table = rating_table(ratings, names)
     steps = rating_history(ratings, names) if history else None
