@@ -10,7 +10,10 @@
 
 from __future__ import annotations
 
+from datetime import date, timedelta
+
 import polars as pl
+from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 
 from cribstats.charts import chart_label, drawn_quietly
@@ -55,5 +58,19 @@ def rating_chart(steps: pl.DataFrame, *, players: int = MOST_PLAYERS) -> Figure:
     # where a label that begins with "_" would be left out
     ax.legend(lines, [chart_label(n) for n in best], loc="upper left", fontsize=8, ncols=2, frameon=False)
     if dated:
+        _one_day(ax, steps["date"].unique().to_list())
         fig.autofmt_xdate()
     return fig
+
+
+def _one_day(ax: Axes, days: list[date]) -> None:
+    """A chart of one day's games (a night's report) spans the day before to the day after, one tick a day:
+    left to itself the axis of a single date spans four years."""
+    if len(days) != 1:
+        return
+    from matplotlib.dates import DateFormatter, DayLocator
+
+    day = days[0]
+    ax.set_xlim(day - timedelta(days=1), day + timedelta(days=1))  # type: ignore[arg-type]
+    ax.xaxis.set_major_locator(DayLocator())  # type: ignore[no-untyped-call]
+    ax.xaxis.set_major_formatter(DateFormatter("%Y-%m-%d"))  # type: ignore[no-untyped-call]

@@ -114,11 +114,18 @@ def read_paths(
 
 
 def read_stream(
-    handle: BinaryIO, name: str = STDIN_NAME, *, on_error: OnError | None = None, on_record: OnRecord | None = None
+    handle: BinaryIO,
+    name: str = STDIN_NAME,
+    *,
+    on_error: OnError | None = None,
+    on_record: OnRecord | None = None,
+    sheet: bool = False,
 ) -> Iterator[SourceGame]:
     """The games in an open binary stream of unknown kind (standard input), told by the content: a tally
     sheet header, cribbage-zero tags, JSON Lines (a first line that is a whole JSON object), or else one JSON
-    document (a game or an array of games).
+    document (a game or an array of games). With ``sheet`` (a file whose name or type says CSV) the stream is a
+    tally or scorecard sheet whatever its first line, so that a header the sheets do not know is refused for
+    its columns, as ``import`` refuses a ``.csv`` file's, rather than as JSON that does not parse.
 
     :raises LogError: for input that cannot be read, unless ``on_error`` takes the error.
     """
@@ -136,7 +143,7 @@ def read_stream(
     head = b"".join(skipped)
     start = first.lstrip(BOM).strip()
     try:
-        if _looks_like_tally(start):
+        if sheet or _looks_like_tally(start):
             from cribstats.formats.scorecard import read_sheet
 
             yield from read_sheet(_text_lines(_chain(skipped, lines), name, on_error), name, on_error=on_error,

@@ -35,7 +35,7 @@ from cribstats.service.models import (
     UploadSummary,
 )
 from cribstats.service.problems import PROBLEM_TYPE, ProblemError, ProblemPlace, problem_responses
-from cribstats.service.uploads import RAW_TYPES, Part, import_parts, limited, part_name, spool
+from cribstats.service.uploads import RAW_TYPES, Part, import_parts, is_sheet, limited, part_name, spool
 
 READ_PROBLEMS = problem_responses(400, 401, 422)
 router = APIRouter(prefix="/api/v1", dependencies=[Depends(api_reader)], responses=READ_PROBLEMS)
@@ -96,12 +96,13 @@ async def receive_and_import(request: Request, *, replace: bool) -> dict[str, An
             if isinstance(item, str):
                 raise ProblemError(400, "each file field must be a file", [ProblemPlace(place="file", detail=
                                    "a text field, not a file")])  # fmt: skip
-            parts.append(Part(part_name(item.filename, number), item.file))
+            sheet = is_sheet(item.filename, item.content_type)
+            parts.append(Part(part_name(item.filename, number), item.file, sheet))
     elif kind in RAW_TYPES:
         handle = spool()
         async for chunk in body.stream():
             handle.write(chunk)
-        parts.append(Part("upload", handle))
+        parts.append(Part("upload", handle, kind == "text/csv"))
     else:
         raise ProblemError(415, "send multipart/form-data with file fields, or a body typed "
                            + ", ".join(RAW_TYPES[:3]))  # fmt: skip

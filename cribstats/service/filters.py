@@ -39,6 +39,24 @@ def text(value: str | None, parameter: str) -> str | None:
     return value
 
 
+def form_text(value: str | None) -> str | None:
+    """A page form's text field: a field left empty (a browser sends it as ``name=``) is no filter."""
+    return value if value and value.strip() else None
+
+
+def form_date(value: str | None, parameter: str) -> Date | None:
+    """A page form's date field, ``YYYY-MM-DD``; one left empty is no filter.
+
+    :raises ProblemError: 400 for a date that is not one.
+    """
+    if not form_text(value):
+        return None
+    try:
+        return Date.fromisoformat(str(value).strip())
+    except ValueError:
+        raise bad(parameter, f"{value!r} is not a date (YYYY-MM-DD)") from None
+
+
 def make_filter(player: str | None = None, event: str | None = None, since: Date | None = None,
                 until: Date | None = None, variant: str | None = None) -> StatsFilter:  # fmt: skip
     """The filters as ``cribstats stats`` takes them.

@@ -5,7 +5,6 @@ run and loads nothing from elsewhere."""
 from __future__ import annotations
 
 import re
-from datetime import date as Date
 from functools import cache
 from typing import Annotated, Any
 from urllib.parse import quote, urlencode
@@ -156,14 +155,20 @@ def home(request: Request, holder: Reader) -> Response:
                   overall=_standings(engine, q.make_filter()))  # fmt: skip
 
 
+FormText = Annotated[str | None, Query(max_length=q.TEXT_MAX)]
+
+
 @router.get("/standings", response_class=HTMLResponse)
-def standings(request: Request, holder: Reader, event: q.Event = None, date: Date | None = None,
-              since: q.Since = None, until: q.Until = None, variant: q.Variant = None) -> Response:  # fmt: skip
-    if date is not None and (since is not None or until is not None):
+def standings(request: Request, holder: Reader, event: FormText = None, date: FormText = None,
+              since: FormText = None, until: FormText = None, variant: FormText = None) -> Response:  # fmt: skip
+    """The standings, filtered by the page's own form: a field left empty (sent as ``name=``) is no filter."""
+    event, variant = q.form_text(event), q.form_text(variant)
+    day, first, last = q.form_date(date, "date"), q.form_date(since, "since"), q.form_date(until, "until")
+    if day is not None and (first is not None or last is not None):
         raise q.bad("date", "use date for one day, or since/until for a range, not both")
-    filters = q.make_filter(None, event, date or since, date or until, variant)
+    filters = q.make_filter(None, event, day or first, day or last, variant)
     table = _standings(service_of(request).engine, filters)
-    form = {"event": event or "", "date": date or "", "since": since or "", "until": until or "",
+    form = {"event": event or "", "date": day or "", "since": first or "", "until": last or "",
             "variant": variant or ""}  # fmt: skip
     return render(request, "standings.html.j2", title="Standings", holder=holder, standing=table, form=form)
 

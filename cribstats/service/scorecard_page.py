@@ -59,10 +59,10 @@ async def scorecard(request: Request) -> Response:
 
 
 async def _store(request: Request, text: str) -> dict[str, object]:
-    """The sheet stored through the upload's import, as the file ``scorecard``."""
+    """The sheet stored through the upload's import, as the file ``scorecard`` (a sheet whatever its header)."""
     from cribstats.service.uploads import Part, import_parts, spool
 
     handle = spool()
     handle.write(text.encode("utf-8"))
-    return await run_in_threadpool(import_parts, service_of(request).engine, [Part(FILE, handle)],
+    return await run_in_threadpool(import_parts, service_of(request).engine, [Part(FILE, handle, sheet=True)],
                                    replace=False)  # fmt: skip

@@ -3,10 +3,12 @@ large upload is never held in memory) up to the size limit, then read and stored
 ``cribstats import`` does.
 
 Each part is read by its content, as standard input is (``formats.read_stream``: game logs, tally sheets,
-scorecard sheets, match records), and named by its file name as sent (the name a refusal gives, and the game's
-source). Match records and the scorecards' cross-check findings are stored as ``import`` stores them. The
-answer lists each refused game with its file and place, each game of the upload that is in the store with its
-findings, and each pair of scorecards that disagree.
+scorecard sheets, match records), except that a part named ``.csv`` or typed ``text/csv`` is a sheet whatever
+its header (its columns are what a refusal names, as ``import`` names a ``.csv`` file's); each is named by its
+file name as sent (the name a refusal gives, and the game's source). Match records and the scorecards'
+cross-check findings are stored as ``import`` stores them. The answer lists each refused game with its file and
+place, each game of the upload that is in the store with its findings, and each pair of scorecards that
+disagree.
 """
 
 from __future__ import annotations
@@ -67,8 +69,23 @@ def part_name(filename: str | None, number: int) -> str:
 
 @dataclass(slots=True)
 class Part:
+    """One uploaded file; ``sheet`` when its name (``.csv``) or its type (``text/csv``) says it is a sheet."""
+
     name: str
     handle: IO[bytes]
+    sheet: bool = False
+
+
+def is_sheet(filename: str | None, content_type: str | None) -> bool:
+    """A part that says it is a CSV sheet, by its file name's suffix or its content type.
+
+    >>> is_sheet("Night.CSV", None), is_sheet("upload", "text/csv; charset=utf-8"), is_sheet("n.jsonl", None)
+    (True, True, False)
+    """
+    from cribstats.formats.sources import kind_of
+
+    kind = (content_type or "").split(";")[0].strip().lower()
+    return kind == "text/csv" or kind_of(filename or "") == "tally"
 
 
 def spool() -> IO[bytes]:
@@ -96,7 +113,7 @@ def _sources(parts: list[Part], seen: _Seen, importer: Any) -> Iterator[Any]:
     for part in parts:
         part.handle.seek(0)
         sources = read_stream(part.handle, part.name, on_error=importer.refuse_error,  # type: ignore[arg-type]
-                              on_record=on_record)  # fmt: skip
+                              on_record=on_record, sheet=part.sheet)  # fmt: skip
         for source in sources:
             if len(seen.places) < GAMES_LISTED:
                 seen.places.setdefault(canonical_log(source.game)[1], (source.file, source.place))

@@ -214,15 +214,15 @@ def findings_page(engine: Engine, filters: StatsFilter, kind: str | None, limit:
     """Stored findings of the covered games (a player filter keeps that player's), newest game first, then in
     game order."""
     from cribstats.stats.frames import game_ids
+    from cribstats.store.players import player_id_query
 
     f, g, p = t.finding_table, t.game_table, t.player_table
     conditions: list[sa.ColumnElement[bool]] = []
     ids = game_ids(StatsFilter(None, filters.event, filters.since, filters.until, filters.variant))
     if ids is not None:
         conditions.append(f.c.game_id.in_(ids))
-    if filters.player is not None:
-        conditions.append(f.c.player_id == sa.select(p.c.id).where(p.c.name_key == filters.player_key)
-                          .scalar_subquery())  # fmt: skip
+    if filters.player is not None:  # a spelling renamed or merged away finds the player it now is
+        conditions.append(f.c.player_id == player_id_query(filters.player_key or ""))
     if kind is not None:
         conditions.append(f.c.kind == kind)
     source = f.join(g, f.c.game_id == g.c.id).outerjoin(p, f.c.player_id == p.c.id)

@@ -87,10 +87,9 @@ def list_games(
     newest_first: bool = False,
 ) -> list[GameListing]:
     """Stored games in the order they were played (:func:`play_order`: by date, then round, then file and place
-    in it; ``newest_first`` turns that round; ``offset`` skips that many, for pages), filtered by a player's name
-    (any spelling that folds to
-    the same name), an event (case ignored), and dates ``since``/``until`` (both included; undated games are left
-    out when either is given)."""
+    in it; ``newest_first`` turns that round for the dated games, the undated still last; ``offset`` skips that
+    many, for pages), filtered by a player's name (any spelling that folds to the same name), an event (case
+    ignored), and dates ``since``/``until`` (both included; undated games are left out when either is given)."""
     g, e, gp = t.game_table, t.event_table, t.game_player_table
     query = sa.select(
         g.c.id,
@@ -114,6 +113,8 @@ def list_games(
     if until is not None:
         query = query.where(g.c.date <= until)
     rows = sorted(conn.execute(query).all(), key=play_order, reverse=newest_first)
+    if newest_first:  # the newest dated games first; an undated game is not known to be new, so it stays last
+        rows = [r for r in rows if r.date is not None] + [r for r in rows if r.date is None]
     end = None if limit is None else offset + limit
     rows = rows[offset:end]
     seats = _seats(conn, [r.id for r in rows])
