@@ -95,6 +95,20 @@ def claim_message(player: str, phase: str, claimed: int, due: int, what: str) ->
     return f"{player} {verb} {claimed} for {what} but {due} was due: {gap}"
 
 
+def unknown_go_claim_message(player: str, claimed: int, due: int, what: str) -> str:
+    """For a claim on the last card laid when the play stops with a card still to lay: whether it earned a go is
+    not known, so ``due`` is the least (a claim below it) or the most (a claim above it) that could be due.
+
+    >>> unknown_go_claim_message("Bob", 3, 1, "4H (nothing)")[:60]
+    'Bob pegged 3 for 4H (nothing) but at most 1 was due (a go fo'
+    """
+    bound = "at least" if claimed < due else "at most"
+    gap = f"{due - claimed} missed" if claimed < due else f"{claimed - due} too many"
+    return (f"{player} pegged {claimed} for {what} but {bound} {due} was due (a go for 1 or not: the play stops "
+            f"while a player still had a card to lay, so whether this card earned one is not known): at least "
+            f"{gap}")
+
+
 def play_what(card: str, detail: str) -> str:
     """What a play claim counts: ``'5S (fifteen 2)'``."""
     return f"{card} ({detail})"

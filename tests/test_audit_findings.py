@@ -619,3 +619,28 @@ def test_a_card_laid_in_place_of_a_player_who_could_play_is_out_of_turn_even_wit
         ["Alice", "6H"], ["Alice", "4S", 1],
     ]
     assert audit(make_game([deal])) == [F(1, 3, "out-of-turn", "play", "Bob")]
+
+
+# --- a claim whose go is not known -----------------------------------------------------------------------------
+
+def stopped_play(last_claim: int) -> GameLog:
+    """The example's cards; Bob lays QD (never dealt to him) in place of 7C, which he keeps back, and the log
+    stops with 7C still to lay. Worked by hand: JH 10, 5S 15 (fifteen 2), QD 25 (illegal, on the count), 6H 31
+    (thirty-one 2, the series closes); Bob leads 6D 6, 2S 8, 4H 12, 4S 16 (a pair: 2). Bob's 7C still fits (23):
+    had he laid it, the last-card point was his; had he not held it, 4S took it. So 4S earned 2 or 3."""
+    play = [["Bob", "JH", 0], ["Alice", "5S", 2], ["Bob", "QD", 0], ["Alice", "6H", 2], ["Bob", "6D", 0],
+            ["Alice", "2S", 0], ["Bob", "4H", 0], ["Alice", "4S", last_claim]]
+    deal = bare_deal(play=play)
+    return make_game([deal])
+
+
+def test_a_claim_whose_go_is_not_known_is_judged_only_where_wrong_either_way() -> None:
+    illegal = F(1, 2, "illegal-card", "play", "Bob")
+    for right_either_way in (2, 3):
+        assert audit(stopped_play(right_either_way)) == [illegal]
+    assert audit(stopped_play(0)) == [illegal, F(1, 7, "missed", "play", "Alice", 0, 2)]
+    assert audit(stopped_play(5)) == [illegal, F(1, 7, "overclaim", "play", "Alice", 5, 3)]
+    messages = [f.message for f in replay(stopped_play(0)).findings + replay(stopped_play(5)).findings]
+    assert "at least 2 was due" in messages[1] and "at least 2 missed" in messages[1]
+    assert "at most 3 was due" in messages[3] and "at least 2 too many" in messages[3]
+    assert all("not known" in m for m in (messages[1], messages[3]))

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 from cribstats.cards import CARD_BY_TEXT, VALUES, Card, format_card
 from cribstats.findings import (
+    FindingKind,
     false_go_message,
     illegal_card_message,
     out_of_turn_message,
@@ -20,6 +21,7 @@ from cribstats.findings import (
     pegged_what,
     play_detail,
     play_what,
+    unknown_go_claim_message,
     unplayed_message,
 )
 from cribstats.gamelog import GO
@@ -121,7 +123,8 @@ class PlayReplay:
             self.check_unplayed()
             if state.series and not state.series_over:
                 # the log stops while someone still had to play: whether the last card laid earned a go is
-                # not known, so its claim is left unjudged rather than guessed
+                # not known, so its claim is judged only where it is wrong either way, and says so
+                self.judge_unknown_go()
                 self.pending = -1
                 self.pending_right = True
                 self.credit_deferred()
@@ -359,6 +362,23 @@ class PlayReplay:
         series = state.series  # the pending card's, if a card is pending: the last laid
         go, _ = state.close_series(point=go_point and self.pending >= 0)
         self.finish_pending(go, series)
+
+    def judge_unknown_go(self) -> None:
+        """The pending card's claim when whether it earned a go is not known: wrong only below what it earned
+        alone or above that and a go (a finding that says so), else not judged."""
+        index, claimed = self.pending, self.pending_claimed
+        if index < 0 or claimed is None or self.totals:
+            return
+        earned = self.dues[index]
+        if earned <= claimed <= earned + 1:
+            return
+        due = earned if claimed < earned else earned + 1
+        player, card = self.events[index][0], CARD_BY_TEXT[self.events[index][1]]
+        peg = peg_score(self.state.series, self.counts[index])
+        what = self.what(card, lambda: play_detail(peg.fifteen, peg.thirty_one, peg.pairs, peg.run, 0, 0))
+        kind: FindingKind = "missed" if claimed < due else "overclaim"
+        self.g.find(kind, "play", player, unknown_go_claim_message(player, claimed, due, what), event=index,
+                    claimed=claimed, due=due)
 
     def check_unplayed(self) -> None:
         """The log's play ends: anyone still holding a card the rules make them play?"""
