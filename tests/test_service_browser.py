@@ -4,45 +4,25 @@ text. Skipped, saying why, without chromium or chromedriver."""
 
 from __future__ import annotations
 
-import os
-import shutil
 from collections.abc import Iterator
 from pathlib import Path
 from urllib.parse import quote
 
 import orjson
 import pytest
+from chromium_driver import chromium_driver
 from service_server import LiveServer, live_server
 
 from cribstats.simulate import simulate_games
 
-CHROMIUM_ENV = "CRIBSTATS_TEST_CHROMIUM"
 SCRIPT_NAME = "<script>alert(1)</script>"
 pytestmark = pytest.mark.browser
 
 
 @pytest.fixture
 def browser(tmp_path: Path) -> Iterator[object]:
-    chromium = os.environ.get(CHROMIUM_ENV) or "/usr/bin/chromium"
-    driver_path = shutil.which("chromedriver") or "/usr/bin/chromedriver"
-    if not os.access(chromium, os.X_OK) or not os.access(driver_path, os.X_OK):
-        pytest.skip(f"browser test skipped: needs chromium ({chromium}) and chromedriver ({driver_path})")
-    from selenium import webdriver
-    from selenium.webdriver.chrome.service import Service
-
-    options = webdriver.ChromeOptions()
-    options.binary_location = chromium
-    for flag in ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                 "--disable-background-networking", "--disable-component-update", "--disable-sync",
-                 f"--user-data-dir={tmp_path / 'profile'}"):  # fmt: skip
-        options.add_argument(flag)
-    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    driver = webdriver.Chrome(options=options, service=Service(executable_path=driver_path))
-    driver.implicitly_wait(20)  # a page after a form is posted
-    try:
+    with chromium_driver(tmp_path / "profile", console_log=True) as driver:
         yield driver
-    finally:
-        driver.quit()
 
 
 @pytest.fixture

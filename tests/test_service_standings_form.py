@@ -10,13 +10,12 @@ and won one by 121 - 100 = 21: 2 game points, spread -20; Cy lost that one: 0 ga
 from __future__ import annotations
 
 import html
-import os
 import re
-import shutil
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from chromium_driver import chromium_driver
 from service_server import LiveServer, cli, live_server
 
 SHEET = """date,event,round,player1,player2,score1,score2
@@ -71,23 +70,9 @@ def test_the_form_with_empty_fields_filters_by_the_filled_one(site: LiveServer) 
 
 @pytest.mark.browser
 def test_the_form_filled_in_chromium_shows_the_events_standings(site: LiveServer, tmp_path: Path) -> None:
-    chromium = os.environ.get("CRIBSTATS_TEST_CHROMIUM") or "/usr/bin/chromium"
-    driver_path = shutil.which("chromedriver") or "/usr/bin/chromedriver"
-    if not os.access(chromium, os.X_OK) or not os.access(driver_path, os.X_OK):
-        pytest.skip(f"browser test skipped: needs chromium ({chromium}) and chromedriver ({driver_path})")
-    from selenium import webdriver
-    from selenium.webdriver.chrome.service import Service
     from selenium.webdriver.common.by import By
 
-    options = webdriver.ChromeOptions()
-    options.binary_location = chromium
-    for flag in ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                 "--disable-background-networking", "--disable-component-update", "--disable-sync",
-                 f"--user-data-dir={tmp_path / 'profile'}"):  # fmt: skip
-        options.add_argument(flag)
-    driver = webdriver.Chrome(options=options, service=Service(executable_path=driver_path))
-    driver.implicitly_wait(20)
-    try:
+    with chromium_driver(tmp_path / "profile") as driver:
         driver.get(site.url + "/standings")
         driver.find_element(By.NAME, "event").send_keys("Ladder")
         driver.find_element(By.CSS_SELECTOR, "#filters button[type=submit]").click()
@@ -96,5 +81,3 @@ def test_the_form_filled_in_chromium_shows_the_events_standings(site: LiveServer
         rows = [[td.text.strip() for td in tr.find_elements(By.TAG_NAME, "td")][:7]
                 for tr in driver.find_elements(By.CSS_SELECTOR, "#standings tbody tr")]  # fmt: skip
         assert rows == LADDER
-    finally:
-        driver.quit()
