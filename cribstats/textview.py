@@ -106,7 +106,7 @@ def _bonus_line(game: AnyGame, facts: DealFacts) -> str | None:
     if bid is not None and not facts.after_end:
         return f"{INDENT}{bid.player} bid {bid.points} for the crib: {bid.points} taken off {bid.player}'s score"
     bonus = game.variant_rules.first_deal_bonus
-    if facts.number != 1 or facts.after_end or not bonus:
+    if facts.number != 1 or not bonus:  # scored before the first deal, even one that ends the game
         return None
     seats = {p.player: p.seat for p in facts.players}
     first_pone = game.players[(seats[facts.dealer] + 1) % len(game.players)]

@@ -93,6 +93,11 @@ class DealReplay(Claims):
     def run(self, walk: PlayWalk | None = None) -> DealFacts:
         """Replay the deal; ``walk``: its play as far as the short way took it, taken over from there."""
         g = self.g
+        bonus = self.rules.first_deal_bonus
+        if self.number == 1 and bonus and not g.over:
+            # five-card's three for last is scored before the deal: reaching the target, it ends the game before a
+            # card is dealt, and the whole deal comes after the end
+            g.credit(g.side_of[self.order_from_pone[0]], bonus, bonus)
         after_end = g.over
         if after_end:
             g.after_end("deal", None, "a whole deal")
@@ -101,9 +106,6 @@ class DealReplay(Claims):
                 self.check_deal()
             if self.deal.bid is not None:  # the bid is taken off the bidder's score at once, before the cut
                 g.credit(g.side_of[self.deal.bid.player], -self.deal.bid.points, -self.deal.bid.points)
-            bonus = self.rules.first_deal_bonus
-            if self.number == 1 and bonus:
-                g.credit(g.side_of[self.order_from_pone[0]], bonus, bonus)
             self.heels()
             self.play(walk)
             self.show()
