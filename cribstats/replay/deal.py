@@ -246,7 +246,9 @@ class DealReplay(Claims):
             return
         crib = phase == "crib"
         size = CRIB_SIZE if crib else self.rules.hand_size
-        if len(cards) != size:  # a bad deal makes this claim impossible to judge: credit it as claimed
+        if len(cards) != size or len({self.starter, *cards}) != size + 1:
+            # a bad deal (the wrong number of cards, or a card in it twice, the starter included) makes this claim
+            # impossible to judge: credit it as claimed
             if claimed is not None:
                 g.credit(g.side_of[player], claimed, 0)
             return
