@@ -91,8 +91,11 @@ def claim_message(player: str, phase: str, claimed: int, due: int, what: str) ->
     'Alice pegged 0 for 5S (fifteen for 2) but 2 was due: 2 missed'
     """
     verb = "pegged" if phase == "play" else "claimed"
-    gap = f"{due - claimed} missed" if claimed < due else f"{claimed - due} too many"
-    return f"{player} {verb} {claimed} for {what} but {due} was due: {gap}"
+    return f"{player} {verb} {claimed} for {what} but {due} was due: {_claim_gap(claimed, due)}"
+
+
+def _claim_gap(claimed: int, due: int) -> str:
+    return f"{due - claimed} missed" if claimed < due else f"{claimed - due} too many"
 
 
 def unknown_go_claim_message(player: str, claimed: int, due: int, what: str) -> str:
@@ -103,10 +106,9 @@ def unknown_go_claim_message(player: str, claimed: int, due: int, what: str) -> 
     'Bob pegged 3 for 4H (nothing) but at most 1 was due (a go fo'
     """
     bound = "at least" if claimed < due else "at most"
-    gap = f"{due - claimed} missed" if claimed < due else f"{claimed - due} too many"
     return (f"{player} pegged {claimed} for {what} but {bound} {due} was due (a go for 1 or not: the play stops "
             f"while a player still had a card to lay, so whether this card earned one is not known): at least "
-            f"{gap}")
+            f"{_claim_gap(claimed, due)}")
 
 
 def play_what(card: str, detail: str) -> str:
