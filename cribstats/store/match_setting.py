@@ -39,11 +39,14 @@ def set_inline_settings(conn: Connection, record: MatchRecord) -> int:
     g = t.game_table
     rows = conn.execute(sa.select(g.c.id, g.c.content_hash, g.c.event_id, g.c.date, g.c.site, g.c.round)
                         .where(g.c.content_hash.in_(list(wanted)))).all()  # fmt: skip
+    columns: dict[str, tuple[str, Any]] = {}  # each field the record gives, as its games' rows keep it: found once
     changed = 0
     for row in rows:
         values: dict[str, Any] = {}
         for name, value in wanted[row.content_hash].items():
-            column, stored = _column_value(conn, name, value)
+            if name not in columns:
+                columns[name] = _column_value(conn, name, value)
+            column, stored = columns[name]
             if getattr(row, column) != stored:
                 values[column] = stored
         if values:
