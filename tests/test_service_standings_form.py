@@ -66,6 +66,9 @@ def test_the_form_with_empty_fields_filters_by_the_filled_one(site: LiveServer) 
         assert [[row[1], row[5]] for row in _rows(night.text)] == [["Cy", "2"], ["Ann", "0"]]
         wrong = client.get("/standings", params={**dict.fromkeys(FIELDS, ""), "since": "2026-13-01"})
         assert wrong.status_code == 400 and "since" in html.unescape(wrong.text)
+        # a date as the game logs and the commands write it, or refused in their words
+        compact = client.get("/standings", params={**dict.fromkeys(FIELDS, ""), "until": "20261002"})
+        assert compact.status_code == 400 and "write YYYY-MM-DD" in html.unescape(compact.text)
 
 
 @pytest.mark.browser

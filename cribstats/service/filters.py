@@ -45,16 +45,19 @@ def form_text(value: str | None) -> str | None:
 
 
 def form_date(value: str | None, parameter: str) -> Date | None:
-    """A page form's date field, ``YYYY-MM-DD``; one left empty is no filter.
+    """A page form's date field, ``YYYY-MM-DD`` as a game log's dates are (:func:`~cribstats.gamelog.fields.
+    iso_date`); one left empty is no filter.
 
-    :raises ProblemError: 400 for a date that is not one.
+    :raises ProblemError: 400 for a date that is not one, in the words the game log's dates are refused.
     """
     if not form_text(value):
         return None
+    from cribstats.gamelog.fields import iso_date
+
     try:
-        return Date.fromisoformat(str(value).strip())
-    except ValueError:
-        raise bad(parameter, f"{value!r} is not a date (YYYY-MM-DD)") from None
+        return Date.fromisoformat(iso_date(str(value).strip()))
+    except ValueError as err:
+        raise bad(parameter, str(err)) from None
 
 
 def make_filter(player: str | None = None, event: str | None = None, since: Date | None = None,
