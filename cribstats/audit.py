@@ -26,7 +26,7 @@ from typing import Any
 import orjson
 
 from cribstats.errors import CribstatsError
-from cribstats.findings import FINDING_KINDS, Finding
+from cribstats.findings import FINDING_KINDS, OVERCLAIM_KINDS, Finding
 from cribstats.match.audit import MatchCollector
 from cribstats.names import one_player_twice
 from cribstats.replay import GameOutcome, ReplayVisitor, replay
@@ -144,7 +144,7 @@ class AuditCollector(ReplayVisitor):
                 continue
             if f.kind == "missed":
                 s.missed[f.player] = s.missed.get(f.player, 0) + f.due - f.claimed
-            elif f.kind == "overclaim":
+            elif f.kind in OVERCLAIM_KINDS:
                 s.overclaimed[f.player] = s.overclaimed.get(f.player, 0) + f.claimed - f.due
         audit = GameAudit(key, deals, found, self._source)
         self._source = None

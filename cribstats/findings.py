@@ -32,6 +32,9 @@ FindingKind = Literal[
 Phase = Literal["deal", "play", "heels", "hand", "crib", "result", "match"]
 FINDING_KINDS: tuple[str, ...] = get_args(FindingKind)
 PHASES: tuple[str, ...] = get_args(Phase)
+OVERCLAIM_KINDS: tuple[FindingKind, ...] = ("overclaim", "muggins-call")
+"""The kinds whose ``claimed - due`` is points over-claimed by their player: a claim above the points due, and a
+muggins call taking more than its victim missed there (the rules: "itself an over-claim by the caller")."""
 
 
 @dataclass(slots=True)

@@ -4,9 +4,10 @@ and summary, every stored row, the statistics and the standings.
 
 The reference, ``tests/data/equivalence.json``, was written by ``tests/equivalence.py`` run with the cribstats
 from before the play engine (the release whose replay walked a clean deal's play and a broken one's on two
-separate paths, and whose simulator had a play loop of its own); see that module for what is digested. Two
+separate paths, and whose simulator had a play loop of its own); see that module for what is digested. Some
 digests were written again since, for changes made on purpose: the standings (partners of four-player games
-stand as one side) and the player aliases (a new table, empty here).
+stand as one side), the player aliases (a new table, empty here), and the points over-claimed (the audit's
+summary, the stored totals and the statistics), which count a muggins call's taking beyond the miss.
 """
 
 from __future__ import annotations

@@ -175,7 +175,7 @@ def expected_stats(folder: Path, keep: Callable[[GameLog], bool] = lambda g: Tru
                     a["missed_completed"] += finding.due - finding.claimed
                     if finding.phase in ("play", "hand", "crib"):  # accuracy's phases: not his heels
                         a["missed_counted"] += finding.due - finding.claimed
-            elif finding.kind == "overclaim":
+            elif finding.kind in ("overclaim", "muggins-call"):  # a call beyond the miss over-claims (the rules)
                 a["points_overclaimed"] += finding.claimed - finding.due
             elif finding.kind in ILLEGAL:
                 a["illegal_plays"] += 1

@@ -149,7 +149,7 @@ def expected_totals(folder: Path) -> dict[str, dict[str, dict[str, Any]]]:
                 row["points_missed"] += f.due - f.claimed
                 if f.deal is not None and outcome.deals[f.deal - 1].completed:
                     row["missed_completed"] += f.due - f.claimed
-            elif f.kind == "overclaim":
+            elif f.kind in ("overclaim", "muggins-call"):  # a call beyond the miss over-claims (the rules)
                 row["points_overclaimed"] += f.claimed - f.due
             elif f.kind in ILLEGAL:
                 row["illegal_plays"] += 1

@@ -32,8 +32,10 @@ Definitions (DESIGN.md, "Statistics"; the choices where it is silent are marked 
   The game's result, game points, spread and skunks stand, and its findings still count in ``points_missed``,
   ``points_overclaimed`` and ``illegal_plays`` (the audit found them).
 * ``points_missed`` / ``points_overclaimed``: *decided:* from the audit's findings, over every deal: the sum of
-  ``due - claimed`` of the player's ``missed`` findings and of ``claimed - due`` of their ``overclaim`` findings
-  (pegging, heels, hand and crib claims, each claim on its own, so a deal's misses and over-claims never cancel).
+  ``due - claimed`` of the player's ``missed`` findings and of ``claimed - due`` of their ``overclaim`` and
+  ``muggins-call`` findings (pegging, heels, hand and crib claims, each claim on its own, so a deal's misses and
+  over-claims never cancel; a muggins call taking more than its victim missed is, by the rules, an over-claim by
+  the caller, of what it took beyond that).
   ``missed_per_deal`` is the points missed in completed deals divided by ``deals``.
 * ``accuracy``: the share of the points due that the player claimed, an over-claim counting as no more than was
   due: ``(due - missed) / due``, where ``due`` is the points due in the play (where the play is logged), the

@@ -18,7 +18,8 @@ must be written first. The definitions are those of :mod:`cribstats.stats.measur
   role (every non-dealer is a pone): deals, and the points due with the number of deals where they are known;
   the crib as dealer; his heels over every deal that is not misdealt;
 * findings over every deal (``points_missed``: ``due - claimed`` of ``missed`` findings; ``points_overclaimed``:
-  ``claimed - due`` of ``overclaim`` findings; ``illegal_plays``: findings of :data:`ILLEGAL_KINDS`), and
+  ``claimed - due`` of ``overclaim`` and ``muggins-call`` findings, :data:`~cribstats.findings.OVERCLAIM_KINDS`;
+  ``illegal_plays``: findings of :data:`ILLEGAL_KINDS`), and
   ``missed_completed``, the points missed in completed deals that are not misdealt.
 
 >>> from cribstats.store.db import make_engine, upgrade
@@ -38,6 +39,7 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
+from cribstats.findings import OVERCLAIM_KINDS
 from cribstats.store import tables as t
 from cribstats.store.db import is_postgresql
 from cribstats.variants import GAME_POINTS_SKUNK_WIN, GAME_POINTS_WIN
@@ -159,7 +161,7 @@ def totals_select(games: GameCondition = _every_game) -> sa.Select[Any]:
             f.c.game_id,
             f.c.player_id,
             _sum(f.c.due - f.c.claimed, missed).label("points_missed"),
-            _sum(f.c.claimed - f.c.due, f.c.kind == "overclaim").label("points_overclaimed"),
+            _sum(f.c.claimed - f.c.due, f.c.kind.in_(OVERCLAIM_KINDS)).label("points_overclaimed"),
             _sum(f.c.due - f.c.claimed, sa.and_(missed, d.c.completed, d.c.id.not_in(misdealt_deals(games))))
             .label("missed_completed"),
             _sum(ONE, f.c.kind.in_(ILLEGAL_KINDS)).label("illegal_plays"),
