@@ -59,6 +59,24 @@ def test_a_games_skunk_level_follows_its_target(variant: str, target: int | None
     assert (outcome.winners, outcome.skunk_level) == (("Alice",), level)
 
 
+def test_each_loser_has_a_skunk_level_of_their_own() -> None:
+    # three players to 61: Bob at 30 (< 31) is skunked, Carol at 45 is not; the game's level is the deepest
+    three = validate_game({"format": "cribstats/game/1", "id": "r3", "variant": "three-player", "target": 61,
+                           "players": ["Alice", "Bob", "Carol"],
+                           "result": {"winner": "Alice", "scores": {"Alice": 61, "Bob": 30, "Carol": 45}}})
+    outcome = replay(three)
+    assert (outcome.findings, outcome.skunk_levels, outcome.skunk_level) == (
+        [], {"Alice": 0, "Bob": 1, "Carol": 0}, 1)
+    # partners to 121: Bob and Dave at 60 (< 61) are both double skunked
+    four = validate_game({"format": "cribstats/game/1", "id": "r4", "variant": "four-player",
+                          "players": ["Alice", "Bob", "Carol", "Dave"],
+                          "result": {"winner": "Alice",
+                                     "scores": {"Alice": 121, "Bob": 60, "Carol": 121, "Dave": 60}}})
+    outcome = replay(four)
+    assert outcome.winners == ("Alice", "Carol")
+    assert outcome.skunk_levels == {"Alice": 0, "Bob": 2, "Carol": 0, "Dave": 2}
+
+
 def test_a_giveaway_game_has_no_skunk() -> None:
     # Alice reached 121 and Bob is at 40: in a plain game Bob is double skunked (40 < 61); in a giveaway game
     # Alice, who reached the target, loses, Bob wins, and there is no skunk.
