@@ -426,6 +426,7 @@ PEG_EXAMPLES = [
     ("7C 7D 7H", 6, 21),  # three of a kind
     ("QC KD JH", 3, 30),  # a run of three at the top
     ("KC AD 2H", 0, 13),  # no run round the corner
+    ("QC KD AH", 0, 21),  # the ace is low: Q-K-A is no run
     ("8C", 0, 8),
 ]
 
