@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import TYPE_CHECKING, Annotated
 
 import typer
@@ -18,6 +19,7 @@ from cribstats.cli.stats import (
     _fail,
     _filters,
     _handled,
+    _none_stored,
     _open_store,
     date_option,
     rich_table,
@@ -121,7 +123,7 @@ def season(
     except _handled() as error:
         raise _fail(error) from None
     if frame.height == 0:
-        _say(f"no finished, dated games stored for {filters.describe()}")
+        _say(_none_stored("finished, dated games", filters))
 
 
 def head_to_head(
@@ -152,7 +154,7 @@ def head_to_head(
     except _handled() as error:
         raise _fail(error) from None
     if frame.height == 0:
-        _say(f"no finished games between players stored for {player or filters.describe()}")
+        _say(_none_stored("finished games between players", replace(filters, player=player or filters.player)))
 
 
 def bracket(
@@ -240,7 +242,7 @@ def rating(
     except _handled() as error:
         raise _fail(error) from None
     if frame.height == 0:
-        _say(f"no finished games stored for {player or filters.describe()}")
+        _say(_none_stored("finished games", replace(filters, player=player or filters.player)))
 
 
 def matches(
@@ -290,7 +292,7 @@ def matches(
     except _handled() as error:
         raise _fail(error) from None
     if not found:
-        _say(f"no matches stored for {filters.describe()}")
+        _say(_none_stored("matches", filters))
 
 
 def show_match(db: str, source_id: str) -> bool:
