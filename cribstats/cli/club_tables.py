@@ -22,6 +22,7 @@ from cribstats.cli.stats import (
     _none_stored,
     _open_store,
     date_option,
+    name_option,
     rich_table,
 )
 from cribstats.cli.terminal import message
@@ -66,6 +67,7 @@ def night(
     from cribstats.stats.night import load_night
 
     try:
+        name_option(event, "--event")
         day = date_option(date, "--date")
         if day is None:  # typer requires --date: only a direct call can leave it out
             raise UsageError("--date is needed: the night's date, YYYY-MM-DD")
@@ -148,6 +150,7 @@ def head_to_head(
 
     try:
         filters = _filters(None, event, since, until)
+        name_option(player, "PLAYER")
         frame = head_to_head_table(_open_store(db), filters, player)
         title = f"Head to head ({player + ', ' if player else ''}{filters.describe()})"
         _emit(frame, format, out, [_table(frame, title)])
@@ -182,6 +185,7 @@ def bracket(
     from cribstats.stats.club import EntrantsError, event_bracket
 
     try:
+        name_option(event, "--event")
         try:
             drawn = event_bracket(_open_store(db), event, entrants)
         except EntrantsError as error:
@@ -230,6 +234,7 @@ def rating(
         if chart is not None and not chart.lower().endswith((".png", ".svg")):
             raise UsageError(f"--chart {chart!r}: write a .png or .svg file")
         filters = _filters(None, event, since, until)
+        name_option(player, "PLAYER")
         table, steps = ratings_tables(_open_store(db), filters, player, history=history or chart is not None)
         frame = steps if history and steps is not None else table
         _emit(frame, format, out, [_table(frame, f"Ratings ({filters.describe()})")])
