@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import TYPE_CHECKING, Annotated
 
 import typer
@@ -18,8 +19,10 @@ from cribstats.cli.stats import (
     _fail,
     _filters,
     _handled,
+    _none_stored,
     _open_store,
     date_option,
+    name_option,
     rich_table,
 )
 from cribstats.cli.terminal import message
@@ -64,6 +67,7 @@ def night(
     from cribstats.stats.night import load_night
 
     try:
+        name_option(event, "--event")
         day = date_option(date, "--date")
         if day is None:  # typer requires --date: only a direct call can leave it out
             raise UsageError("--date is needed: the night's date, YYYY-MM-DD")
@@ -121,7 +125,7 @@ def season(
     except _handled() as error:
         raise _fail(error) from None
     if frame.height == 0:
-        _say(f"no finished, dated games stored for {filters.describe()}")
+        _say(_none_stored("finished, dated games", filters))
 
 
 def head_to_head(
@@ -146,13 +150,14 @@ def head_to_head(
 
     try:
         filters = _filters(None, event, since, until)
+        name_option(player, "PLAYER")
         frame = head_to_head_table(_open_store(db), filters, player)
         title = f"Head to head ({player + ', ' if player else ''}{filters.describe()})"
         _emit(frame, format, out, [_table(frame, title)])
     except _handled() as error:
         raise _fail(error) from None
     if frame.height == 0:
-        _say(f"no finished games between players stored for {player or filters.describe()}")
+        _say(_none_stored("finished games between players", replace(filters, player=player or filters.player)))
 
 
 def bracket(
@@ -180,6 +185,7 @@ def bracket(
     from cribstats.stats.club import EntrantsError, event_bracket
 
     try:
+        name_option(event, "--event")
         try:
             drawn = event_bracket(_open_store(db), event, entrants)
         except EntrantsError as error:
@@ -228,6 +234,7 @@ def rating(
         if chart is not None and not chart.lower().endswith((".png", ".svg")):
             raise UsageError(f"--chart {chart!r}: write a .png or .svg file")
         filters = _filters(None, event, since, until)
+        name_option(player, "PLAYER")
         table, steps = ratings_tables(_open_store(db), filters, player, history=history or chart is not None)
         frame = steps if history and steps is not None else table
         _emit(frame, format, out, [_table(frame, f"Ratings ({filters.describe()})")])
@@ -240,7 +247,7 @@ def rating(
     except _handled() as error:
         raise _fail(error) from None
     if frame.height == 0:
-        _say(f"no finished games stored for {player or filters.describe()}")
+        _say(_none_stored("finished games", replace(filters, player=player or filters.player)))
 
 
 def matches(
@@ -290,7 +297,7 @@ def matches(
     except _handled() as error:
         raise _fail(error) from None
     if not found:
-        _say(f"no matches stored for {filters.describe()}")
+        _say(_none_stored("matches", filters))
 
 
 def show_match(db: str, source_id: str) -> bool:

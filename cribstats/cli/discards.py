@@ -219,7 +219,8 @@ def discards(
         what = filters.describe()
         tables: list[Table] = [
             rich_table(frame, ("player", "deals", "loss_per_deal_dealer", "loss_per_deal_pone", "best_share",
-                               "loss_per_game", "hand_only_deals"), f"Discards ({what}): expected points lost"),
+                               "loss_per_game", "hand_only_deals", "hand_only_loss_per_deal"),
+                       f"Discards ({what}): expected points lost"),
         ]  # fmt: skip
         if worst is not None and worst.height:
             tables.append(rich_table(worst, ("player", "game", "deal", "role", "dealt", "chosen", "best", "loss"),

@@ -74,6 +74,17 @@ def date_option(text: str | None, option: str) -> Date | None:
         raise UsageError(f"{option} {err}") from None
 
 
+def name_option(text: str | None, option: str) -> str | None:
+    """A player or event an option names, or None; a blank one (``--player ""``, from a script's empty variable)
+    names nobody and is refused rather than read as a filter that finds nothing in a full store.
+
+    :raises UsageError: naming the option.
+    """
+    if text is not None and not text.strip():
+        raise UsageError(f"{option} is blank: give a name, or leave the option out")
+    return text
+
+
 def _filters(
     player: str | None = None,
     event: str | None = None,
@@ -89,7 +100,7 @@ def _filters(
     first, last = date_option(since, "--since"), date_option(until, "--until")
     if first is not None and last is not None and first > last:
         raise UsageError(f"--since {first} is after --until {last}: no game can match")
-    return StatsFilter(player, event, first, last, variant)
+    return StatsFilter(name_option(player, "--player"), name_option(event, "--event"), first, last, variant)
 
 
 def _open_store(db: str) -> Engine:
