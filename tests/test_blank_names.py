@@ -40,6 +40,8 @@ def url(tmp_path_factory: pytest.TempPathFactory) -> str:
         (["rating", " "], "PLAYER"),
         (["night", "--event", "", "--date", "2026-03-03"], "--event"),
         (["bracket", "--event", ""], "--event"),
+        (["games", "--player", ""], "--player"),
+        (["games", "--event", " "], "--event"),
     ],
 )
 def test_a_blank_name_is_refused_with_its_option(url: str, args: list[str], option: str) -> None:

@@ -126,7 +126,13 @@ def test_missing_database(tmp_path: Path) -> None:
 def test_no_matching_games_is_not_an_error(db: str) -> None:
     code, out, err = run("stats", "--db", db, "--player", "Nobody", "--format", "json")
     assert (code, json.loads(out)) == (0, [])
-    assert "no games stored for player Nobody" in err
+    assert "no games stored match the filters (player Nobody)" in err
+
+
+def test_a_date_alone_that_finds_nothing_is_named_in_words_that_read(db: str) -> None:
+    code, _, err = run("stats", "--db", db, "--since", "2999-01-01")
+    assert code == 0
+    assert err.strip() == "no games stored match the filters (since 2999-01-01)"
 
 
 def test_unreachable_server_is_a_message_not_a_traceback() -> None:

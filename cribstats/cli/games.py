@@ -12,7 +12,7 @@ from rich.text import Text
 
 from cribstats.cli.options import DEFAULT_DB, DbOption, FormatOption, OutOption, OutputFormat, err_console, fail
 from cribstats.cli.output import check_output, emit
-from cribstats.cli.stats import date_option
+from cribstats.cli.stats import date_option, name_option
 from cribstats.cli.store import _database_errors, _engine, _has_games_tables
 from cribstats.cli.terminal import cell, name_cell
 from cribstats.errors import CribstatsError
@@ -69,6 +69,8 @@ def games(
     try:
         check_output(output, out)
         first, last = date_option(since, "--since"), date_option(until, "--until")  # as every command does
+        name_option(player, "--player")
+        name_option(event, "--event")
     except CribstatsError as err:
         raise fail(str(err), 2) from None
     if first is not None and last is not None and first > last:

@@ -146,10 +146,11 @@ def _warn_if_none(count: int, filters: StatsFilter, what: str) -> None:
 
 
 def _none_stored(what: str, filters: StatsFilter) -> str:
-    """``no games stored for player Ann``, or when nothing was filtered, how to store some."""
+    """``no games stored match the filters (player Ann, since 2026-01-01)``, or when nothing was filtered, how to
+    store some."""
     if filters.describe() == "all games":
         return f"no {what} stored yet: `cribstats import PATH` stores them"
-    return f"no {what} stored for {filters.describe()}"
+    return f"no {what} stored match the filters ({filters.describe()})"
 
 
 def _handled() -> tuple[type[BaseException], ...]:
