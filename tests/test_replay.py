@@ -138,6 +138,27 @@ def test_seed_example_without_any_claim_is_taken_as_due() -> None:
     assert rows(replay(make_game([deal]))) == [(1, None, "board", "deal", "Alice", 23, 24)]
 
 
+def test_a_show_left_out_of_a_deal_without_play_is_still_due() -> None:
+    """A deal with no play (the board unknown until its scores) still shows: a hand or crib the log does not claim
+    is taken as claimed at what is due, and its points due are the deal's facts, as with the play logged."""
+    # the example's cards, no play: Bob's hand JH 7C 6D 4H with 5H is 15-2 twice (J-5, 6-4-5), the run 4-5-6-7
+    # (4) and his nobs (JH, starter 5H): 9; Alice's crib 8D 8C TS KC with 5H: 15-2 twice (T-5, K-5) and the pair
+    # of eights: 6. Bob's hand and the crib are not claimed; Alice's hand is (12).
+    deal = example_deal(show={"Alice": 12})
+    del deal["play"]
+    second = setup_deal(30, 20)
+    second["dealer"] = "Bob"
+    outcome = replay(make_game([deal, second]))
+    assert outcome.findings == []
+    first = outcome.deals[0]
+    assert first.completed
+    bob, alice = (next(p for p in first.players if p.player == name) for name in ("Bob", "Alice"))
+    assert (bob.hand_due, bob.hand_claimed) == (9, 9)
+    assert (alice.hand_due, alice.hand_claimed, alice.crib_due, alice.crib_claimed) == (12, 12, 6, 6)
+    assert [(s.player, s.phase, s.due) for s in first.shows] == [("Bob", "hand", 9), ("Alice", "hand", 12),
+                                                                 ("Alice", "crib", 6)]
+
+
 # --- every variant: a legal deal, no finding, the right points ------------------------------------------------
 
 

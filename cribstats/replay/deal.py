@@ -242,8 +242,6 @@ class DealReplay(Claims):
                 for call in self.calls_for(phase, None, player):
                     g.after_end(phase, call.by, f"{call.by} called muggins on {player}'s {phase}")
             return
-        if not g.board_known and claimed is None:
-            return
         crib = phase == "crib"
         size = CRIB_SIZE if crib else self.rules.hand_size
         if len(cards) != size or len({self.starter, *cards}) != size + 1:
