@@ -38,3 +38,32 @@ def test_an_unreadable_file_is_refused_by_name_and_the_other_files_are_imported(
     assert "secret.jsonl: cannot be read: permission denied" in done.stderr
     assert "Traceback" not in done.stderr and "club.db" not in done.stderr
     assert stored_ids(work / "club.db") == sorted(g["id"] for g in night)
+
+
+def test_a_folder_that_cannot_be_listed_is_refused_by_name_where_it_is_met(
+    base: Path, as_reader: list[str]
+) -> None:
+    """A folder of mode 000 inside the folder imported was passed over in silence (exit 0, its games neither read
+    nor named); named alone it was "no game logs in this folder"."""
+    work = base / "work"
+    (work / "logs" / "closed").mkdir(parents=True)
+    work.chmod(0o777)
+    (work / "logs").chmod(0o755)
+    night = logs(3, seed=12)
+    write_jsonl(work / "logs" / "night.jsonl", night).chmod(0o644)
+    write_jsonl(work / "logs" / "closed" / "hidden.jsonl", logs(2, seed=11))
+    (work / "logs" / "closed").chmod(0o000)
+    closed = str(Path("logs") / "closed")
+
+    done = cribstats(as_reader, work, "import", "-q", "-j", "1", "--db", "sqlite:///club.db", "logs")
+    assert done.returncode == 2, done.stderr
+    assert f"{closed}: cannot be read: permission denied" in done.stderr
+    assert stored_ids(work / "club.db") == sorted(g["id"] for g in night)
+
+    audited = cribstats(as_reader, work, "audit", "--json", "logs")
+    assert audited.returncode == 2, audited.stderr
+    assert f"{closed}: cannot be read: permission denied" in audited.stderr
+
+    alone = cribstats(as_reader, work, "audit", closed)
+    assert alone.returncode == 2
+    assert alone.stderr.splitlines() == [f"{closed}: cannot be read: permission denied"]
