@@ -1,7 +1,7 @@
-"""Every reader, given a good file with one mutation (cut short, bytes dropped, inserted or changed, a line
-doubled, line endings made CRLF, a byte-order mark), either reads it or refuses it with a message naming the file
-(and the place, where the file has more than one): never another exception. Each game it reads is audited, again
-without any exception but a refusal with its place."""
+"""Every reader (match records too), given a good file with one mutation (cut short, bytes dropped, inserted or
+changed, a line doubled, line endings made CRLF, a byte-order mark), either reads it or refuses it with a message
+naming the file (and the place, where the file has more than one): never another exception. Each game it reads is
+audited, again without any exception but a refusal with its place, and the scorecards and matches are judged."""
 
 from __future__ import annotations
 
@@ -23,6 +23,7 @@ SAMPLES = {
     "scorecard.csv": b"".join(
         (ROOT / "sample_logs" / "nights" / "grass-roots-2026-11-05.csv").read_bytes().splitlines(True)[:7]
     ),
+    "match.jsonl": (ROOT / "sample_logs" / "matches" / "points-to-7.jsonl").read_bytes(),
     "pgn": (ROOT / "tests" / "data" / "cribbage-zero" / "game.pgn").read_bytes(),
 }
 
@@ -60,12 +61,14 @@ def test_a_mutated_file_is_read_or_refused_with_its_name(drawn: tuple[str, bytes
         path = str(Path(folder) / f"mutated.{kind}")
         Path(path).write_bytes(data)
         errors: list[LogError] = []
-        sources = list(read_games(path, on_error=errors.append))
+        collector = AuditCollector()
+        sources = list(read_games(path, on_error=errors.append, on_record=collector.add_record))
         for error in errors:
             assert error.file == path and error.message
             assert str(error).startswith(f"{path}:")
         refused: list[str] = []
-        audits = list(AuditCollector().audit_sources(sources, on_error=refused.append))
+        audits = list(collector.audit_sources(sources, on_error=refused.append))
         assert len(audits) + len(refused) == len(sources)
+        list(collector.finish(on_error=refused.append))  # the scorecards and matches, judged
         for message in refused:
             assert message.startswith(f"{path}")
