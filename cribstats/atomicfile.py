@@ -14,6 +14,7 @@ temporary file is removed. Every writer of cribstats (reports, exports, charts, 
 from __future__ import annotations
 
 import os
+import stat
 import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager, suppress
@@ -65,6 +66,10 @@ def atomic_output(path: str | os.PathLike[str], *, durable: bool = True) -> Iter
     :raises WriteError: naming ``path`` when it cannot be written (the old file, if any, is left alone).
     """
     target = Path(path)
+    if _written_in_place(target):
+        with _in_place_output(target, path) as handle:
+            yield handle
+        return
     try:
         fd, temp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".part")
     except OSError as err:
@@ -86,6 +91,32 @@ def atomic_output(path: str | os.PathLike[str], *, durable: bool = True) -> Iter
     except BaseException:
         _remove(temp)
         raise
+
+
+def _written_in_place(target: Path) -> bool:
+    """True for a target that is no file but a device, a pipe or a terminal (``/dev/null``, ``/dev/stdout``, a
+    FIFO): its bytes go to it as they come, and it is never replaced by a file."""
+    try:
+        mode = os.stat(target).st_mode
+    except OSError:
+        return False
+    return not stat.S_ISREG(mode) and not stat.S_ISDIR(mode)
+
+
+@contextmanager
+def _in_place_output(target: Path, path: str | os.PathLike[str]) -> Iterator[AtomicOutput]:
+    try:
+        handle = open(target, "wb")  # noqa: SIM115 - closed below, its errors named
+    except OSError as err:
+        raise write_error(path, err) from None
+    try:
+        yield AtomicOutput(handle, path)
+        handle.flush()
+    except OSError as err:
+        raise write_error(path, err) from None
+    finally:
+        with suppress(OSError):
+            handle.close()
 
 
 def _remove(temp: str) -> None:

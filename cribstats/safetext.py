@@ -117,3 +117,20 @@ def shorten(text: str, width: int = TABLE_NAME_WIDTH) -> str:
 def safe_name(text: str, width: int = TABLE_NAME_WIDTH) -> str:
     """A name for a table cell or a chart label: made visible, then shortened."""
     return shorten(visible(text), width)
+
+
+def storable_path(path: str) -> str:
+    """A file's path as text a database can hold: bytes of the name that are not UTF-8 (which Python keeps as lone
+    surrogates) written as escapes such as ``\\xe9``; any other path is itself.
+
+    >>> storable_path("club/caf\\udce9.jsonl"), storable_path("club/Zoë.jsonl")
+    ('club/caf\\\\xe9.jsonl', 'club/Zoë.jsonl')
+    """
+    try:
+        path.encode("utf-8")
+    except UnicodeEncodeError:
+        try:
+            return path.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+        except UnicodeEncodeError:  # a surrogate no byte of a name gives
+            return path.encode("utf-8", "backslashreplace").decode("utf-8")
+    return path

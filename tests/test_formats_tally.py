@@ -200,3 +200,32 @@ def test_a_loser_one_short_of_the_target_is_a_result(tmp_path: Path) -> None:
     assert errors == []
     assert [(g.game.result.winner, g.game.result.scores) for g in games] == [
         ("Alice", {"Alice": 131, "Bob": 120}), ("Bob", {"Alice": 60, "Bob": 64})]
+
+
+@pytest.mark.parametrize("kind", ["tally", "scorecards"])
+def test_a_cell_longer_than_the_csv_limit_is_refused_at_its_line_and_the_other_rows_read(
+    tmp_path: Path, kind: str
+) -> None:
+    """It was a traceback (``csv.Error: field larger than field limit``), and the sheet's other rows were lost."""
+    import csv
+
+    long_event = "A" * (csv.field_size_limit() + 1)
+    if kind == "tally":
+        rows = ["date,event,round,player1,player2,score1,score2",
+                "2026-09-08,Ladder,1,Ann,Bob,121,100",
+                f"2026-09-08,{long_event},1,Cid,Dee,121,90",
+                "2026-09-08,Ladder,1,Eve,Fay,99,121"]  # fmt: skip
+        games_left = 2  # lines 2 and 4, a game each
+    else:
+        rows = ["date,event,round,player,opponent,game_points,spread",
+                "2026-11-05,Night,1,Ann,Bob,2,+21", "2026-11-05,Night,1,Bob,Ann,0,-21",
+                f"2026-11-05,{long_event},1,Cid,Dee,2,+31"]  # fmt: skip
+        games_left = 1  # the two cards of lines 2 and 3 agree
+    sheet = tmp_path / "sheet.csv"
+    sheet.write_text("\n".join(rows) + "\n")
+    errors: list[LogError] = []
+    games = list(read_games(sheet, on_error=errors.append))
+    assert [(e.place, e.message) for e in errors] == [
+        ("line 3" if kind == "tally" else "line 4", f"a cell is longer than {csv.field_size_limit()} characters")
+    ]
+    assert len(games) == games_left

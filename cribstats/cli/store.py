@@ -179,6 +179,9 @@ def import_logs(
             except _store_failures() as err:
                 progress.stop()
                 raise _failed_import(db, err, seen[0].imported if seen else 0) from None
+            except _worker_failures() as err:
+                progress.stop()
+                raise _failed_import(db, err, seen[0].imported if seen else 0) from None
             except KeyboardInterrupt:
                 progress.stop()
                 raise fail(
@@ -206,17 +209,27 @@ def _store_failures() -> tuple[type[BaseException], ...]:
     return (sa.exc.SQLAlchemyError, OSError)
 
 
+def _worker_failures() -> tuple[type[BaseException], ...]:
+    from concurrent.futures.process import BrokenProcessPool
+
+    return (BrokenProcessPool,)
+
+
 def _failed_import(url: str, err: BaseException, stored: int) -> typer.Exit:
-    """An import the database stopped (a full disk, a lost server): what went wrong, and what is stored."""
+    """An import the database stopped (a full disk, a lost server), or a worker process's end (killed, out of
+    memory): what went wrong, and what is stored."""
     from cribstats.store.db import describe_db_error, normalize_url
 
     try:
         shown = normalize_url(url).render_as_string(hide_password=True)
     except CribstatsError:
         shown = "the database"
-    why = describe_db_error(err) if not isinstance(err, OSError) else (err.strerror or str(err))
+    if isinstance(err, _worker_failures()):
+        what = "a worker process of the import ended before its games were replayed (killed, or out of memory)"
+    else:
+        what = f"{shown}: {err.strerror or str(err) if isinstance(err, OSError) else describe_db_error(err)}"
     games = f"{stored} game{'' if stored == 1 else 's'}"
-    return fail(f"{shown}: {why}; {games} of this import were stored (whole batches, nothing else); once the "
+    return fail(f"{what}; {games} of this import were stored (whole batches, nothing else); once the "
                 "trouble is fixed, run the same import again to complete it", 1)
 
 

@@ -52,6 +52,7 @@ from cribstats.formats.sources import (
     not_text_message,
     not_utf8_error,
     open_log,
+    open_problem,
     report,
     walk_paths,
 )
@@ -77,6 +78,11 @@ def read_games(
         yield from read_stream(sys.stdin.buffer, STDIN_NAME, on_error=on_error, on_record=on_record)
         return
     if os.path.isdir(path):
+        try:
+            os.scandir(path).close()
+        except OSError as err:  # a folder that cannot be listed, named by the walk in its place
+            report(LogError(path, None, open_problem(err)), on_error)
+            return
         yield from read_paths([path], on_error=on_error, on_record=on_record)
         return
     kind = kind_of(path)

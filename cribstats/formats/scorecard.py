@@ -48,7 +48,7 @@ from cribstats.formats.sources import (
     line_place,
     report,
 )
-from cribstats.formats.tally import RowError, _variant, read_tally, sheet_header_problem
+from cribstats.formats.tally import RowError, _variant, read_tally, sheet_header_problem, sheet_rows
 from cribstats.gamelog import FORMAT, GameLogError, validate_game
 from cribstats.names import event_key, name_key
 from cribstats.variants import Variant, find_variant
@@ -74,7 +74,10 @@ def read_sheet(
         head.append(text)
         if text.strip():
             break
-    header = next(csv.reader([head[-1]]), []) if head else []
+    try:
+        header = next(csv.reader([head[-1]]), []) if head else []
+    except csv.Error:  # the sheet's reader refuses the line
+        header = []
     names = {cell.strip().lstrip("\ufeff").lower() for cell in header}
     all_lines = itertools.chain(head, rows)
     if {"game_points", "spread"} <= names:
@@ -129,12 +132,10 @@ def read_scorecards(
     lines: Iterable[str], file: str, *, on_error: OnError | None = None, on_record: OnRecord | None = None
 ) -> Iterator[SourceGame]:
     """Games from the cards that agree (places ``lines 4, 9``); findings for those that do not."""
-    reader = csv.reader(lines)
     header: list[str] | None = None
     games: dict[tuple[str, str, str, str, tuple[str, str]], list[Card]] = {}
     events: dict[str, str] = {}  # each event's key: the event as the sheet first spells it
-    for row in reader:
-        line = reader.line_num
+    for line, row in sheet_rows(lines, file, on_error):
         if not any(cell.strip() for cell in row):
             continue
         if header is None:

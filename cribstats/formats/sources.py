@@ -173,6 +173,21 @@ def not_utf8_error(file: str, text: bytes, first_line: int = 1) -> LogError | No
     return None
 
 
+def open_problem(err: OSError) -> str:
+    """Why a file or folder could not be opened.
+
+    >>> open_problem(PermissionError(13, "Permission denied"))
+    'cannot be read: permission denied'
+    """
+    if isinstance(err, FileNotFoundError):
+        return "no such file"
+    if isinstance(err, IsADirectoryError):
+        return "is a folder, not a file"
+    if isinstance(err, PermissionError):
+        return "cannot be read: permission denied"
+    return f"cannot be read: {err.strerror or err}"
+
+
 def open_log(path: str) -> BinaryIO:
     """Open a file for reading in binary mode, checking that it holds text.
 
@@ -180,14 +195,8 @@ def open_log(path: str) -> BinaryIO:
     """
     try:
         handle = open(path, "rb")  # noqa: SIM115 - the caller closes it
-    except FileNotFoundError:
-        raise LogError(path, None, "no such file") from None
-    except IsADirectoryError:
-        raise LogError(path, None, "is a folder, not a file") from None
-    except PermissionError:
-        raise LogError(path, None, "cannot be read: permission denied") from None
     except OSError as err:
-        raise LogError(path, None, f"cannot be read: {err.strerror or err}") from None
+        raise LogError(path, None, open_problem(err)) from None
     try:
         head = handle.read(HEAD_SIZE)
         handle.seek(0)
@@ -202,17 +211,24 @@ def open_log(path: str) -> BinaryIO:
 
 def walk_paths(paths: Iterable[str]) -> Iterator[str]:
     """The files to read, in order: each path as given, and for a folder every file under it with a known
-    suffix, sorted, hidden files and folders left out. ``-`` (standard input) passes through."""
+    suffix, sorted, hidden files and folders left out. ``-`` (standard input) passes through. A folder that
+    cannot be listed is given in its place, so that its reader refuses it with its name and why."""
     for path in paths:
         if path != STDIN and os.path.isdir(path):
-            found: list[str] = []
-            for folder, subfolders, files in os.walk(path):
-                subfolders[:] = sorted(s for s in subfolders if not s.startswith("."))
-                found.extend(
-                    os.path.join(folder, name)
-                    for name in files
-                    if not name.startswith(".") and kind_of(name) is not None
-                )
-            yield from sorted(found, key=lambda f: Path(f).parts)
+            yield from _files_under(path)
         else:
             yield path
+
+
+def _files_under(path: str) -> list[str]:
+    found: list[str] = []
+
+    def unlisted(err: OSError) -> None:
+        found.append(err.filename if isinstance(err.filename, str) else path)
+
+    for folder, subfolders, files in os.walk(path, onerror=unlisted):
+        subfolders[:] = sorted(s for s in subfolders if not s.startswith("."))
+        found.extend(
+            os.path.join(folder, name) for name in files if not name.startswith(".") and kind_of(name) is not None
+        )
+    return sorted(found, key=lambda f: Path(f).parts)

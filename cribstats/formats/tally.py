@@ -54,10 +54,8 @@ def read_tally(lines: Iterable[str], file: str, *, on_error: OnError | None = No
     :raises LogError: for a missing or wrong header (one error for the file) and for each row that cannot be
         read (unless ``on_error`` takes them).
     """
-    reader = csv.reader(lines)
     header: list[str] | None = None
-    for row in reader:
-        line = reader.line_num
+    for line, row in sheet_rows(lines, file, on_error):
         if not any(cell.strip() for cell in row):
             continue
         if header is None:
@@ -80,6 +78,24 @@ def read_tally(lines: Iterable[str], file: str, *, on_error: OnError | None = No
         yield SourceGame(file, f"line {line}", game)
     if header is None:
         report(empty_input(file), on_error)
+
+
+def sheet_rows(lines: Iterable[str], file: str, on_error: OnError | None) -> Iterator[tuple[int, list[str]]]:
+    """The rows of a CSV sheet, each with its line number. A row the csv module cannot read (a cell longer than
+    its field limit) is refused at its line and passed over; the rows after it are read."""
+    reader = csv.reader(lines)
+    while True:
+        try:
+            row = next(reader)
+        except StopIteration:
+            return
+        except csv.Error as err:
+            limit = csv.field_size_limit()
+            problem = (f"a cell is longer than {limit} characters" if "field limit" in str(err)
+                       else f"not a row of CSV: {err}")
+            report(LogError(file, line_place(reader.line_num), problem), on_error)
+            continue
+        yield reader.line_num, row
 
 
 def header_problem(header: list[str]) -> str | None:

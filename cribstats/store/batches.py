@@ -11,6 +11,7 @@ from sqlalchemy.engine import Connection, Engine
 
 from cribstats.errors import LogError
 from cribstats.formats.sources import SourceAgreement, SourceFinding, SourceMatch
+from cribstats.safetext import storable_path
 from cribstats.store import tables as t
 from cribstats.store.bulk import refusable, retryable
 from cribstats.store.db import atomic, describe_db_error, ensure_schema, is_postgresql, writer
@@ -168,7 +169,7 @@ class Importer:
         with atomic(self.conn):
             run_id = self.conn.execute(
                 sa.insert(t.import_run_table).returning(t.import_run_table.c.id),
-                {"file": file, "file_hash": file_hash(file), "started_at": now_utc()},
+                {"file": storable_path(file), "file_hash": file_hash(file), "started_at": now_utc()},
             ).scalar_one()
         self._tally = _FileTally(run_id)
         self.summary.files += 1

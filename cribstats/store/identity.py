@@ -20,13 +20,17 @@ IN_CHUNK = 300  # games per identity query (three IN lists of this many values: 
 
 
 def file_hash(path: str) -> str | None:
-    """sha256 of a file's bytes, or None for standard input and anything that is not a regular file."""
+    """sha256 of a file's bytes, or None for standard input, anything that is not a regular file, and a file
+    that cannot be read (its reader refuses it with its name)."""
     if path in ("-", "<stdin>") or not os.path.isfile(path):
         return None
     digest = hashlib.sha256()
-    with open(path, "rb") as handle:
-        while chunk := handle.read(1 << 16):
-            digest.update(chunk)
+    try:
+        with open(path, "rb") as handle:
+            while chunk := handle.read(1 << 16):
+                digest.update(chunk)
+    except OSError:
+        return None
     return digest.hexdigest()
 
 

@@ -45,6 +45,7 @@ from cribstats.match.model import (
     same_sides,
 )
 from cribstats.names import event_key
+from cribstats.safetext import storable_path
 from cribstats.store import tables as t
 from cribstats.store.db import atomic
 from cribstats.store.identity import REPLACE_HINT
@@ -368,7 +369,7 @@ def _record_values(conn: Connection, record: MatchRecord, digest: str, source: S
         "side1": _names_json(one), "side2": _names_json(two),
         "recorded_winner": None if result is None else result.winner,
         "recorded_points1": points[0], "recorded_points2": points[1],
-        "source_file": source.file, "source_place": source.place or None, "imported_at": _now(),
+        "source_file": storable_path(source.file), "source_place": source.place or None, "imported_at": _now(),
     }
 
 

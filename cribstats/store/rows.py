@@ -16,6 +16,7 @@ from cribstats.gamelog import GO, canonical_json, game_key
 from cribstats.names import one_player_twice, stored_event
 from cribstats.replay import DealFacts, GameOutcome, ReplayVisitor, replay
 from cribstats.replay.facts import PlayerDealFacts
+from cribstats.safetext import storable_path
 from cribstats.store.tables import name_key
 from cribstats.variants import Variant
 
@@ -351,7 +352,7 @@ def prepare_game(game: AnyGame, file: str, place: str | None, values: DiscardQue
     event = stored_event(game.event)
     game_row = (  # GAME_OWN_COLUMNS
         game.id, digest, outcome.key, outcome.variant.name, outcome.target, game.muggins_rule, len(game.players),
-        Date.fromisoformat(game.date) if game.date else None, game.site, game.round, file, place,
+        Date.fromisoformat(game.date) if game.date else None, game.site, game.round, storable_path(file), place,
         outcome.ended_in_deal, outcome.skunk_level, len(outcome.deals), len(outcome.findings), log,
     )  # fmt: skip
     return PreparedGame(
