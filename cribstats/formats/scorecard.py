@@ -48,7 +48,15 @@ from cribstats.formats.sources import (
     line_place,
     report,
 )
-from cribstats.formats.tally import RowError, _variant, read_tally, sheet_header_problem, sheet_rows
+from cribstats.formats.tally import (
+    RowError,
+    _variant,
+    read_tally,
+    sheet_header,
+    sheet_header_problem,
+    sheet_rows,
+    within_header,
+)
 from cribstats.gamelog import FORMAT, GameLogError, validate_game
 from cribstats.names import event_key, name_key
 from cribstats.variants import Variant, find_variant
@@ -78,7 +86,7 @@ def read_sheet(
         header = next(csv.reader([head[-1]]), []) if head else []
     except csv.Error:  # the sheet's reader refuses the line
         header = []
-    names = {cell.strip().lstrip("\ufeff").lower() for cell in header}
+    names = set(sheet_header(header))
     all_lines = itertools.chain(head, rows)
     if {"game_points", "spread"} <= names:
         yield from read_scorecards(all_lines, file, on_error=on_error, on_record=on_record)
@@ -139,16 +147,14 @@ def read_scorecards(
         if not any(cell.strip() for cell in row):
             continue
         if header is None:
-            if row and row[0].startswith("\ufeff"):
-                row[0] = row[0][1:]
-            header = [cell.strip().lower() for cell in row]
+            header = sheet_header(row)
             problem = sheet_header_problem(header, "a scorecard sheet", SCORECARD_COLUMNS, SCORECARD_OPTIONAL)
             if problem:
                 report(LogError(file, line_place(line), problem), on_error)
                 return
             continue
         try:
-            card = _card(header, row, line)
+            card = _card(header, within_header(row, header), line)
             cards = games.setdefault(card.game, [])
             player = name_key(card.player)
             first = next((c.line for c in cards if name_key(c.player) == player), None)

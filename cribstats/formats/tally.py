@@ -59,16 +59,14 @@ def read_tally(lines: Iterable[str], file: str, *, on_error: OnError | None = No
         if not any(cell.strip() for cell in row):
             continue
         if header is None:
-            if line == 1 and row and row[0].startswith("\ufeff"):
-                row[0] = row[0][1:]
-            header = [cell.strip().lower() for cell in row]
+            header = sheet_header(row)
             problem = header_problem(header)
             if problem:
                 report(LogError(file, line_place(line), problem), on_error)
                 return
             continue
         try:
-            game = validate_game(row_to_log(header, row))
+            game = validate_game(row_to_log(header, within_header(row, header)))
         except RowError as err:
             report(LogError(file, line_place(line, err.column), str(err)), on_error)
             continue
@@ -96,6 +94,34 @@ def sheet_rows(lines: Iterable[str], file: str, on_error: OnError | None) -> Ite
             report(LogError(file, line_place(reader.line_num), problem), on_error)
             continue
         yield reader.line_num, row
+
+
+def sheet_header(row: list[str]) -> list[str]:
+    """A CSV sheet's column names: trimmed, in lower case, without a byte-order mark, and without the blank columns
+    a spreadsheet writes after the last one (``date,event,...,score2,,``).
+
+    >>> sheet_header(["\ufeffDate", " Event ", "score2", "", " "])
+    ['date', 'event', 'score2']
+    """
+    if row and row[0].startswith("\ufeff"):
+        row = [row[0][1:], *row[1:]]
+    header = [cell.strip().lower() for cell in row]
+    while header and not header[-1]:
+        header.pop()
+    return header
+
+
+def within_header(row: list[str], header: list[str]) -> list[str]:
+    """A row without the blank cells it has beyond the header's columns (a spreadsheet's trailing commas); a row
+    with a value there is left whole, to be refused for its number of values.
+
+    >>> within_header(["a", "b", "", " "], ["x", "y"]), within_header(["a", "b", "c"], ["x", "y"])
+    (['a', 'b'], ['a', 'b', 'c'])
+    """
+    width = len(header)
+    if len(row) > width and not any(cell.strip() for cell in row[width:]):
+        return row[:width]
+    return row
 
 
 def header_problem(header: list[str]) -> str | None:

@@ -1,0 +1,45 @@
+"""A sheet saved from a spreadsheet often ends every line with blank columns (``...,score2,,``): those columns have
+no name and no value and are not part of the sheet. A value in one is still refused at its line."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from cribstats.cli.app import app
+from cribstats.errors import LogError
+from cribstats.formats import read_games
+
+TALLY = ("date,event,round,player1,player2,score1,score2,,\r\n"
+         "2026-11-03,Tuesday League,1,Ann,Ben,121,88,,\r\n"
+         "2026-11-03,Tuesday League,2,Cat,Dan,97,121,, \r\n"
+         "2026-11-03,Tuesday League,3,Ann,Cat,121,60,,oops\r\n")  # fmt: skip
+CARDS = ("date,event,round,player,opponent,game_points,spread,,,\n"
+         "2026-11-28,Club Night,1,Ann,Ben,2,+30,,,\n"
+         "2026-11-28,Club Night,1,Ben,Ann,0,-30,,,\n")  # fmt: skip
+
+
+def test_a_tally_sheet_with_blank_columns_at_the_end_is_read(tmp_path: Path) -> None:
+    path = tmp_path / "night.csv"
+    path.write_text(TALLY, encoding="utf-8", newline="")
+    errors: list[LogError] = []
+    games = list(read_games(str(path), on_error=errors.append))
+    assert [(g.place, g.game.result.winner, g.game.result.scores) for g in games] == [
+        ("line 2", "Ann", {"Ann": 121, "Ben": 88}),
+        ("line 3", "Dan", {"Cat": 97, "Dan": 121}),
+    ]
+    assert [str(e) for e in errors] == [
+        f"{path}:line 4: expected 7 values, as the header has, found 9",
+    ]
+
+
+def test_a_scorecard_sheet_with_blank_columns_at_the_end_makes_its_game(tmp_path: Path) -> None:
+    (tmp_path / "cards.csv").write_text(CARDS, encoding="utf-8")
+    db = f"sqlite:///{tmp_path / 'club.db'}"
+    done = CliRunner().invoke(app, ["import", str(tmp_path / "cards.csv"), "--db", db])
+    assert done.exit_code == 0, done.output
+    night = CliRunner().invoke(app, ["night", "--db", db, "--event", "Club Night", "--date", "2026-11-28",
+                                     "-fjson"])  # fmt: skip
+    assert [(r["player"], r["card"]) for r in json.loads(night.stdout)] == [("Ann", "2/1 +30"), ("Ben", "0/0 -30")]
