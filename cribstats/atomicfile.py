@@ -1,6 +1,7 @@
 """Output files written whole or not at all: into a temporary file beside the target, flushed to disk, then renamed
 over it. A full disk, a missing folder or a kill part-way leaves the previous file exactly as it was, and the
-temporary file is removed. Every writer of cribstats (reports, exports, charts, simulated logs) comes here.
+temporary file is removed. Every writer of cribstats (reports, exports, charts, simulated logs) comes here. The
+path ``-`` is standard output, and a device or a pipe is written into as it is.
 
 >>> import tempfile, pathlib
 >>> folder = pathlib.Path(tempfile.mkdtemp())
@@ -15,6 +16,7 @@ from __future__ import annotations
 
 import os
 import stat
+import sys
 import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager, suppress
@@ -22,6 +24,10 @@ from pathlib import Path
 from typing import BinaryIO
 
 from cribstats.errors import CribstatsError
+
+STDOUT = "-"
+"""The output path that means standard output, as ``-`` means standard input to the readers."""
+STDOUT_NAME = "standard output"
 
 
 class WriteError(CribstatsError):
@@ -65,6 +71,10 @@ def atomic_output(path: str | os.PathLike[str], *, durable: bool = True) -> Iter
 
     :raises WriteError: naming ``path`` when it cannot be written (the old file, if any, is left alone).
     """
+    if os.fspath(path) == STDOUT:
+        with _standard_output() as handle:
+            yield handle
+        return
     target = Path(path)
     if _written_in_place(target):
         with _in_place_output(target, path) as handle:
@@ -91,6 +101,17 @@ def atomic_output(path: str | os.PathLike[str], *, durable: bool = True) -> Iter
     except BaseException:
         _remove(temp)
         raise
+
+
+@contextmanager
+def _standard_output() -> Iterator[AtomicOutput]:
+    """``-``: the bytes go to standard output as they come (a pipe is never whole-or-nothing)."""
+    stream = sys.stdout.buffer
+    try:
+        yield AtomicOutput(stream, STDOUT_NAME)
+        stream.flush()
+    except OSError as err:
+        raise write_error(STDOUT_NAME, err) from None
 
 
 def _written_in_place(target: Path) -> bool:

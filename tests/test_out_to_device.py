@@ -1,5 +1,5 @@
-"""``--out`` naming no file but a pipe or a device (a FIFO, ``/dev/null``, ``/dev/stdout``): the bytes go to it,
-and it stays what it was. The whole-or-nothing write renamed a file over it: ``--out /dev/null`` run as root
+"""``--out`` naming no file but a pipe or a device (a FIFO, ``/dev/null``, ``/dev/stdout``, ``-``): the bytes go
+to it, and it stays what it was. The whole-or-nothing write renamed a file over it: ``--out /dev/null`` run as root
 replaced the system's /dev/null with a file of the export, and a FIFO's reader got nothing."""
 
 from __future__ import annotations
@@ -56,3 +56,14 @@ def test_out_to_a_device_is_written_and_the_device_stays(tmp_path: Path) -> None
     after = os.stat(null)
     assert stat.S_ISCHR(after.st_mode) and after.st_rdev == os.makedev(1, 3)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["null"]
+
+
+@pytest.mark.parametrize("args", [ANALYSE, [*ANALYSE[:-1], "json"]])
+def test_out_dash_is_standard_output(tmp_path: Path, args: list[str]) -> None:
+    """``--out -`` is standard output, as ``-`` is standard input to the readers: no file ``-``, no "wrote"."""
+    command = [sys.executable, "-c", "from cribstats.cli.app import main; main()", *args, "--out", "-"]
+    done = subprocess.run(command, env=os.environ | {"PYTHONPATH": str(ROOT)}, capture_output=True, timeout=120,
+                          check=False, cwd=tmp_path)  # fmt: skip
+    assert (done.returncode, done.stderr) == (0, b"")
+    assert done.stdout == cribstats(*args).stdout != b""
+    assert list(tmp_path.iterdir()) == []

@@ -20,6 +20,7 @@ from cribstats.cli.options import (
     fail,
 )
 from cribstats.cli.output import emit as _emit
+from cribstats.cli.output import say_written
 from cribstats.cli.stats import (
     EventOption,
     PlayerOption,
@@ -88,7 +89,7 @@ def _write_text(text: str, out: str | None) -> None:
         write_atomic(out, text)
     except WriteError as err:  # names the file; what was there before is left as it was
         raise fail(str(err), 1) from None
-    err_console().print(f"wrote {out}", markup=False, highlight=False)
+    say_written(out)
 
 
 def _fill_store(db: str, again: bool) -> None:

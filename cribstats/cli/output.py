@@ -113,4 +113,12 @@ def emit(
         sys.stdout.flush()
         return
     write_atomic(out, data)
-    err_console().print(message(f"wrote {out}"), soft_wrap=True)
+    say_written(out)
+
+
+def say_written(out: str) -> None:
+    """``wrote FILE`` on standard error once a file is written; nothing when ``out`` was ``-``, standard output."""
+    from cribstats.atomicfile import STDOUT
+
+    if out != STDOUT:
+        err_console().print(message(f"wrote {out}"), soft_wrap=True)

@@ -12,7 +12,7 @@ from rich import box
 from rich.table import Table
 
 from cribstats.cli.options import DbOption, FormatOption, OutOption, OutputFormat, err_console, fail
-from cribstats.cli.output import OutputUsageError, check_output, emit
+from cribstats.cli.output import OutputUsageError, check_output, emit, say_written
 from cribstats.cli.terminal import cell, message, name_cell
 from cribstats.errors import CribstatsError, VariantError
 from cribstats.safetext import display_width
@@ -406,7 +406,7 @@ def report(
     except _handled() as error:
         raise _fail(error) from None
     _warn_if_none(count, filters, "report")
-    err_console().print(message(f"wrote {out}"), soft_wrap=True)
+    say_written(out)
 
 
 def register(app: typer.Typer) -> None:
