@@ -27,6 +27,7 @@ from cribstats.service.auth import (
 )
 from cribstats.service.keys import KeyHolder, check_key
 from cribstats.service.problems import TITLES, ProblemError, ProblemPlace
+from cribstats.stats.sides import PARTNERS
 
 router = APIRouter(include_in_schema=False)
 CSP = ("default-src 'none'; img-src 'self'; style-src 'self'; form-action 'self'; base-uri 'none'; "
@@ -42,6 +43,7 @@ def _environment() -> jinja2.Environment:
     # names and text from the logs are shown as the report shows them: escaped, hidden characters made visible
     env = jinja2.Environment(loader=loader, autoescape=True, undefined=jinja2.StrictUndefined,
                              trim_blocks=True, lstrip_blocks=True, finalize=page_value)  # fmt: skip
+    env.globals["partners"] = PARTNERS  # how a partnership's two names are joined
     env.filters["q"] = lambda text: quote(str(text), safe="")
     env.filters["player_href"] = lambda name: _href("/players/", "/player?name=", name)
     env.filters["game_href"] = lambda key: _href("/games/", "/game?key=", key)
@@ -130,7 +132,8 @@ def _standings(engine: Any, filters: Any) -> dict[str, Any]:
     def build() -> dict[str, Any]:
         rows = views.standings_rows(engine, filters)
         macro = _environment().get_template("_table.html.j2").module.table  # type: ignore[attr-defined]
-        html = macro([LABELS[c] for c in STANDINGS_COLUMNS], _table(rows, STANDINGS_COLUMNS))
+        html = macro([LABELS[c] for c in STANDINGS_COLUMNS], _table(rows, STANDINGS_COLUMNS),
+                     sides=views.partnerships(engine, filters))  # fmt: skip
         return {"table": Markup(html), "players": [r["player"] for r in rows], "scope": filters.describe()}
 
     return views.CACHE.get(engine, ("standings-page", filters), build)
