@@ -83,7 +83,7 @@ def _handlers(app: FastAPI) -> None:
     @app.exception_handler(RequestValidationError)
     async def _invalid(request: Request, exc: RequestValidationError) -> Response:
         errors = [
-            ProblemPlace(file=None, place=".".join(str(p) for p in e.get("loc", ())), detail=str(e.get("msg")))
+            ProblemPlace(file=None, place=".".join(str(p) for p in e.get("loc", ())), detail=_message(e))
             for e in exc.errors()
         ]
         first = errors[0] if errors else None
@@ -113,6 +113,13 @@ def _handlers(app: FastAPI) -> None:
 
         LOGGER.error("the database failed: %s", describe_db_error(exc))
         return _problem_response(request, 503, "the store cannot be read just now: try again shortly")
+
+
+def _message(error: dict[str, Any]) -> str:
+    """A refused parameter's message: a check of our own says it in its own words, without pydantic's
+    ``Value error,`` before them."""
+    cause = error.get("ctx", {}).get("error") if error.get("type") == "value_error" else None
+    return str(cause) if isinstance(cause, ValueError) else str(error.get("msg"))
 
 
 def _openapi(app: FastAPI) -> dict[str, Any]:
