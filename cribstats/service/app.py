@@ -94,7 +94,11 @@ def _handlers(app: FastAPI) -> None:
     async def _sign_in(request: Request, exc: SignInNeeded) -> Response:
         from urllib.parse import quote
 
-        return RedirectResponse(f"/session?next={quote(request.url.path)}", status_code=303)
+        # back to the very address asked for: its path as sent (a name's %2F kept) and its query (a filter, a page)
+        target = request.scope.get("raw_path", request.url.path.encode()).decode("latin-1")
+        if request.url.query:
+            target += "?" + request.url.query
+        return RedirectResponse(f"/session?next={quote(target, safe='')}", status_code=303)
 
     @app.exception_handler(Exception)
     async def _unexpected(request: Request, exc: Exception) -> Response:
