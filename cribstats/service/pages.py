@@ -281,10 +281,13 @@ def _pages(request: Request, total: int, offset: int) -> dict[str, Any]:
         params = dict(request.query_params) | {"offset": str(start)}
         return f"{request.url.path}?{urlencode(params)}"
 
+    if total and offset >= total:  # past the end (a link kept while rows were deleted): the last page's link
+        return {"total": total, "first": 0, "last": 0, "prev": link((total - 1) // PAGE_SIZE * PAGE_SIZE),
+                "next": None, "past_end": True}  # fmt: skip
     prev = link(max(0, offset - PAGE_SIZE)) if offset > 0 else None
     following = link(offset + PAGE_SIZE) if offset + PAGE_SIZE < total else None
     return {"total": total, "first": offset + 1 if total else 0, "last": min(total, offset + PAGE_SIZE),
-            "prev": prev, "next": following}  # fmt: skip
+            "prev": prev, "next": following, "past_end": False}  # fmt: skip
 
 
 # --- signing in, uploads and scorecards -------------------------------------------------------------------------
