@@ -12,8 +12,9 @@ from urllib.parse import quote, urlencode
 import jinja2
 from fastapi import APIRouter, Depends, Form, Query, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from markupsafe import Markup, escape
 
-from cribstats.safetext import page_value
+from cribstats.safetext import page_value, visible_lines
 from cribstats.service import filters as q
 from cribstats.service import views
 from cribstats.service.auth import (
@@ -47,6 +48,8 @@ def _environment() -> jinja2.Environment:
     env = jinja2.Environment(loader=loader, autoescape=True, undefined=jinja2.StrictUndefined,
                              trim_blocks=True, lstrip_blocks=True, finalize=page_value)  # fmt: skip
     env.globals["partners"] = PARTNERS  # how a partnership's two names are joined
+    # a box of several lines keeps its line breaks; each line is shown as any value is
+    env.filters["lines"] = lambda text: Markup(escape(visible_lines(str(text))))
     env.filters["q"] = lambda text: quote(str(text), safe="")
     env.filters["player_href"] = lambda name: _href("/players/", "/player?name=", name)
     env.filters["game_href"] = lambda key: _href("/games/", "/game?key=", key)
@@ -127,8 +130,6 @@ def _table(rows: list[dict[str, Any]], columns: tuple[str, ...]) -> list[list[st
 def _standings(engine: Any, filters: Any) -> dict[str, Any]:
     """The standings table as the pages show it, rendered once per store version and filters: a page with many
     players costs one cache look-up, not a table's formatting."""
-    from markupsafe import Markup
-
     from cribstats.report import LABELS
     from cribstats.stats.measures import STANDINGS_COLUMNS
 
