@@ -14,6 +14,7 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, RedirectResponse, Response
 from starlette.exceptions import HTTPException
+from starlette.types import ASGIApp, Receive, Scope, Send
 
 from cribstats.service.auth import Service, SignInNeeded
 from cribstats.service.problems import PROBLEM_TYPE, ProblemError, ProblemPlace, problem
@@ -45,8 +46,22 @@ def create_app(settings: Settings) -> FastAPI:
     app.include_router(pages.router)
     app.include_router(scorecard_page.router)
     _handlers(app)
+    app.add_middleware(HeadAsGet)
     app.openapi = lambda: _openapi(app)  # type: ignore[method-assign]
     return app
+
+
+class HeadAsGet:
+    """HEAD answered as GET is, headers alone (RFC 9110 9.3.2: a server that answers GET answers HEAD): link
+    checkers and uptime monitors ask HEAD. The server sends no body for a HEAD request."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http" and scope["method"] == "HEAD":
+            scope = {**scope, "method": "GET"}
+        await self.app(scope, receive, send)
 
 
 def from_env() -> FastAPI:
