@@ -4,7 +4,6 @@ views (nights, seasons, head-to-head, ratings, discards). Every list is paged
 
 from __future__ import annotations
 
-from datetime import date as Date
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Query, Request
@@ -186,7 +185,7 @@ def stats(request: Request, player: q.Player = None, event: q.Event = None, sinc
 @router.get("/standings", response_model=Page[StandingsRow],  # type: ignore[valid-type]
             summary="Standings in the ACC order")
 def standings(request: Request, event: q.Event = None,
-              date: Annotated[Date | None, Query(description="Only games of this day: a club night.")] = None,
+              date: Annotated[q.Day | None, Query(description="Only games of this day: a club night.")] = None,
               since: q.Since = None, until: q.Until = None, variant: q.Variant = None,
               limit: q.Limit = q.LIMIT_DEFAULT, offset: q.Offset = 0) -> Any:  # fmt: skip
     """The rows of `cribstats standings --format json`: game points, then games won, then spread."""
@@ -234,7 +233,7 @@ def _listed(rows: list[dict[str, Any]], limit: int, offset: int) -> dict[str, An
             summary="A club night's placings in the ACC order")
 def nights(request: Request,
            event: Annotated[str, Query(max_length=q.TEXT_MAX, description="The event (case ignored).")],
-           date: Annotated[Date, Query(description="The night's date (YYYY-MM-DD).")],
+           date: Annotated[q.Day, Query(description="The night's date (YYYY-MM-DD).")],
            limit: q.Limit = q.LIMIT_DEFAULT, offset: q.Offset = 0) -> Any:  # fmt: skip
     """The placings of `cribstats night --event EVENT --date DATE --format json`: game points, then games won,
     then spread (an empty list when no finished game of that night is stored)."""

@@ -14,6 +14,7 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, RedirectResponse, Response
 from starlette.exceptions import HTTPException
+from starlette.types import ASGIApp, Receive, Scope, Send
 
 from cribstats.service.auth import Service, SignInNeeded
 from cribstats.service.problems import PROBLEM_TYPE, ProblemError, ProblemPlace, problem
@@ -45,8 +46,22 @@ def create_app(settings: Settings) -> FastAPI:
     app.include_router(pages.router)
     app.include_router(scorecard_page.router)
     _handlers(app)
+    app.add_middleware(HeadAsGet)
     app.openapi = lambda: _openapi(app)  # type: ignore[method-assign]
     return app
+
+
+class HeadAsGet:
+    """HEAD answered as GET is, headers alone (RFC 9110 9.3.2: a server that answers GET answers HEAD): link
+    checkers and uptime monitors ask HEAD. The server sends no body for a HEAD request."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http" and scope["method"] == "HEAD":
+            scope = {**scope, "method": "GET"}
+        await self.app(scope, receive, send)
 
 
 def from_env() -> FastAPI:
@@ -83,7 +98,7 @@ def _handlers(app: FastAPI) -> None:
     @app.exception_handler(RequestValidationError)
     async def _invalid(request: Request, exc: RequestValidationError) -> Response:
         errors = [
-            ProblemPlace(file=None, place=".".join(str(p) for p in e.get("loc", ())), detail=str(e.get("msg")))
+            ProblemPlace(file=None, place=".".join(str(p) for p in e.get("loc", ())), detail=_message(e))
             for e in exc.errors()
         ]
         first = errors[0] if errors else None
@@ -94,7 +109,11 @@ def _handlers(app: FastAPI) -> None:
     async def _sign_in(request: Request, exc: SignInNeeded) -> Response:
         from urllib.parse import quote
 
-        return RedirectResponse(f"/session?next={quote(request.url.path)}", status_code=303)
+        # back to the very address asked for: its path as sent (a name's %2F kept) and its query (a filter, a page)
+        target = request.scope.get("raw_path", request.url.path.encode()).decode("latin-1")
+        if request.url.query:
+            target += "?" + request.url.query
+        return RedirectResponse(f"/session?next={quote(target, safe='')}", status_code=303)
 
     @app.exception_handler(Exception)
     async def _unexpected(request: Request, exc: Exception) -> Response:
@@ -113,6 +132,13 @@ def _handlers(app: FastAPI) -> None:
 
         LOGGER.error("the database failed: %s", describe_db_error(exc))
         return _problem_response(request, 503, "the store cannot be read just now: try again shortly")
+
+
+def _message(error: dict[str, Any]) -> str:
+    """A refused parameter's message: a check of our own says it in its own words, without pydantic's
+    ``Value error,`` before them."""
+    cause = error.get("ctx", {}).get("error") if error.get("type") == "value_error" else None
+    return str(cause) if isinstance(cause, ValueError) else str(error.get("msg"))
 
 
 def _openapi(app: FastAPI) -> dict[str, Any]:

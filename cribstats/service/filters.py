@@ -7,6 +7,7 @@ from datetime import date as Date
 from typing import Annotated
 
 from fastapi import Query
+from pydantic import BeforeValidator
 
 from cribstats.errors import VariantError
 from cribstats.service.problems import ProblemError, ProblemPlace
@@ -19,8 +20,22 @@ Player = Annotated[
     str | None, Query(max_length=TEXT_MAX, description="Only this player (case and spacing ignored).")
 ]
 Event = Annotated[str | None, Query(max_length=TEXT_MAX, description="Only games of this event (case ignored).")]
-Since = Annotated[Date | None, Query(description="Only games on or after this date (YYYY-MM-DD).")]
-Until = Annotated[Date | None, Query(description="Only games on or before this date (YYYY-MM-DD).")]
+
+
+def _day(value: object) -> object:
+    """A date parameter read as a game log's dates are (``YYYY-MM-DD``, :func:`~cribstats.gamelog.fields.
+    iso_date`), not as pydantic reads a date (which takes ``0`` for 1970-01-01, a Unix time)."""
+    if isinstance(value, str):
+        from cribstats.gamelog.fields import iso_date
+
+        return Date.fromisoformat(iso_date(value))
+    return value
+
+
+Day = Annotated[Date, BeforeValidator(_day)]
+"""A date parameter of the API: ``YYYY-MM-DD`` only."""
+Since = Annotated[Day | None, Query(description="Only games on or after this date (YYYY-MM-DD).")]
+Until = Annotated[Day | None, Query(description="Only games on or before this date (YYYY-MM-DD).")]
 Variant = Annotated[str | None, Query(max_length=40, description="Only games of this variant (six-card, ...).")]
 Limit = Annotated[int, Query(ge=1, le=LIMIT_MAX, description="Items on this page.")]
 Offset = Annotated[int, Query(ge=0, le=OFFSET_MAX, description="Items skipped before this page.")]

@@ -12,8 +12,9 @@ from urllib.parse import quote, urlencode
 import jinja2
 from fastapi import APIRouter, Depends, Form, Query, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from markupsafe import Markup, escape
 
-from cribstats.safetext import page_value
+from cribstats.safetext import page_value, visible_lines
 from cribstats.service import filters as q
 from cribstats.service import views
 from cribstats.service.auth import (
@@ -27,10 +28,14 @@ from cribstats.service.auth import (
 )
 from cribstats.service.keys import KeyHolder, check_key
 from cribstats.service.problems import TITLES, ProblemError, ProblemPlace
+from cribstats.stats.sides import PARTNERS
 
 router = APIRouter(include_in_schema=False)
 CSP = ("default-src 'none'; img-src 'self'; style-src 'self'; form-action 'self'; base-uri 'none'; "
        "frame-ancestors 'none'")  # fmt: skip
+# A chart opened on its own is a document: matplotlib's SVG styles every shape inline (style="fill: ..."), so
+# those styles are let through; still no script runs and nothing is loaded.
+CHART_CSP = "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; frame-ancestors 'none'"
 CHART_KINDS = ("skunks", "skunks-trend", "averages", "hands", "accuracy")
 PAGE_SIZE = 50
 Reader = Annotated[KeyHolder | None, Depends(page_reader)]
@@ -42,6 +47,9 @@ def _environment() -> jinja2.Environment:
     # names and text from the logs are shown as the report shows them: escaped, hidden characters made visible
     env = jinja2.Environment(loader=loader, autoescape=True, undefined=jinja2.StrictUndefined,
                              trim_blocks=True, lstrip_blocks=True, finalize=page_value)  # fmt: skip
+    env.globals["partners"] = PARTNERS  # how a partnership's two names are joined
+    # a box of several lines keeps its line breaks; each line is shown as any value is
+    env.filters["lines"] = lambda text: Markup(escape(visible_lines(str(text))))
     env.filters["q"] = lambda text: quote(str(text), safe="")
     env.filters["player_href"] = lambda name: _href("/players/", "/player?name=", name)
     env.filters["game_href"] = lambda key: _href("/games/", "/game?key=", key)
@@ -122,15 +130,14 @@ def _table(rows: list[dict[str, Any]], columns: tuple[str, ...]) -> list[list[st
 def _standings(engine: Any, filters: Any) -> dict[str, Any]:
     """The standings table as the pages show it, rendered once per store version and filters: a page with many
     players costs one cache look-up, not a table's formatting."""
-    from markupsafe import Markup
-
     from cribstats.report import LABELS
     from cribstats.stats.measures import STANDINGS_COLUMNS
 
     def build() -> dict[str, Any]:
         rows = views.standings_rows(engine, filters)
         macro = _environment().get_template("_table.html.j2").module.table  # type: ignore[attr-defined]
-        html = macro([LABELS[c] for c in STANDINGS_COLUMNS], _table(rows, STANDINGS_COLUMNS))
+        html = macro([LABELS[c] for c in STANDINGS_COLUMNS], _table(rows, STANDINGS_COLUMNS),
+                     sides=views.partnerships(engine, filters))  # fmt: skip
         return {"table": Markup(html), "players": [r["player"] for r in rows], "scope": filters.describe()}
 
     return views.CACHE.get(engine, ("standings-page", filters), build)
@@ -267,7 +274,7 @@ def chart(request: Request, kind: str, holder: Reader, player: q.Player = None, 
     if kind not in CHART_KINDS:
         raise ProblemError(404, f"no chart {kind!r}: use one of {', '.join(CHART_KINDS)}")
     svg = views.chart_svg(service_of(request).engine, kind, q.make_filter(player, event, since, until))
-    return Response(svg, media_type="image/svg+xml", headers={"content-security-policy": CSP})
+    return Response(svg, media_type="image/svg+xml", headers={"content-security-policy": CHART_CSP})
 
 
 def _pages(request: Request, total: int, offset: int) -> dict[str, Any]:
@@ -275,10 +282,13 @@ def _pages(request: Request, total: int, offset: int) -> dict[str, Any]:
         params = dict(request.query_params) | {"offset": str(start)}
         return f"{request.url.path}?{urlencode(params)}"
 
+    if total and offset >= total:  # past the end (a link kept while rows were deleted): the last page's link
+        return {"total": total, "first": 0, "last": 0, "prev": link((total - 1) // PAGE_SIZE * PAGE_SIZE),
+                "next": None, "past_end": True}  # fmt: skip
     prev = link(max(0, offset - PAGE_SIZE)) if offset > 0 else None
     following = link(offset + PAGE_SIZE) if offset + PAGE_SIZE < total else None
     return {"total": total, "first": offset + 1 if total else 0, "last": min(total, offset + PAGE_SIZE),
-            "prev": prev, "next": following}  # fmt: skip
+            "prev": prev, "next": following, "past_end": False}  # fmt: skip
 
 
 # --- signing in, uploads and scorecards -------------------------------------------------------------------------

@@ -106,6 +106,17 @@ def standings_rows(engine: Engine, filters: StatsFilter) -> list[dict[str, Any]]
     return CACHE.get(engine, ("standings", filters), lambda: frame_rows(compute_standings(engine, filters)))
 
 
+def partnerships(engine: Engine, filters: StatsFilter) -> dict[str, tuple[str, str]]:
+    """The standings' partnerships for these filters: a side's name and its two players."""
+    from cribstats.stats.sides import read_partnerships
+
+    def read() -> dict[str, tuple[str, str]]:
+        with engine.connect() as conn:
+            return read_partnerships(conn, filters)
+
+    return CACHE.get(engine, ("partnerships", filters), read)
+
+
 def chart_svg(engine: Engine, kind: str, filters: StatsFilter) -> bytes:
     """One chart of ``cribstats chart`` as SVG."""
     from cribstats.charts import draw_chart, figure_bytes

@@ -91,7 +91,23 @@ def read_side_totals(conn: Connection, filters: StatsFilter) -> pl.DataFrame:
     for r in conn.execute(side_totals_query(filters)):
         name, key = r.player, r.name_key
         if r.partner_id is not None:
-            pair = sorted([(r.name_key, r.player), (r.partner_key, r.partner)])
+            pair = _pair(r)
             name, key = PARTNERS.join(n for _, n in pair), PARTNERS.join(k for k, _ in pair)
         rows.append((r.player_id, r.partner_id, name, key, *r[6:]))
     return pl.DataFrame(rows, schema=SIDE_TOTALS_SCHEMA, orient="row")
+
+
+def read_partnerships(conn: Connection, filters: StatsFilter) -> dict[str, tuple[str, str]]:
+    """The partnerships of the covered games: each side's name in the standings and its two players, in the
+    order the name gives them."""
+    found = {}
+    for r in conn.execute(side_totals_query(filters)):
+        if r.partner_id is not None:
+            pair = _pair(r)
+            found[PARTNERS.join(n for _, n in pair)] = (pair[0][1], pair[1][1])
+    return found
+
+
+def _pair(r: Any) -> list[tuple[str, str]]:
+    """A side's two players as (name key, name), in name order."""
+    return sorted([(r.name_key, r.player), (r.partner_key, r.partner)])
