@@ -9,13 +9,9 @@ from typing import Annotated
 import typer
 
 from cribstats.atomicfile import WriteError
-from cribstats.cli.options import err_console, fail
+from cribstats.cli.options import err_console, fail, player_names
 
 PANEL_OUT = "Output"
-
-
-def _names(players: str) -> list[str]:
-    return [n.strip() for n in players.split(",") if n.strip()]
 
 
 def _date(text: str | None, option: str) -> Date | None:
@@ -76,7 +72,7 @@ def simulate_matches(
     try:
         shape = rules_from_shorthand(rules)
         match_rules = MatchRules.model_validate({**shape, "triple_skunk_wins": triple_skunk_wins})  # type: ignore[dict-item]
-        records = list(play(matches, _names(players), match_rules, seed=seed, event=event,
+        records = list(play(matches, player_names(players), match_rules, seed=seed, event=event,
                             date=_date(date, "--date"), site=site))
     except ValueError as err:
         raise fail(f"{err}", 2) from None
@@ -130,7 +126,7 @@ def simulate_nights(
         raise fail(f"--scorecards {str(scorecards)!r}: a scorecard sheet is a .csv file", 2)
     first = _date(start_date, "--start-date")
     try:
-        logs = [g.log for g in play(nights, _names(players), games_each=games_each, seed=seed, event=event,
+        logs = [g.log for g in play(nights, player_names(players), games_each=games_each, seed=seed, event=event,
                                     start_date=first or "2026-01-06", site=site)]
     except ValueError as err:
         raise fail(f"{err}", 2) from None

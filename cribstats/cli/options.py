@@ -97,6 +97,29 @@ def fail(message: str, code: int) -> typer.Exit:
     return typer.Exit(code)
 
 
+def player_names(text: str, option: str = "--players") -> list[str]:
+    """The names a comma-separated option gives, each by the rule the game logs' names follow (trimmed, NFC, no
+    hidden character, at most 64 characters) and no two one player: a simulator writes no log that ``import``
+    would refuse.
+
+    :raises typer.Exit: (exit 2) naming the option and the name.
+    """
+    from cribstats.names import TextError, normalise_name, one_player_twice
+
+    names: list[str] = []
+    for part in text.split(","):
+        if not part.strip():
+            continue
+        try:
+            names.append(normalise_name(part))
+        except TextError as err:
+            raise fail(f"{option}: {part.strip()!r}: {err}", 2) from None
+    twice = one_player_twice(names)
+    if twice is not None:
+        raise fail(f"{option}: {twice}", 2)
+    return names
+
+
 def folders_without_logs(paths: Iterable[str]) -> list[str]:
     """The folders among ``paths`` that hold no file cribstats reads: a user who names the wrong folder is told
     so rather than shown a clean result."""

@@ -14,7 +14,7 @@ from typing import IO, TYPE_CHECKING, Annotated
 import typer
 
 from cribstats.atomicfile import AtomicOutput, WriteError, atomic_output, sync_all, write_atomic
-from cribstats.cli.options import err_console, fail
+from cribstats.cli.options import err_console, fail, player_names
 from cribstats.cli.terminal import message
 from cribstats.errors import CribstatsError
 from cribstats.variants import VARIANT_NAMES
@@ -130,7 +130,7 @@ def simulate(
     from cribstats.simulate import simulate_games
 
     console = err_console()
-    names = [n.strip() for n in players.split(",") if n.strip()] if players is not None else None
+    names = player_names(players) if players is not None else None
     try:
         first_date = Date.fromisoformat(start_date) if start_date is not None else None
     except ValueError:
