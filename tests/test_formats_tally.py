@@ -155,8 +155,8 @@ def test_header_in_any_order_and_case_quoted_cells_and_a_byte_order_mark(tmp_pat
 def test_an_empty_sheet_and_a_header_only_sheet(tmp_path: Path) -> None:
     empty = sheet(tmp_path, "", "empty.csv")
     assert read_all(empty) == ([], [f"{empty}: the file is empty"])
-    header_only = sheet(tmp_path, HEADER + "\n", "header.csv")
-    assert read_all(header_only) == ([], [])
+    header_only = sheet(tmp_path, HEADER + "\n", "header.csv")  # nothing to read, as an empty file
+    assert read_all(header_only) == ([], [f"{header_only}:line 1: the sheet has its header and no rows after it"])
 
 
 SAMPLE_SHEETS = sorted((DATA.parents[2] / "sample_logs").rglob("*.csv")) or [DATA / "tally.csv"]

@@ -45,6 +45,7 @@ from cribstats.formats.sources import (
     SourceFinding,
     SourceGame,
     empty_input,
+    header_only,
     line_place,
     report,
 )
@@ -143,11 +144,14 @@ def read_scorecards(
     header: list[str] | None = None
     games: dict[tuple[str, str, str, str, tuple[str, str]], list[Card]] = {}
     events: dict[str, str] = {}  # each event's key: the event as the sheet first spells it
+    header_line, rows = 0, 0
     for line, row in sheet_rows(lines, file, on_error):
+        if header is not None:  # any line after the header: one refused for its bytes comes here blank
+            rows += 1
         if not any(cell.strip() for cell in row):
             continue
         if header is None:
-            header = sheet_header(row)
+            header, header_line = sheet_header(row), line
             problem = sheet_header_problem(header, "a scorecard sheet", SCORECARD_COLUMNS, SCORECARD_OPTIONAL)
             if problem:
                 report(LogError(file, line_place(line), problem), on_error)
@@ -166,6 +170,9 @@ def read_scorecards(
             report(LogError(file, line_place(line, err.column), str(err)), on_error)
     if header is None:
         report(empty_input(file), on_error)
+        return
+    if not rows:
+        report(header_only(file, header_line), on_error)
         return
     for cards in games.values():
         place = "lines " + ", ".join(str(c.line) for c in cards) if len(cards) > 1 else f"line {cards[0].line}"

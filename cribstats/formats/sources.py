@@ -99,6 +99,11 @@ def empty_input(file: str) -> LogError:
     return LogError(file, None, "nothing came on standard input" if file == STDIN_NAME else "the file is empty")
 
 
+def header_only(file: str, line: int) -> LogError:
+    """The error for a CSV sheet with its header and no row after it: nothing to read, as an empty file."""
+    return LogError(file, line_place(line), "the sheet has its header and no rows after it")
+
+
 def line_place(line: int, place: str = "") -> str:
     """``line 7`` alone, or with a JSON path after it: ``line 7: deals[3].play[5]``."""
     return f"line {line}: {place}" if place else f"line {line}"

@@ -26,7 +26,7 @@ from collections.abc import Iterable, Iterator
 from typing import Any
 
 from cribstats.errors import CribstatsError, LogError, VariantError
-from cribstats.formats.sources import OnError, SourceGame, empty_input, line_place, report
+from cribstats.formats.sources import OnError, SourceGame, empty_input, header_only, line_place, report
 from cribstats.gamelog import FORMAT, GameLogError, validate_game
 from cribstats.names import TextError, normalise_name
 from cribstats.variants import VARIANT_NAMES, find_variant
@@ -55,11 +55,14 @@ def read_tally(lines: Iterable[str], file: str, *, on_error: OnError | None = No
         read (unless ``on_error`` takes them).
     """
     header: list[str] | None = None
+    header_line, rows = 0, 0
     for line, row in sheet_rows(lines, file, on_error):
+        if header is not None:  # any line after the header: one refused for its bytes comes here blank
+            rows += 1
         if not any(cell.strip() for cell in row):
             continue
         if header is None:
-            header = sheet_header(row)
+            header, header_line = sheet_header(row), line
             problem = header_problem(header)
             if problem:
                 report(LogError(file, line_place(line), problem), on_error)
@@ -76,6 +79,8 @@ def read_tally(lines: Iterable[str], file: str, *, on_error: OnError | None = No
         yield SourceGame(file, f"line {line}", game)
     if header is None:
         report(empty_input(file), on_error)
+    elif not rows:
+        report(header_only(file, header_line), on_error)
 
 
 def sheet_rows(lines: Iterable[str], file: str, on_error: OnError | None) -> Iterator[tuple[int, list[str]]]:

@@ -1,11 +1,13 @@
-"""A sheet saved from a spreadsheet often ends every line with blank columns (``...,score2,,``): those columns have
-no name and no value and are not part of the sheet. A value in one is still refused at its line."""
+"""Sheets as clubs save them. A spreadsheet often ends every line with blank columns (``...,score2,,``): those
+columns have no name and no value and are not part of the sheet; a value in one is still refused at its line. A
+sheet with its header and no row (a blank form) is refused as an empty file is: nothing was read."""
 
 from __future__ import annotations
 
 import json
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 from cribstats.cli.app import app
@@ -43,3 +45,15 @@ def test_a_scorecard_sheet_with_blank_columns_at_the_end_makes_its_game(tmp_path
     night = CliRunner().invoke(app, ["night", "--db", db, "--event", "Club Night", "--date", "2026-11-28",
                                      "-fjson"])  # fmt: skip
     assert [(r["player"], r["card"]) for r in json.loads(night.stdout)] == [("Ann", "2/1 +30"), ("Ben", "0/0 -30")]
+
+
+@pytest.mark.parametrize("header", ["date,event,round,player1,player2,score1,score2",
+                                    "date,event,round,player,opponent,game_points,spread"])
+def test_a_sheet_with_its_header_and_no_rows_is_refused_as_an_empty_file_is(tmp_path: Path, header: str) -> None:
+    path = tmp_path / "blank.csv"
+    path.write_text(f"\n{header}\n", encoding="utf-8")
+    errors: list[LogError] = []
+    assert list(read_games(str(path), on_error=errors.append)) == []
+    assert [str(e) for e in errors] == [f"{path}:line 2: the sheet has its header and no rows after it"]
+    code = CliRunner().invoke(app, ["audit", str(path)]).exit_code
+    assert code == 2
