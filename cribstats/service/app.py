@@ -17,6 +17,7 @@ from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from cribstats.service.auth import KEY_SCHEME, Service, SignInNeeded
+from cribstats.service.filters import in_words, message
 from cribstats.service.problems import PROBLEM_TYPE, ProblemError, ProblemPlace, problem
 from cribstats.service.settings import Settings
 from cribstats.store.db import ReadOnlyStore
@@ -98,8 +99,12 @@ def _handlers(app: FastAPI) -> None:
 
     @app.exception_handler(RequestValidationError)
     async def _invalid(request: Request, exc: RequestValidationError) -> Response:
+        if not request.url.path.startswith(API_PREFIX):  # a page: 400, in a sentence naming the field
+            described = _descriptions(request)
+            detail = "; ".join(in_words(e, described.get(str(e.get("loc", ("",))[-1]))) for e in exc.errors())
+            return _problem_response(request, 400, detail or "the request is not valid")
         errors = [
-            ProblemPlace(file=None, place=".".join(str(p) for p in e.get("loc", ())), detail=_message(e))
+            ProblemPlace(file=None, place=".".join(str(p) for p in e.get("loc", ())), detail=message(e))
             for e in exc.errors()
         ]
         first = errors[0] if errors else None
@@ -135,11 +140,18 @@ def _handlers(app: FastAPI) -> None:
         return _problem_response(request, 503, "the store cannot be read just now: try again shortly")
 
 
-def _message(error: dict[str, Any]) -> str:
-    """A refused parameter's message: a check of our own says it in its own words, without pydantic's
-    ``Value error,`` before them."""
-    cause = error.get("ctx", {}).get("error") if error.get("type") == "value_error" else None
-    return str(cause) if isinstance(cause, ValueError) else str(error.get("msg"))
+def _descriptions(request: Request) -> dict[str, str]:
+    """What each parameter of the request's route holds (its ``description``), by the name it is sent as."""
+    found: dict[str, str] = {}
+    dependant = getattr(request.scope.get("route"), "dependant", None)
+    waiting = [dependant] if dependant is not None else []
+    while waiting:  # the route's own parameters and those of its dependencies
+        one = waiting.pop()
+        waiting += one.dependencies
+        for field in [*one.path_params, *one.query_params, *one.body_params]:
+            if field.field_info.description:
+                found.setdefault(field.alias, field.field_info.description)
+    return found
 
 
 def _openapi(app: FastAPI) -> dict[str, Any]:

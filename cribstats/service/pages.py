@@ -188,7 +188,8 @@ def players(request: Request, holder: Reader, offset: q.Offset = 0) -> Response:
 
 
 @router.get("/player", response_class=HTMLResponse)
-def player_by_query(request: Request, holder: Reader, name: Annotated[str, Query(max_length=300)]) -> Response:
+def player_by_query(request: Request, holder: Reader,
+                    name: Annotated[str, Query(max_length=300, description="the player's name")]) -> Response:
     """A player's page by ``?name=``: how the pages link a player called ``.`` or ``..``."""
     return player(request, name, holder)
 
@@ -244,7 +245,8 @@ def games(request: Request, holder: Reader, player: q.Player = None, event: q.Ev
 
 
 @router.get("/game", response_class=HTMLResponse)
-def game_by_query(request: Request, holder: Reader, key: Annotated[str, Query(max_length=300)]) -> Response:
+def game_by_query(request: Request, holder: Reader, key: Annotated[str, Query(
+        max_length=300, description="the game's key, store id or content hash prefix")]) -> Response:
     """A game's page by ``?key=``: how the pages link a game whose id is ``.`` or ``..``."""
     return game(request, key, holder)
 
@@ -308,7 +310,8 @@ def sign_in_form(request: Request, next: str | None = None) -> Response:
 
 
 @router.post("/session", response_class=HTMLResponse)
-def sign_in(request: Request, key: Annotated[str, Form(max_length=300)],
+def sign_in(request: Request,
+            key: Annotated[str, Form(max_length=300, description="a key made with cribstats keys add")],
             csrf_token: Annotated[str, Form(max_length=500)] = "",
             next: Annotated[str, Form(max_length=2000)] = "/upload") -> Response:  # fmt: skip
     check_csrf(request, csrf_token)
