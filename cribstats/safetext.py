@@ -65,16 +65,6 @@ def page_value(value: object) -> object:
     return value
 
 
-def visible_lines(text: str) -> str:
-    """Text typed in a box of several lines (a pasted sheet) as :func:`visible` shows a value, its line breaks kept
-    as line breaks (a browser sends each as CR LF): the box shows the lines as typed.
-
-    >>> visible_lines("a,b\\r\\nAnn\\u200b,2\\r\\n")
-    'a,b\\nAnn\\\\u200b,2\\n'
-    """
-    return "\n".join(visible(line) for line in text.splitlines()) + ("\n" if text.endswith(("\n", "\r")) else "")
-
-
 def _json_escape(match: re.Match[str]) -> str:
     char = match.group()
     if unicodedata.category(char) not in HIDDEN_CATEGORIES:

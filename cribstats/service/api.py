@@ -12,7 +12,7 @@ from fastapi.responses import JSONResponse
 
 from cribstats.service import filters as q
 from cribstats.service import views
-from cribstats.service.auth import api_reader, api_writer, service_of
+from cribstats.service.auth import KEY_SCHEME, api_reader, api_writer, service_of
 from cribstats.service.keys import KeyHolder
 from cribstats.service.models import (
     DiscardRow,
@@ -57,7 +57,7 @@ UPLOAD_BODY = {
     "/logs",
     response_model=UploadSummary,
     summary="Upload game logs",
-    openapi_extra={"requestBody": UPLOAD_BODY},
+    openapi_extra={"requestBody": UPLOAD_BODY, "security": [{KEY_SCHEME: []}]},
     responses={
         **problem_responses(401, 403, 413, 415),
         400: {"model": UploadProblem, "description": "Games refused (the rest stored)",

@@ -16,7 +16,8 @@ from fastapi.responses import JSONResponse, RedirectResponse, Response
 from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from cribstats.service.auth import Service, SignInNeeded
+from cribstats.service.auth import KEY_SCHEME, Service, SignInNeeded
+from cribstats.service.filters import in_words, message
 from cribstats.service.problems import PROBLEM_TYPE, ProblemError, ProblemPlace, problem
 from cribstats.service.settings import Settings
 from cribstats.store.db import ReadOnlyStore
@@ -27,7 +28,7 @@ API_PREFIX = "/api/"
 
 def create_app(settings: Settings) -> FastAPI:
     """The service over the store ``settings.db`` (migrated, or refused, as ``import`` does)."""
-    from cribstats.service import api, pages, scorecard_page, views
+    from cribstats.service import api, apidocs, pages, scorecard_page, views
     from cribstats.store.db import ensure_schema, make_engine
 
     engine = make_engine(settings.db)
@@ -37,7 +38,7 @@ def create_app(settings: Settings) -> FastAPI:
         summary="A club's cribbage records: games, audits, statistics and standings.",
         version=_version(),
         openapi_url="/api/v1/openapi.json",
-        docs_url="/api/docs",
+        docs_url=None,  # Swagger UI and ReDoc load from a CDN: the docs page is the service's own (apidocs)
         redoc_url=None,
     )
     app.state.service = Service.start(settings, engine)
@@ -45,6 +46,7 @@ def create_app(settings: Settings) -> FastAPI:
     app.include_router(api.router)
     app.include_router(pages.router)
     app.include_router(scorecard_page.router)
+    app.include_router(apidocs.router)
     _handlers(app)
     app.add_middleware(HeadAsGet)
     app.openapi = lambda: _openapi(app)  # type: ignore[method-assign]
@@ -97,8 +99,12 @@ def _handlers(app: FastAPI) -> None:
 
     @app.exception_handler(RequestValidationError)
     async def _invalid(request: Request, exc: RequestValidationError) -> Response:
+        if not request.url.path.startswith(API_PREFIX):  # a page: 400, in a sentence naming the field
+            described = _descriptions(request)
+            detail = "; ".join(in_words(e, described.get(str(e.get("loc", ("",))[-1]))) for e in exc.errors())
+            return _problem_response(request, 400, detail or "the request is not valid")
         errors = [
-            ProblemPlace(file=None, place=".".join(str(p) for p in e.get("loc", ())), detail=_message(e))
+            ProblemPlace(file=None, place=".".join(str(p) for p in e.get("loc", ())), detail=message(e))
             for e in exc.errors()
         ]
         first = errors[0] if errors else None
@@ -134,22 +140,34 @@ def _handlers(app: FastAPI) -> None:
         return _problem_response(request, 503, "the store cannot be read just now: try again shortly")
 
 
-def _message(error: dict[str, Any]) -> str:
-    """A refused parameter's message: a check of our own says it in its own words, without pydantic's
-    ``Value error,`` before them."""
-    cause = error.get("ctx", {}).get("error") if error.get("type") == "value_error" else None
-    return str(cause) if isinstance(cause, ValueError) else str(error.get("msg"))
+def _descriptions(request: Request) -> dict[str, str]:
+    """What each parameter of the request's route holds (its ``description``), by the name it is sent as."""
+    found: dict[str, str] = {}
+    dependant = getattr(request.scope.get("route"), "dependant", None)
+    waiting = [dependant] if dependant is not None else []
+    while waiting:  # the route's own parameters and those of its dependencies
+        one = waiting.pop()
+        waiting += one.dependencies
+        for field in [*one.path_params, *one.query_params, *one.body_params]:
+            if field.field_info.description:
+                found.setdefault(field.alias, field.field_info.description)
+    return found
 
 
 def _openapi(app: FastAPI) -> dict[str, Any]:
-    """The generated document, with each problem answer typed only as ``application/problem+json``."""
+    """The generated document, with each problem answer typed only as ``application/problem+json``, and the key:
+    an operation that declares no ``security`` of its own takes one only on a private server."""
     if app.openapi_schema:
         return app.openapi_schema
     from fastapi.openapi.utils import get_openapi
 
     schema = get_openapi(title=app.title, version=app.version, summary=app.summary, routes=app.routes)
+    key = "A key made with `cribstats keys add NAME`, sent as `Authorization: Bearer KEY`."
+    schema.setdefault("components", {})["securitySchemes"] = {
+        KEY_SCHEME: {"type": "http", "scheme": "bearer", "description": key}}  # fmt: skip
     for path in schema.get("paths", {}).values():
         for operation in path.values():
+            operation.setdefault("security", [{}, {KEY_SCHEME: []}])
             for response in operation.get("responses", {}).values():
                 content = response.get("content", {})
                 if PROBLEM_TYPE in content and "application/json" in content:

@@ -25,6 +25,8 @@ SESSION_COOKIE = "cribstats_session"
 CSRF_COOKIE = "cribstats_csrf"
 CSRF_FIELD = "csrf_token"
 SESSION_SECONDS = 12 * 3600
+KEY_SCHEME = "key"
+"""The OpenAPI security scheme of a key (HTTP bearer)."""
 
 
 @dataclass(slots=True)

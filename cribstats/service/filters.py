@@ -3,8 +3,9 @@ parameters."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from datetime import date as Date
-from typing import Annotated
+from typing import Annotated, Any
 
 from fastapi import Query
 from pydantic import BeforeValidator
@@ -39,6 +40,32 @@ Until = Annotated[Day | None, Query(description="Only games on or before this da
 Variant = Annotated[str | None, Query(max_length=40, description="Only games of this variant (six-card, ...).")]
 Limit = Annotated[int, Query(ge=1, le=LIMIT_MAX, description="Items on this page.")]
 Offset = Annotated[int, Query(ge=0, le=OFFSET_MAX, description="Items skipped before this page.")]
+
+
+def in_words(error: Mapping[str, Any], description: str | None = None) -> str:
+    """A page's parameter refused by its type (a pydantic error), in a sentence a club member reads: ``offset
+    must be a whole number``, ``name is needed: the player's name`` (``description``: what the field holds)."""
+    field = str(error.get("loc", ("", "the request"))[-1])
+    kind, limits = error.get("type"), error.get("ctx", {})
+    if kind == "missing":
+        return f"{field} is needed" + (f": {description}" if description else "")
+    if kind in ("int_parsing", "int_type", "int_from_float"):
+        return f"{field} must be a whole number"
+    if kind in ("greater_than_equal", "less_than_equal"):
+        bound = limits.get("ge", limits.get("le"))
+        return f"{field} must be {bound} or {'more' if kind == 'greater_than_equal' else 'less'}"
+    if kind == "string_too_long":
+        return f"{field} is too long: at most {limits.get('max_length')} characters"
+    if kind in ("bool_parsing", "bool_type"):
+        return f"{field} must be true or false"
+    return f"{field}: {message(error)}"
+
+
+def message(error: Mapping[str, Any]) -> str:
+    """A refused parameter's message: a check of our own says it in its own words, without pydantic's
+    ``Value error,`` before them."""
+    cause = error.get("ctx", {}).get("error") if error.get("type") == "value_error" else None
+    return str(cause) if isinstance(cause, ValueError) else str(error.get("msg"))
 
 
 def bad(parameter: str, detail: str) -> ProblemError:

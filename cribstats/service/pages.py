@@ -14,7 +14,7 @@ from fastapi import APIRouter, Depends, Form, Query, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from markupsafe import Markup, escape
 
-from cribstats.safetext import page_value, visible_lines
+from cribstats.safetext import page_value
 from cribstats.service import filters as q
 from cribstats.service import views
 from cribstats.service.auth import (
@@ -48,12 +48,21 @@ def _environment() -> jinja2.Environment:
     env = jinja2.Environment(loader=loader, autoescape=True, undefined=jinja2.StrictUndefined,
                              trim_blocks=True, lstrip_blocks=True, finalize=page_value)  # fmt: skip
     env.globals["partners"] = PARTNERS  # how a partnership's two names are joined
-    # a box of several lines keeps its line breaks; each line is shown as any value is
-    env.filters["lines"] = lambda text: Markup(escape(visible_lines(str(text))))
+    env.filters["typed"] = typed
     env.filters["q"] = lambda text: quote(str(text), safe="")
     env.filters["player_href"] = lambda name: _href("/players/", "/player?name=", name)
     env.filters["game_href"] = lambda key: _href("/games/", "/game?key=", key)
     return env
+
+
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+
+
+def typed(text: object) -> Markup:
+    """Text given back in a form's field exactly as it was typed: HTML-escaped, a control character as a character
+    reference, so that the page holds no control code. Shown as any value is (a hidden character as its escape),
+    the field would hold the escape's text, and sending the form again would store ``Ann\\u200b`` as a name."""
+    return Markup(_CONTROL.sub(lambda found: f"&#{ord(found.group())};", str(escape(str(text)))))
 
 
 DOT_SEGMENTS = (".", "..")
@@ -188,7 +197,8 @@ def players(request: Request, holder: Reader, offset: q.Offset = 0) -> Response:
 
 
 @router.get("/player", response_class=HTMLResponse)
-def player_by_query(request: Request, holder: Reader, name: Annotated[str, Query(max_length=300)]) -> Response:
+def player_by_query(request: Request, holder: Reader,
+                    name: Annotated[str, Query(max_length=300, description="the player's name")]) -> Response:
     """A player's page by ``?name=``: how the pages link a player called ``.`` or ``..``."""
     return player(request, name, holder)
 
@@ -244,7 +254,8 @@ def games(request: Request, holder: Reader, player: q.Player = None, event: q.Ev
 
 
 @router.get("/game", response_class=HTMLResponse)
-def game_by_query(request: Request, holder: Reader, key: Annotated[str, Query(max_length=300)]) -> Response:
+def game_by_query(request: Request, holder: Reader, key: Annotated[str, Query(
+        max_length=300, description="the game's key, store id or content hash prefix")]) -> Response:
     """A game's page by ``?key=``: how the pages link a game whose id is ``.`` or ``..``."""
     return game(request, key, holder)
 
@@ -308,7 +319,8 @@ def sign_in_form(request: Request, next: str | None = None) -> Response:
 
 
 @router.post("/session", response_class=HTMLResponse)
-def sign_in(request: Request, key: Annotated[str, Form(max_length=300)],
+def sign_in(request: Request,
+            key: Annotated[str, Form(max_length=300, description="a key made with cribstats keys add")],
             csrf_token: Annotated[str, Form(max_length=500)] = "",
             next: Annotated[str, Form(max_length=2000)] = "/upload") -> Response:  # fmt: skip
     check_csrf(request, csrf_token)
