@@ -59,7 +59,8 @@ from cribstats.formats.tally import (
     within_header,
 )
 from cribstats.gamelog import FORMAT, GameLogError, validate_game
-from cribstats.names import event_key, name_key
+from cribstats.gamelog.fields import iso_date
+from cribstats.names import TextError, check_text, event_key, name_key, normalise_name
 from cribstats.variants import Variant, find_variant
 
 SCORECARD_COLUMNS = ("date", "event", "round", "player", "opponent", "game_points", "spread")
@@ -258,6 +259,20 @@ def _card(header: list[str], row: list[str], line: int) -> Card:
     for column in ("player", "opponent"):
         if not cells[column]:
             raise RowError("no name", column)
+        try:  # the rule every name of a log follows: a card's names are the players the store would keep
+            cells[column] = normalise_name(cells[column])
+        except TextError as err:
+            raise RowError(str(err), column) from None
+    for column in ("event", "round"):
+        try:
+            cells[column] = check_text(cells[column], column)
+        except TextError as err:
+            raise RowError(str(err), column) from None
+    if cells["date"]:
+        try:
+            iso_date(cells["date"])
+        except ValueError as err:
+            raise RowError(str(err), "date") from None
     if cells["player"] == cells["opponent"]:
         raise RowError(f"player and opponent are both {cells['player']!r}")
     if name_key(cells["player"]) == name_key(cells["opponent"]):
