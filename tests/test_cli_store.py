@@ -224,6 +224,16 @@ def test_database_errors_are_one_line(tmp_path: Path) -> None:
     assert refused.stderr.startswith("error: postgresql+psycopg://someone:***@127.0.0.1:1/nothing: ")
 
 
+@pytest.mark.parametrize("command", [["import", "-q", "x.jsonl"], ["stats"], ["db", "upgrade"], ["players"]])
+def test_a_password_given_as_a_url_parameter_is_not_shown(command: list[str]) -> None:
+    """A unix-socket URL carries its password as ``?password=``: messages hide it as they hide user:password@."""
+    url = "postgresql:///nothing?host=127.0.0.1&port=1&user=someone&password=s3cr%40t"
+    result = run(*command, "--db", url)
+    assert result.exit_code == 1
+    assert "Traceback" not in result.output
+    assert "s3cr" not in result.stderr and "password=***" in result.stderr
+
+
 def test_cribstats_db_environment_variable(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     url = f"sqlite:///{tmp_path / 'env.db'}"
     result = CliRunner().invoke(

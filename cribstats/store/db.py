@@ -69,6 +69,25 @@ def normalize_url(url: str) -> sa.URL:
     return parsed
 
 
+def shown_url(url: str | sa.URL) -> str:
+    """A database URL as messages show it: the password hidden, whether it is written before the host or as a
+    ``password`` parameter (``postgresql:///db?host=/run/postgresql&password=...``); text that is not a URL is
+    "the database".
+
+    >>> shown_url("postgresql://u:secret@h/db?sslmode=disable")
+    'postgresql+psycopg://u:***@h/db?sslmode=disable'
+    >>> shown_url("postgresql:///db?host=/tmp&password=secret")
+    'postgresql+psycopg:///db?host=%2Ftmp&password=***'
+    """
+    try:
+        parsed = normalize_url(url) if isinstance(url, str) else url
+    except StoreError:
+        return "the database"
+    hidden = {key: "HIDDEN" for key in parsed.query if key.lower() == "password"}
+    shown = parsed.update_query_dict(hidden).render_as_string(hide_password=True)
+    return shown.replace("=HIDDEN", "=***") if hidden else shown
+
+
 def make_engine(url: str = DEFAULT_URL, **kwargs: Any) -> Engine:
     """An engine for ``url``. SQLite gets WAL journalling, foreign keys and a busy timeout; PostgreSQL psycopg 3.
 
@@ -93,7 +112,7 @@ def make_engine(url: str = DEFAULT_URL, **kwargs: Any) -> Engine:
         try:
             engine = sa.create_engine(parsed, connect_args=connect_args, **kwargs)
         except (sa.exc.ArgumentError, ImportError) as err:
-            raise StoreError(f"cannot use {parsed.render_as_string(hide_password=True)}: {err}") from None
+            raise StoreError(f"cannot use {shown_url(parsed)}: {err}") from None
         _set_up_sqlite(engine, in_memory=in_memory, read_only=read_only)
         return engine
     kwargs.setdefault("pool_pre_ping", True)
@@ -101,7 +120,7 @@ def make_engine(url: str = DEFAULT_URL, **kwargs: Any) -> Engine:
     try:
         return sa.create_engine(parsed, connect_args=connect_args, **kwargs)
     except (sa.exc.ArgumentError, ImportError) as err:
-        raise StoreError(f"cannot use {parsed.render_as_string(hide_password=True)}: {err}") from None
+        raise StoreError(f"cannot use {shown_url(parsed)}: {err}") from None
 
 
 def _sqlite_access(url: sa.URL) -> tuple[sa.URL, str | None]:
@@ -324,7 +343,7 @@ def upgrade(engine: Engine, revision: str = "head") -> None:
                     conn.exec_driver_sql(f"SELECT pg_advisory_xact_lock({PG_MIGRATION_LOCK})")
                 command.upgrade(alembic_config(conn), revision)
     except sa.exc.OperationalError as err:
-        where = engine.url.render_as_string(hide_password=True)
+        where = shown_url(engine.url)
         raise StoreError(f"cannot upgrade the database {where}: {describe_db_error(err)}") from None
 
 
