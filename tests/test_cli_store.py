@@ -224,6 +224,19 @@ def test_database_errors_are_one_line(tmp_path: Path) -> None:
     assert refused.stderr.startswith("error: postgresql+psycopg://someone:***@127.0.0.1:1/nothing: ")
 
 
+@pytest.mark.parametrize("command", [["import", "-q", "x.jsonl"], ["stats"], ["db", "upgrade"], ["serve"]])
+@pytest.mark.parametrize("url", ["postgresql://league:se@cret@127.0.0.1:1/league",
+                                 "postgres://league:p@ss%w/rd:x@127.0.0.1:1/league"])  # fmt: skip
+def test_an_unencoded_at_sign_in_a_password_is_told_and_not_shown(command: list[str], url: str) -> None:
+    """An '@' in a password must be written %40: the URL is refused saying so, and no part of the password is
+    shown (it used to be read as the host, and printed as one)."""
+    result = run(*command, "--db", url)
+    assert (result.exit_code, result.stdout) == (1, "")
+    told = "error: the database URL has an '@' in its user name or password: write it as %40"
+    assert result.stderr.startswith(told)
+    assert "cret" not in result.stderr and "ss%w" not in result.stderr and "rd:x" not in result.stderr
+
+
 @pytest.mark.parametrize("command", [["import", "-q", "x.jsonl"], ["stats"], ["db", "upgrade"], ["players"]])
 def test_a_password_given_as_a_url_parameter_is_not_shown(command: list[str]) -> None:
     """A unix-socket URL carries its password as ``?password=``: messages hide it as they hide user:password@."""

@@ -66,6 +66,13 @@ def normalize_url(url: str) -> sa.URL:
         raise StoreError(f"{url!r} is not a database URL: write e.g. sqlite:///cribstats.db") from None
     if parsed.drivername in ("postgresql", "postgres"):
         parsed = parsed.set(drivername="postgresql+psycopg")
+    if parsed.get_backend_name() == "postgresql" and "@" in f"{parsed.host or ''}{parsed.database or ''}":
+        # user:p@ss@host reads as the password "p" at the host "ss@host": refused, so that no part of the
+        # password is shown as a host or sent to a name server
+        raise StoreError(
+            "the database URL has an '@' in its user name or password: write it as %40 (and a '%' as %25), "
+            "e.g. postgresql://league:p%40ss@db.example/league"
+        )
     return parsed
 
 
