@@ -224,6 +224,28 @@ def test_database_errors_are_one_line(tmp_path: Path) -> None:
     assert refused.stderr.startswith("error: postgresql+psycopg://someone:***@127.0.0.1:1/nothing: ")
 
 
+@pytest.mark.postgres
+def test_a_database_not_encoded_in_utf8_is_refused_without_a_traceback(pg_server: sa.URL, tmp_path: Path) -> None:
+    """A league database made in LATIN1 cannot hold every name: the first import says so and stores nothing, where
+    a name outside LATIN1 used to end it in a traceback."""
+    from databases import new_pg_database
+
+    log = copy.deepcopy(ONE_DEAL)
+    text = orjson.dumps(log).decode().replace('"Alice"', '"\u0141ucja"')
+    assert "\u0141ucja" in text  # the escape is kept for JSON: the name is Łucja
+    (tmp_path / "night.jsonl").write_text(text + "\n")
+    with new_pg_database(pg_server, "ENCODING 'LATIN1' TEMPLATE template0 LC_COLLATE 'C' LC_CTYPE 'C'") as url:
+        for command in (["import", "-q", str(tmp_path / "night.jsonl")], ["db", "upgrade"]):
+            result = run(*command, "--db", url)
+            assert (result.exit_code, result.stdout) == (1, ""), result.output
+            assert "Traceback" not in result.output
+            assert "is encoded in LATIN1" in result.stderr and "UTF8" in result.stderr
+        engine = make_engine(url)
+        with engine.connect() as conn:
+            assert sa.inspect(conn).get_table_names() == []
+        engine.dispose()
+
+
 @pytest.mark.parametrize("command", [["import", "-q", "x.jsonl"], ["stats"], ["db", "upgrade"], ["serve"]])
 @pytest.mark.parametrize("url", ["postgresql://league:se@cret@127.0.0.1:1/league",
                                  "postgres://league:p@ss%w/rd:x@127.0.0.1:1/league"])  # fmt: skip

@@ -123,9 +123,10 @@ def make_engine(url: str = DEFAULT_URL, **kwargs: Any) -> Engine:
         _set_up_sqlite(engine, in_memory=in_memory, read_only=read_only)
         return engine
     kwargs.setdefault("pool_pre_ping", True)
-    connect_args = {"connect_timeout": PG_CONNECT_TIMEOUT_S} | kwargs.pop("connect_args", {})
+    # UTF8 on the wire whatever the database's encoding: text it cannot hold is the server's error, not a traceback
+    pg_args = {"connect_timeout": PG_CONNECT_TIMEOUT_S, "client_encoding": "utf8"} | kwargs.pop("connect_args", {})
     try:
-        return sa.create_engine(parsed, connect_args=connect_args, **kwargs)
+        return sa.create_engine(parsed, connect_args=pg_args, **kwargs)
     except (sa.exc.ArgumentError, ImportError) as err:
         raise StoreError(f"cannot use {shown_url(parsed)}: {err}") from None
 
@@ -347,11 +348,26 @@ def upgrade(engine: Engine, revision: str = "head") -> None:
             conn = writer(raw)
             with conn.begin():
                 if is_postgresql(conn):
+                    _refuse_other_encodings(conn)
                     conn.exec_driver_sql(f"SELECT pg_advisory_xact_lock({PG_MIGRATION_LOCK})")
                 command.upgrade(alembic_config(conn), revision)
     except sa.exc.OperationalError as err:
         where = shown_url(engine.url)
         raise StoreError(f"cannot upgrade the database {where}: {describe_db_error(err)}") from None
+
+
+def _refuse_other_encodings(conn: Connection) -> None:
+    """Refuse a PostgreSQL database not encoded in UTF8: names and events may be in any script.
+
+    :raises StoreError: naming the database's encoding and how to make one in UTF8.
+    """
+    encoding = conn.exec_driver_sql("SHOW server_encoding").scalar()
+    if encoding != "UTF8":
+        raise StoreError(
+            f"the database {conn.engine.url.database} is encoded in {encoding}, and players' names and events may "
+            "be written in any script: make a store in a database encoded in UTF8 "
+            "(createdb --encoding=UTF8 --template=template0 NAME)"
+        )
 
 
 def ensure_schema(engine: Engine) -> None:
