@@ -13,13 +13,14 @@ import sqlalchemy as sa
 
 
 @contextmanager
-def new_pg_database(server: sa.URL) -> Iterator[str]:
-    """A fresh, empty PostgreSQL database on ``server`` (its URL), dropped when the block ends."""
+def new_pg_database(server: sa.URL, options: str = "") -> Iterator[str]:
+    """A fresh, empty PostgreSQL database on ``server`` (its URL), made with the ``CREATE DATABASE`` ``options``
+    given (e.g. an encoding), dropped when the block ends."""
     name = f"cribstats_t_{uuid.uuid4().hex[:12]}"
     admin = sa.create_engine(server, isolation_level="AUTOCOMMIT")
     try:
         with admin.connect() as conn:
-            conn.exec_driver_sql(f'CREATE DATABASE "{name}"')
+            conn.exec_driver_sql(f'CREATE DATABASE "{name}" {options}')
         yield server.set(database=name).render_as_string(hide_password=False)
         with admin.connect() as conn:
             conn.exec_driver_sql(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')

@@ -224,6 +224,51 @@ def test_database_errors_are_one_line(tmp_path: Path) -> None:
     assert refused.stderr.startswith("error: postgresql+psycopg://someone:***@127.0.0.1:1/nothing: ")
 
 
+@pytest.mark.postgres
+def test_a_database_not_encoded_in_utf8_is_refused_without_a_traceback(pg_server: sa.URL, tmp_path: Path) -> None:
+    """A league database made in LATIN1 cannot hold every name: the first import says so and stores nothing, where
+    a name outside LATIN1 used to end it in a traceback."""
+    from databases import new_pg_database
+
+    log = copy.deepcopy(ONE_DEAL)
+    text = orjson.dumps(log).decode().replace('"Alice"', '"\u0141ucja"')
+    assert "\u0141ucja" in text  # the escape is kept for JSON: the name is Łucja
+    (tmp_path / "night.jsonl").write_text(text + "\n")
+    with new_pg_database(pg_server, "ENCODING 'LATIN1' TEMPLATE template0 LC_COLLATE 'C' LC_CTYPE 'C'") as url:
+        for command in (["import", "-q", str(tmp_path / "night.jsonl")], ["db", "upgrade"]):
+            result = run(*command, "--db", url)
+            assert (result.exit_code, result.stdout) == (1, ""), result.output
+            assert "Traceback" not in result.output
+            assert "is encoded in LATIN1" in result.stderr and "UTF8" in result.stderr
+        engine = make_engine(url)
+        with engine.connect() as conn:
+            assert sa.inspect(conn).get_table_names() == []
+        engine.dispose()
+
+
+@pytest.mark.parametrize("command", [["import", "-q", "x.jsonl"], ["stats"], ["db", "upgrade"], ["serve"]])
+@pytest.mark.parametrize("url", ["postgresql://league:se@cret@127.0.0.1:1/league",
+                                 "postgres://league:p@ss%w/rd:x@127.0.0.1:1/league"])  # fmt: skip
+def test_an_unencoded_at_sign_in_a_password_is_told_and_not_shown(command: list[str], url: str) -> None:
+    """An '@' in a password must be written %40: the URL is refused saying so, and no part of the password is
+    shown (it used to be read as the host, and printed as one)."""
+    result = run(*command, "--db", url)
+    assert (result.exit_code, result.stdout) == (1, "")
+    told = "error: the database URL has an '@' in its user name or password: write it as %40"
+    assert result.stderr.startswith(told)
+    assert "cret" not in result.stderr and "ss%w" not in result.stderr and "rd:x" not in result.stderr
+
+
+@pytest.mark.parametrize("command", [["import", "-q", "x.jsonl"], ["stats"], ["db", "upgrade"], ["players"]])
+def test_a_password_given_as_a_url_parameter_is_not_shown(command: list[str]) -> None:
+    """A unix-socket URL carries its password as ``?password=``: messages hide it as they hide user:password@."""
+    url = "postgresql:///nothing?host=127.0.0.1&port=1&user=someone&password=s3cr%40t"
+    result = run(*command, "--db", url)
+    assert result.exit_code == 1
+    assert "Traceback" not in result.output
+    assert "s3cr" not in result.stderr and "password=***" in result.stderr
+
+
 def test_cribstats_db_environment_variable(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     url = f"sqlite:///{tmp_path / 'env.db'}"
     result = CliRunner().invoke(

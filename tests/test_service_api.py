@@ -245,6 +245,29 @@ def test_several_workers_serve_one_postgresql_store(pg_url: str, tmp_path: Path)
             assert _all(live, "/api/v1/stats") == stats
 
 
+def test_the_same_upload_at_once_twice_lists_each_game_once_as_imported(pg_url: str, tmp_path: Path) -> None:
+    """Uploads of one file at the same time (two workers, one PostgreSQL store): each game is stored once, and
+    each answer's list of games agrees with its own counts (a game the other upload stored is ``present``)."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    season = tmp_path / "season.jsonl"
+    season.write_bytes(b"\n".join(_lines(ROOT / "sample_logs" / "season-2026.jsonl")[:400]) + b"\n")
+    with live_server(pg_url, tmp_path, "--workers", "2") as live:
+        key = live.add_key("recorder")
+        with ThreadPoolExecutor(4) as pool:
+            answers = [a.json() for a in pool.map(lambda _: _upload(live, key, season), range(4))]
+        games = len(_lines(season))
+        assert sum(a["imported"] for a in answers) == games
+        for answer in answers:
+            assert answer["imported"] + answer["present"] == games
+            statuses = [g["status"] for g in answer["games"]]
+            counts = (answer["imported"], answer["present"])
+            assert (statuses.count("imported"), statuses.count("present")) == counts
+        imported = [g["game"] for a in answers for g in a["games"] if g["status"] == "imported"]
+        assert sorted(imported) == sorted({g["game"] for g in answers[0]["games"]})
+        assert len(_all(live, "/api/v1/games")) == games
+
+
 def test_a_scorecard_sheet_is_cross_checked_as_import_does(server: LiveServer, tmp_path: Path) -> None:
     sheet = ROOT / "sample_logs" / "nights" / "grass-roots-2026-11-05.csv"
     expected = [orjson.loads(line) for line in _lines(sheet.with_name(sheet.stem + ".expected-findings.txt"))]

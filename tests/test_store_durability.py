@@ -172,3 +172,48 @@ def test_two_imports_of_overlapping_files_at_once(pg_url: str, tmp_path: Path) -
     assert tuple(imported) == (900, 300)
     assert_whole(engine)
     engine.dispose()
+
+
+@pytest.mark.slow
+@pytest.mark.postgres
+def test_the_server_ending_the_import_connection_then_a_rerun_completes_it(pg_url: str, tmp_path: Path) -> None:
+    """The server ends the import's connection (``pg_terminate_backend``, as a restart of the server would) after
+    some batches: one line saying what happened and how many games are stored, exit 1, whole batches only; the
+    same import again stores the rest."""
+    n, batch = 600, 25
+    path = tmp_path / "big.jsonl"
+    path.write_bytes(b"".join(many_logs(n)))
+    engine = make_engine(pg_url)
+    database = engine.url.database
+    proc = cli_import(pg_url, path, "--batch-size", str(batch), "--workers", "2")
+    deadline = time.monotonic() + 120
+    try:
+        while game_count(engine) < 50:
+            assert proc.poll() is None, "the import finished before its connection could be ended"
+            assert time.monotonic() < deadline, "the import wrote nothing in time"
+            time.sleep(0.02)
+        with engine.connect() as conn:
+            ended = conn.execute(
+                sa.text("SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                        "WHERE datname = :db AND pid <> pg_backend_pid()"), {"db": database},
+            ).scalars().all()  # fmt: skip
+        assert ended and all(ended)
+        _out, err = proc.communicate(timeout=120)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    message = err.decode()
+    assert proc.returncode == 1, message
+    assert "Traceback" not in message and message.count("\n") == 1
+    kept = game_count(engine)
+    assert 50 <= kept < n and kept % batch == 0
+    assert message.startswith("error: ")
+    assert f"; {kept} games of this import were stored (whole batches, nothing else); " in message
+    assert_whole(engine)
+    rerun = cli_import(pg_url, path, "--workers", "2")
+    _out, err = rerun.communicate(timeout=300)
+    assert rerun.returncode == 0, err.decode()
+    assert game_count(engine) == n
+    assert_whole(engine)
+    engine.dispose()

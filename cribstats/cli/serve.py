@@ -58,7 +58,7 @@ def serve(
     import os
 
     from cribstats.service.settings import Settings
-    from cribstats.store.db import ensure_schema, make_engine, normalize_url
+    from cribstats.store.db import ensure_schema, make_engine, normalize_url, shown_url
 
     if workers > 1 and normalize_url(db).get_backend_name() != "postgresql":
         raise fail("--workers above 1 needs PostgreSQL: one SQLite file is served by one process", 2)
@@ -71,7 +71,7 @@ def serve(
     os.environ.update(settings.to_env())
     import uvicorn
 
-    err_console().print(Text(f"serving {normalize_url(db).render_as_string(hide_password=True)} on "
+    err_console().print(Text(f"serving {shown_url(db)} on "
                              f"http://{host}:{port}/ (stop with Ctrl-C)"), soft_wrap=True)  # fmt: skip
     uvicorn.run("cribstats.service.app:from_env", factory=True, host=host, port=port, workers=workers,
                 proxy_headers=True, log_level="warning", server_header=False)  # fmt: skip

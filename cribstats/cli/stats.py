@@ -107,7 +107,14 @@ def _open_store(db: str) -> Engine:
     """The engine of a store that exists and is current."""
     import sqlalchemy as sa
 
-    from cribstats.store.db import StoreError, describe_db_error, make_engine, normalize_url, schema_state
+    from cribstats.store.db import (
+        StoreError,
+        describe_db_error,
+        make_engine,
+        normalize_url,
+        schema_state,
+        shown_url,
+    )
 
     url = normalize_url(db)
     file = url.database if url.get_backend_name() == "sqlite" else None
@@ -117,8 +124,7 @@ def _open_store(db: str) -> Engine:
     try:
         state = schema_state(engine)
     except sa.exc.SQLAlchemyError as err:  # not reachable, refused, or not a database at all
-        where = url.render_as_string(hide_password=True)
-        raise StoreError(f"cannot open the database {where}: {describe_db_error(err)}") from None
+        raise StoreError(f"cannot open the database {shown_url(url)}: {describe_db_error(err)}") from None
     if state == "empty":
         raise StoreError("the database holds no cribstats store yet: store games with `cribstats import PATH`")
     if state == "behind":

@@ -50,18 +50,14 @@ def _database_errors(url: str) -> Iterator[None]:
     """Database trouble becomes one line on standard error and exit status 1, never a traceback."""
     import sqlalchemy as sa
 
-    from cribstats.store.db import describe_db_error, normalize_url
+    from cribstats.store.db import describe_db_error, shown_url
 
     try:
         yield
     except CribstatsError as err:
         raise fail(str(err), 1) from None
     except sa.exc.SQLAlchemyError as err:
-        try:
-            shown = normalize_url(url).render_as_string(hide_password=True)
-        except CribstatsError:
-            shown = "the database"
-        raise fail(f"{shown}: {describe_db_error(err)}", 1) from None
+        raise fail(f"{shown_url(url)}: {describe_db_error(err)}", 1) from None
 
 
 def _engine(url: str, *, must_exist: bool = False):  # type: ignore[no-untyped-def]
@@ -218,12 +214,9 @@ def _worker_failures() -> tuple[type[BaseException], ...]:
 def _failed_import(url: str, err: BaseException, stored: int) -> typer.Exit:
     """An import the database stopped (a full disk, a lost server), or a worker process's end (killed, out of
     memory): what went wrong, and what is stored."""
-    from cribstats.store.db import describe_db_error, normalize_url
+    from cribstats.store.db import describe_db_error, shown_url
 
-    try:
-        shown = normalize_url(url).render_as_string(hide_password=True)
-    except CribstatsError:
-        shown = "the database"
+    shown = shown_url(url)
     if isinstance(err, _worker_failures()):
         what = "a worker process of the import ended before its games were replayed (killed, or out of memory)"
     else:

@@ -126,14 +126,12 @@ def import_parts(engine: Engine, parts: list[Part], *, replace: bool) -> dict[st
     from cribstats.store.importer import Importer
 
     seen = _Seen()
-    with engine.connect() as conn:
-        before = conn.execute(sa.select(sa.func.max(t.game_table.c.id))).scalar() or 0
     importer = Importer(engine, replace=replace)
     with importer:  # each batch raises the store's version as it commits: every worker's figures follow
         for source in _sources(parts, seen, importer):
             importer.add(source)
     summary = importer.summary
-    games = _stored(engine, seen.places, before)
+    games = _stored(engine, seen.places, set(importer.runs))
     return {
         "files": max(summary.files, len(parts)),
         "imported": summary.imported,
@@ -162,10 +160,10 @@ def _refusal(r: Any) -> dict[str, Any]:
     return {"file": r.file, "place": r.place, "reason": reason, "game": r.game}
 
 
-def _stored(engine: Engine, places: dict[str, tuple[str, str | None]], before: int) -> list[dict[str, Any]]:
+def _stored(engine: Engine, places: dict[str, tuple[str, str | None]], runs: set[int]) -> list[dict[str, Any]]:
     """The upload's games that are in the store, in upload order, with their findings; ``imported`` if this
-    upload stored them (newer than the newest game before it, with the upload's file and place as their
-    source), else ``present``."""
+    upload stored them (their import run is one of ``runs``, the upload's own: the same games uploaded at the same
+    time by someone else are ``present``), else ``present``."""
     if not places:
         return []
     g, f, p = t.game_table, t.finding_table, t.player_table
@@ -175,9 +173,8 @@ def _stored(engine: Engine, places: dict[str, tuple[str, str | None]], before: i
         for start in range(0, len(hashes), 300):
             chunk = hashes[start : start + 300]
             rows += conn.execute(
-                sa.select(g.c.id, g.c.game_key, g.c.content_hash, g.c.source_file, g.c.source_place,
-                          ).where(g.c.content_hash.in_(chunk))
-            ).all()  # fmt: skip
+                sa.select(g.c.id, g.c.game_key, g.c.content_hash, g.c.import_id).where(g.c.content_hash.in_(chunk))
+            ).all()
         ids = [r.id for r in rows]
         findings: dict[int, list[dict[str, Any]]] = {}
         for start in range(0, len(ids), 300):
@@ -192,7 +189,7 @@ def _stored(engine: Engine, places: dict[str, tuple[str, str | None]], before: i
                     {"game": r.game_key, "deal": r.deal_number, "event": r.event, "kind": r.kind,
                      "phase": r.phase, "player": r.player, "claimed": r.claimed, "due": r.due,
                      "message": r.message})  # fmt: skip
-    new_ids = {r.id for r in rows if r.id > before and (r.source_file, r.source_place) == places[r.content_hash]}
+    new_ids = {r.id for r in rows if r.import_id in runs}
     order = {h: i for i, h in enumerate(hashes)}
     out = []
     for r in sorted(rows, key=lambda r: order[r.content_hash]):

@@ -80,6 +80,7 @@ class Importer:
         self.writes = BatchWriter(engine, replace=replace)
         self._file: str | None = None
         self._tally: _FileTally | None = None
+        self.runs: list[int] = []  # the import runs this import made (``game.import_id`` of the games it stored)
 
     # context management
 
@@ -172,6 +173,7 @@ class Importer:
                 {"file": storable_path(file), "file_hash": file_hash(file), "started_at": now_utc()},
             ).scalar_one()
         self._tally = _FileTally(run_id)
+        self.runs.append(run_id)
         self.summary.files += 1
 
     def _finish_file(self) -> None:

@@ -66,7 +66,33 @@ def normalize_url(url: str) -> sa.URL:
         raise StoreError(f"{url!r} is not a database URL: write e.g. sqlite:///cribstats.db") from None
     if parsed.drivername in ("postgresql", "postgres"):
         parsed = parsed.set(drivername="postgresql+psycopg")
+    if parsed.get_backend_name() == "postgresql" and "@" in f"{parsed.host or ''}{parsed.database or ''}":
+        # user:p@ss@host reads as the password "p" at the host "ss@host": refused, so that no part of the
+        # password is shown as a host or sent to a name server
+        raise StoreError(
+            "the database URL has an '@' in its user name or password: write it as %40 (and a '%' as %25), "
+            "e.g. postgresql://league:p%40ss@db.example/league"
+        )
     return parsed
+
+
+def shown_url(url: str | sa.URL) -> str:
+    """A database URL as messages show it: the password hidden, whether it is written before the host or as a
+    ``password`` parameter (``postgresql:///db?host=/run/postgresql&password=...``); text that is not a URL is
+    "the database".
+
+    >>> shown_url("postgresql://u:secret@h/db?sslmode=disable")
+    'postgresql+psycopg://u:***@h/db?sslmode=disable'
+    >>> shown_url("postgresql:///db?host=/tmp&password=secret")
+    'postgresql+psycopg:///db?host=%2Ftmp&password=***'
+    """
+    try:
+        parsed = normalize_url(url) if isinstance(url, str) else url
+    except StoreError:
+        return "the database"
+    hidden = {key: "HIDDEN" for key in parsed.query if key.lower() == "password"}
+    shown = parsed.update_query_dict(hidden).render_as_string(hide_password=True)
+    return shown.replace("=HIDDEN", "=***") if hidden else shown
 
 
 def make_engine(url: str = DEFAULT_URL, **kwargs: Any) -> Engine:
@@ -93,15 +119,16 @@ def make_engine(url: str = DEFAULT_URL, **kwargs: Any) -> Engine:
         try:
             engine = sa.create_engine(parsed, connect_args=connect_args, **kwargs)
         except (sa.exc.ArgumentError, ImportError) as err:
-            raise StoreError(f"cannot use {parsed.render_as_string(hide_password=True)}: {err}") from None
+            raise StoreError(f"cannot use {shown_url(parsed)}: {err}") from None
         _set_up_sqlite(engine, in_memory=in_memory, read_only=read_only)
         return engine
     kwargs.setdefault("pool_pre_ping", True)
-    connect_args = {"connect_timeout": PG_CONNECT_TIMEOUT_S} | kwargs.pop("connect_args", {})
+    # UTF8 on the wire whatever the database's encoding: text it cannot hold is the server's error, not a traceback
+    pg_args = {"connect_timeout": PG_CONNECT_TIMEOUT_S, "client_encoding": "utf8"} | kwargs.pop("connect_args", {})
     try:
-        return sa.create_engine(parsed, connect_args=connect_args, **kwargs)
+        return sa.create_engine(parsed, connect_args=pg_args, **kwargs)
     except (sa.exc.ArgumentError, ImportError) as err:
-        raise StoreError(f"cannot use {parsed.render_as_string(hide_password=True)}: {err}") from None
+        raise StoreError(f"cannot use {shown_url(parsed)}: {err}") from None
 
 
 def _sqlite_access(url: sa.URL) -> tuple[sa.URL, str | None]:
@@ -321,11 +348,26 @@ def upgrade(engine: Engine, revision: str = "head") -> None:
             conn = writer(raw)
             with conn.begin():
                 if is_postgresql(conn):
+                    _refuse_other_encodings(conn)
                     conn.exec_driver_sql(f"SELECT pg_advisory_xact_lock({PG_MIGRATION_LOCK})")
                 command.upgrade(alembic_config(conn), revision)
     except sa.exc.OperationalError as err:
-        where = engine.url.render_as_string(hide_password=True)
+        where = shown_url(engine.url)
         raise StoreError(f"cannot upgrade the database {where}: {describe_db_error(err)}") from None
+
+
+def _refuse_other_encodings(conn: Connection) -> None:
+    """Refuse a PostgreSQL database not encoded in UTF8: names and events may be in any script.
+
+    :raises StoreError: naming the database's encoding and how to make one in UTF8.
+    """
+    encoding = conn.exec_driver_sql("SHOW server_encoding").scalar()
+    if encoding != "UTF8":
+        raise StoreError(
+            f"the database {conn.engine.url.database} is encoded in {encoding}, and players' names and events may "
+            "be written in any script: make a store in a database encoded in UTF8 "
+            "(createdb --encoding=UTF8 --template=template0 NAME)"
+        )
 
 
 def ensure_schema(engine: Engine) -> None:
