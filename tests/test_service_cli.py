@@ -91,6 +91,7 @@ def test_a_database_that_cannot_be_reached_is_one_line_and_exit_1() -> None:
         done = cli(*command, db=unreachable, check=False)
         assert done.returncode == 1, command
         assert done.stderr.startswith("error: ") and done.stderr.count("\n") == 1 and "secret" not in done.stderr
+        assert "postgresql+psycopg://nobody:***@127.0.0.1:9/none" in done.stderr, command  # which database
 
 
 def test_serve_refuses_a_store_behind_as_import_does(sqlite_url: str) -> None:

@@ -62,7 +62,7 @@ def serve(
 
     if workers > 1 and normalize_url(db).get_backend_name() != "postgresql":
         raise fail("--workers above 1 needs PostgreSQL: one SQLite file is served by one process", 2)
-    with _store_errors():
+    with _store_errors(db):
         engine = make_engine(db)
         ensure_schema(engine)
         engine.dispose()
@@ -84,12 +84,13 @@ def _engine(db: str) -> Engine:
 
 
 @contextmanager
-def _store_errors() -> Iterator[None]:
-    """A key name that cannot be used exits 2; a database that cannot be used exits 1; one line each."""
+def _store_errors(db: str) -> Iterator[None]:
+    """A key name that cannot be used exits 2; a database that cannot be used exits 1, named (its password
+    hidden); one line each."""
     import sqlalchemy as sa
 
     from cribstats.service.keys import KeyNameError
-    from cribstats.store.db import describe_db_error
+    from cribstats.store.db import describe_db_error, shown_url
 
     try:
         yield
@@ -98,7 +99,7 @@ def _store_errors() -> Iterator[None]:
     except CribstatsError as err:
         raise fail(str(err), 1) from None
     except sa.exc.SQLAlchemyError as err:
-        raise fail(f"the database failed: {describe_db_error(err)}", 1) from None
+        raise fail(f"the database {shown_url(db)} failed: {describe_db_error(err)}", 1) from None
 
 
 @keys_app.command("add")
@@ -119,7 +120,7 @@ def add(
     """
     from cribstats.service.keys import add_key
 
-    with _store_errors():
+    with _store_errors(db):
         key = add_key(_engine(db), name, role.value)
     sys.stdout.write(key + "\n")
 
@@ -135,7 +136,7 @@ def list_(db: DbOption = "sqlite:///cribstats.db") -> None:
     from cribstats.service.keys import list_keys
     from cribstats.store.db import StoreError, schema_state
 
-    with _store_errors():
+    with _store_errors(db):
         engine = _engine(db)
         if schema_state(engine) != "current":
             raise StoreError("no current cribstats store here: `cribstats db upgrade` or `cribstats import`")
@@ -160,7 +161,7 @@ def revoke(
     """
     from cribstats.service.keys import revoke_key
 
-    with _store_errors():
+    with _store_errors(db):
         revoke_key(_engine(db), name)
     err_console().print(Text(f"revoked the key of {name.strip()}"), soft_wrap=True)
 
