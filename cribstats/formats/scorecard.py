@@ -44,8 +44,6 @@ from cribstats.formats.sources import (
     SourceAgreement,
     SourceFinding,
     SourceGame,
-    empty_input,
-    header_only,
     line_place,
     report,
 )
@@ -53,10 +51,9 @@ from cribstats.formats.tally import (
     RowError,
     _variant,
     read_tally,
+    sheet_body,
     sheet_header,
     sheet_header_problem,
-    sheet_rows,
-    within_header,
 )
 from cribstats.gamelog import FORMAT, GameLogError, validate_game
 from cribstats.gamelog.fields import iso_date
@@ -142,24 +139,15 @@ def read_scorecards(
     lines: Iterable[str], file: str, *, on_error: OnError | None = None, on_record: OnRecord | None = None
 ) -> Iterator[SourceGame]:
     """Games from the cards that agree (places ``lines 4, 9``); findings for those that do not."""
-    header: list[str] | None = None
     games: dict[tuple[str, str, str, str, tuple[str, str]], list[Card]] = {}
     events: dict[str, str] = {}  # each event's key: the event as the sheet first spells it
-    header_line, rows = 0, 0
-    for line, row in sheet_rows(lines, file, on_error):
-        if header is not None:  # any line after the header: one refused for its bytes comes here blank
-            rows += 1
-        if not any(cell.strip() for cell in row):
-            continue
-        if header is None:
-            header, header_line = sheet_header(row), line
-            problem = sheet_header_problem(header, "a scorecard sheet", SCORECARD_COLUMNS, SCORECARD_OPTIONAL)
-            if problem:
-                report(LogError(file, line_place(line), problem), on_error)
-                return
-            continue
+
+    def header_problem(header: list[str]) -> str | None:
+        return sheet_header_problem(header, "a scorecard sheet", SCORECARD_COLUMNS, SCORECARD_OPTIONAL)
+
+    for header, line, row in sheet_body(lines, file, on_error, header_problem):
         try:
-            card = _card(header, within_header(row, header), line)
+            card = _card(header, row, line)
             cards = games.setdefault(card.game, [])
             player = name_key(card.player)
             first = next((c.line for c in cards if name_key(c.player) == player), None)
@@ -169,12 +157,6 @@ def read_scorecards(
             cards.append(card if event == card.event else replace(card, event=event))
         except RowError as err:
             report(LogError(file, line_place(line, err.column), str(err)), on_error)
-    if header is None:
-        report(empty_input(file), on_error)
-        return
-    if not rows:
-        report(header_only(file, header_line), on_error)
-        return
     for cards in games.values():
         place = "lines " + ", ".join(str(c.line) for c in cards) if len(cards) > 1 else f"line {cards[0].line}"
         findings = cross_check(cards)

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import csv
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 from cribstats.errors import CribstatsError, LogError, VariantError
@@ -54,6 +54,25 @@ def read_tally(lines: Iterable[str], file: str, *, on_error: OnError | None = No
     :raises LogError: for a missing or wrong header (one error for the file) and for each row that cannot be
         read (unless ``on_error`` takes them).
     """
+    for header, line, row in sheet_body(lines, file, on_error, header_problem):
+        try:
+            game = validate_game(row_to_log(header, row))
+        except RowError as err:
+            report(LogError(file, line_place(line, err.column), str(err)), on_error)
+            continue
+        except GameLogError as err:
+            report(LogError(file, line_place(line, _COLUMN_OF.get(err.place, err.place)), err.message), on_error)
+            continue
+        yield SourceGame(file, f"line {line}", game)
+
+
+def sheet_body(
+    lines: Iterable[str], file: str, on_error: OnError | None, header_problem: Callable[[list[str]], str | None]
+) -> Iterator[tuple[list[str], int, list[str]]]:
+    """The rows of a CSV sheet below its header, each as ``(header, line, row)``, blank rows passed over and a
+    row's blank cells beyond the header's columns left out (:func:`within_header`). A header that
+    ``header_problem`` finds fault with is refused at its line and nothing is read; a sheet with no header, or
+    with no line after it, is refused as an empty file is."""
     header: list[str] | None = None
     header_line, rows = 0, 0
     for line, row in sheet_rows(lines, file, on_error):
@@ -68,15 +87,7 @@ def read_tally(lines: Iterable[str], file: str, *, on_error: OnError | None = No
                 report(LogError(file, line_place(line), problem), on_error)
                 return
             continue
-        try:
-            game = validate_game(row_to_log(header, within_header(row, header)))
-        except RowError as err:
-            report(LogError(file, line_place(line, err.column), str(err)), on_error)
-            continue
-        except GameLogError as err:
-            report(LogError(file, line_place(line, _COLUMN_OF.get(err.place, err.place)), err.message), on_error)
-            continue
-        yield SourceGame(file, f"line {line}", game)
+        yield header, line, within_header(row, header)
     if header is None:
         report(empty_input(file), on_error)
     elif not rows:
