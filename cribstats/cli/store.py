@@ -172,10 +172,7 @@ def import_logs(
                 summary = import_paths(
                     paths, engine, replace=replace, on_progress=on_progress, batch_size=batch_size, workers=workers
                 )
-            except _store_failures() as err:
-                progress.stop()
-                raise _failed_import(db, err, seen[0].imported if seen else 0) from None
-            except _worker_failures() as err:
+            except (*_store_failures(), *_worker_failures()) as err:
                 progress.stop()
                 raise _failed_import(db, err, seen[0].imported if seen else 0) from None
             except KeyboardInterrupt:
@@ -216,11 +213,11 @@ def _failed_import(url: str, err: BaseException, stored: int) -> typer.Exit:
     memory): what went wrong, and what is stored."""
     from cribstats.store.db import describe_db_error, shown_url
 
-    shown = shown_url(url)
     if isinstance(err, _worker_failures()):
         what = "a worker process of the import ended before its games were replayed (killed, or out of memory)"
     else:
-        what = f"{shown}: {err.strerror or str(err) if isinstance(err, OSError) else describe_db_error(err)}"
+        why = err.strerror or str(err) if isinstance(err, OSError) else describe_db_error(err)
+        what = f"{shown_url(url)}: {why}"
     games = f"{stored} game{'' if stored == 1 else 's'}"
     return fail(f"{what}; {games} of this import were stored (whole batches, nothing else); once the "
                 "trouble is fixed, run the same import again to complete it", 1)
