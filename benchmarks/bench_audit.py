@@ -38,6 +38,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable
+from importlib.metadata import version
 from pathlib import Path
 
 import orjson
@@ -75,6 +76,15 @@ def command_cpu(*args: str, env: dict[str, str] | None = None) -> tuple[float, f
     wall = time.perf_counter() - start
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+
+
+def pydantic_loaded(log: Path) -> bool:
+    """Whether ``cribstats audit --json`` of ``log`` loads pydantic (typer 0.29 does, for its parameters)."""
+    code = ("import contextlib, os, sys\nfrom cribstats.cli.app import main\nsys.stdout = open(os.devnull, 'w')\n"
+            "with contextlib.suppress(SystemExit):\n    main()\nsys.stderr.write(str('pydantic' in sys.modules))")
+    command = [sys.executable, "-c", code, "audit", "--json", str(log)]
+    done = subprocess.run(command, capture_output=True, text=True)
+    return done.stderr.strip().endswith("True")
 
 
 def parse_only(path: Path) -> int:
@@ -180,6 +190,7 @@ def main() -> None:
         cached_env["PYTHONPYCACHEPREFIX"] = str(Path(folder) / "bytecode")
         command_cpu("audit", str(one), env=cached_env)  # writes the bytecode of every module it loads
         cached = statistics.median(command_cpu("audit", str(one), env=cached_env)[1] for _ in range(5))
+        loads_pydantic = pydantic_loaded(one)
     if not parsed == audited == decoded:
         raise SystemExit(f"decoded {decoded}, parsed {parsed} but audited {audited} games")
 
@@ -208,7 +219,8 @@ def main() -> None:
           f"the rest by difference {(command_cpu_s - startup - cold_cpu) * per_game:.0f} (the output, the "
           "arguments, the exit; within the noise of separate runs on a busy machine)")
     print(f"start-up, cribstats audit of one game: {startup:.3f} s CPU (median of 5); target < {STARTUP_TARGET}: "
-          f"{verdict(startup < STARTUP_TARGET)}; with every module's bytecode cached {cached:.3f} s")
+          f"{verdict(startup < STARTUP_TARGET)}; with every module's bytecode cached {cached:.3f} s; typer "
+          f"{version('typer')}, pydantic {'loaded' if loads_pydantic else 'not loaded'}")
 
 
 if __name__ == "__main__":

@@ -111,14 +111,20 @@ def test_the_audit_command_loads_no_numpy_or_sql() -> None:
     assert not loaded & {"numpy", "sqlalchemy", "polars", "cribstats.scoring_many", "cribstats.store"}
 
 
+#: the game log's pydantic models, and what loads only with them: needed for a log the fast path leaves (a
+#: refusal, a spelling it does not read), for the canonical form and a game's content hash, not for reading
+THE_MODELS = {
+    "pydantic", "cribstats.gamelog.model", "cribstats.gamelog.fields", "cribstats.gamelog.messages",
+    "cribstats.gamelog.canonical",
+}
 #: what the audit of a plain game log leaves unloaded: the other commands' modules, the match models and judge
-#: (for match records and games that carry a match id), the tally, scorecard and cribbage-zero readers, and
-#: rich's progress line (for a terminal) and tables (for findings shown as tables)
+#: (for match records and games that carry a match id), the tally, scorecard and cribbage-zero readers, rich's
+#: progress line (for a terminal) and tables (for findings shown as tables), and the game log's models
 NOT_FOR_A_PLAIN_AUDIT = {
     "cribstats.cli.store", "cribstats.cli.stats", "cribstats.cli.serve", "cribstats.cli.simulate",
     "cribstats.cli.club_tables", "cribstats.cli.discards", "cribstats.cli.housekeeping", "cribstats.cli.rules",
     "cribstats.match.model", "cribstats.match.judge", "cribstats.formats.tally", "cribstats.formats.scorecard",
-    "cribstats.formats.cribzero", "rich.progress", "rich.table",
+    "cribstats.formats.cribzero", "rich.progress", "rich.table", *THE_MODELS,
 }
 
 
@@ -149,6 +155,33 @@ def test_the_audit_of_a_plain_game_log_loads_only_what_it_uses(tmp_path: Path, n
     loaded = modules_loaded_by(_audit_run("--json", str(log)))
     assert {"cribstats.replay", "cribstats.cli.audit", "cribstats.formats.jsonlog"} <= loaded  # the audit ran
     assert not loaded & NOT_FOR_A_PLAIN_AUDIT
+
+
+def test_reading_and_replaying_logs_the_fast_path_settles_loads_no_model(tmp_path: Path) -> None:
+    """The library's audit of a clean file (every sample log with an id) loads neither pydantic nor the models;
+    a game without an id loads them for its content hash, and a refusal for its message."""
+    sample = Path(__file__).resolve().parent.parent / "sample_logs" / "club-night.jsonl"
+    lines = sample.read_bytes().splitlines()
+    assert all(orjson.loads(line).get("id") for line in lines)
+    without_id = orjson.loads(lines[0])
+    del without_id["id"]
+    refused = b'{"format": "cribstats/game/1", "players": ["Ann", "Ann"]}'
+    logs = {"clean": sample, "no id": tmp_path / "no-id.jsonl", "refused": tmp_path / "refused.jsonl"}
+    logs["no id"].write_bytes(orjson.dumps(without_id) + b"\n")
+    logs["refused"].write_bytes(refused + b"\n")
+    loads = {}
+    for name, log in logs.items():
+        loads[name] = modules_loaded_by(
+            "from cribstats.audit import AuditCollector\nfrom cribstats.formats import read_paths\n"
+            "collector = AuditCollector(keep=False)\n"
+            f"sources = read_paths([{str(log)!r}], on_error=collector.refuse)\n"
+            "for _ in collector.audit_sources(sources): pass\n"
+            "assert collector.result().games + collector.result().refused"
+        )
+        assert "cribstats.replay" in loads[name]
+    assert not loads["clean"] & THE_MODELS
+    assert loads["no id"] >= {"pydantic", "cribstats.gamelog.model", "cribstats.gamelog.canonical"}
+    assert loads["refused"] >= {"pydantic", "cribstats.gamelog.model", "cribstats.gamelog.messages"}
 
 
 def test_the_audit_of_logs_read_whole_builds_no_game_log_model(tmp_path: Path) -> None:

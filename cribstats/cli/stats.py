@@ -66,7 +66,7 @@ def date_option(text: str | None, option: str) -> Date | None:
     """
     if text is None:
         return None
-    from cribstats.gamelog.fields import iso_date
+    from cribstats.gamelog.contract import iso_date
 
     try:
         return Date.fromisoformat(iso_date(text))

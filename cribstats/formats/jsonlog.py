@@ -30,8 +30,8 @@ from cribstats.formats.sources import (
     not_utf8_error,
     report,
 )
-from cribstats.gamelog import FORMAT, GameLogError, describe, join_place, validate_game
-from cribstats.gamelog.fast import decode_game_struct
+from cribstats.gamelog import FORMAT, GameLogError, describe, join_place
+from cribstats.gamelog.fast import AnyGame, convert_game_struct, decode_game_struct
 from cribstats.gamelog.validate import validate_game_model
 from cribstats.names import MAX_GAME_BYTES, game_size_message
 
@@ -164,7 +164,7 @@ def read_json_document(
             report(_too_big(file, None, len(data)), on_error)
             return
         try:
-            yield SourceGame(file, "", validate_game(value))
+            yield SourceGame(file, "", _game(value))
         except GameLogError as err:
             report(LogError(file, err.place or None, err.message), on_error)
         return
@@ -182,11 +182,20 @@ def read_json_document(
             report(_too_big(file, place, len(size)), on_error)
             continue
         try:
-            game = validate_game(item)
+            game = _game(item)
         except GameLogError as err:
             report(LogError(file, join_place(place, err.place), err.message), on_error)
             continue
         yield SourceGame(file, place, game)
+
+
+def _game(data: object) -> AnyGame:
+    """A decoded game: the fast path's Structs, else the model (which refuses a break).
+
+    :raises GameLogError: naming the first place that breaks the contract.
+    """
+    struct = convert_game_struct(data)
+    return struct if struct is not None else validate_game_model(data)
 
 
 def json_line_chunks(

@@ -56,7 +56,7 @@ from cribstats.formats.tally import (
     sheet_header_problem,
 )
 from cribstats.gamelog import FORMAT, GameLogError, validate_game
-from cribstats.gamelog.fields import iso_date
+from cribstats.gamelog.contract import iso_date
 from cribstats.names import TextError, check_text, event_key, name_key, normalise_name
 from cribstats.variants import Variant, find_variant
 

@@ -1,7 +1,7 @@
 """The canonical form of a game log and its identity: the fields it was given, cards canonical, fields in the
 spec's order (:func:`dump_game`); the sha256 of that form with sorted keys (:func:`content_hash`); the text and
-the hash together, as the store keeps them (:func:`canonical_json`); and the key findings and the store name a
-game by (:func:`game_key`).
+the hash together, as the store keeps them (:func:`canonical_json`). The key findings and the store name a game
+by, its id or the start of that hash, is :func:`~cribstats.gamelog.contract.game_key`.
 
 These read the models' fields directly (a new field of the model is written with no change here) and give what
 ``model_dump(mode="json", by_alias=True, exclude_unset=True)`` gives, in a fraction of its time; tests hold them
@@ -121,18 +121,3 @@ def content_hash(game: AnyGame, dumped: dict[str, Any] | None = None) -> str:
     """
     data = _canonical_data(game_model(game)) if dumped is None else dumped
     return hashlib.sha256(orjson.dumps(data, option=orjson.OPT_SORT_KEYS)).hexdigest()
-
-
-def game_key(game: AnyGame, digest: str | None = None) -> str:
-    """How findings and the store name a game: its ``id``, or the first 16 hex digits of :func:`content_hash`
-    (``digest``, when the caller has it already).
-
-    >>> from cribstats.gamelog import validate_game
-    >>> game_key(validate_game({"format": "cribstats/game/1", "id": "r2-t4", "players": ["A", "B"]}))
-    'r2-t4'
-    """
-    if game.id is not None:
-        return game.id
-    if digest is None:
-        digest = content_hash(game)
-    return digest[:16]

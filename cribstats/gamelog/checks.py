@@ -9,8 +9,7 @@ from itertools import chain, repeat
 from operator import attrgetter, eq, itemgetter
 from typing import TYPE_CHECKING, Any
 
-from cribstats.gamelog.messages import format_place
-from cribstats.gamelog.model import GameLogError
+from cribstats.gamelog.contract import GameLogError, format_place
 from cribstats.gamelog.spelling import CRIB, CRIB_NAME_MESSAGE, GO
 from cribstats.names import TextError, name_or_same, normalise_deal_names, normalise_keys, normalise_name
 

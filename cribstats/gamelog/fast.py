@@ -24,8 +24,7 @@ import msgspec
 from msgspec import Meta, Struct, field
 
 from cribstats.gamelog.checks import check_options, check_players
-from cribstats.gamelog.fields import HIGHEST_NUMBER, LOWEST_NUMBER, iso_date
-from cribstats.gamelog.model import Bid, Deal, GameLog, GameLogError, GameOptions, MugginsCall, Result
+from cribstats.gamelog.contract import HIGHEST_NUMBER, LOWEST_NUMBER, GameLogError, GameOptions, iso_date
 from cribstats.gamelog.spelling import CANONICAL_CARDS, FORMAT, GO, MUGGINS_PHASES
 from cribstats.names import TextError, check_text
 from cribstats.variants import VARIANT_NAMES
@@ -36,6 +35,9 @@ Name = Annotated[str, Meta(min_length=1)]
 Points = Annotated[int, Meta(ge=0, le=HIGHEST_NUMBER)]
 Score = Annotated[int, Meta(ge=LOWEST_NUMBER, le=HIGHEST_NUMBER)]
 Text = Annotated[str, Meta(min_length=1)]
+if TYPE_CHECKING:
+    from cribstats.gamelog.model import Deal, GameLog, MugginsCall, Result
+
 if TYPE_CHECKING:  # what a checked event is (_play_names), as the model types it
     Event: TypeAlias = tuple[str, str] | tuple[str, str, int]
 else:  # what msgspec decodes: [player, card], [player, card, points] or [player, "go"], checked by _play_names
@@ -101,10 +103,6 @@ class GameStruct(_Struct, GameOptions, kw_only=True):
     result: ResultStruct = ABSENT
 
 
-#: each Struct and the model it becomes
-STRUCTS: dict[type[Struct], type[Any]] = {
-    GameStruct: GameLog, DealStruct: Deal, ResultStruct: Result, MugginsStruct: MugginsCall, BidStruct: Bid,
-}
 #: the free-text fields of a game, checked (and put in NFC) by the name and text rule under these names
 _FREE_TEXT = {"id": "id", "match": "id", "event": "event", "site": "site", "round": "round"}
 _CARDS_OR_GO = frozenset((*CANONICAL_CARDS, GO))
@@ -137,12 +135,17 @@ def decode_game_struct(text: bytes | str) -> GameStruct | None:
 
 def convert_game(data: object) -> GameLog | None:
     """:func:`decode_game_json` for a decoded JSON value."""
+    struct = convert_game_struct(data)
+    return None if struct is None else as_model(struct)
+
+
+def convert_game_struct(data: object) -> GameStruct | None:
+    """:func:`decode_game_struct` for a decoded JSON value."""
     try:
         struct = msgspec.convert(data, GameStruct)
     except msgspec.MsgspecError:
         return None
-    settled = _settle(struct)
-    return None if settled is None else as_model(settled)
+    return _settle(struct)
 
 
 def _settle(struct: GameStruct) -> GameStruct | None:
@@ -190,11 +193,13 @@ def _check_shapes(struct: GameStruct) -> frozenset[str]:
 
 def game_model(game: AnyGame) -> GameLog:
     """The game as the model: a model as it is, checked Structs built into one (:func:`as_model`)."""
-    return game if isinstance(game, GameLog) else as_model(game)
+    return as_model(game) if isinstance(game, GameStruct) else game
 
 
 def as_model(struct: GameStruct) -> GameLog:
     """The game model holding a checked game's values, as ``model_construct`` builds it."""
+    from cribstats.gamelog.model import Deal, GameLog, Result  # loaded when a model is first needed
+
     game: GameLog = _model(GameLog, struct)
     if struct.deals is not None:
         deals = [_model(Deal, deal) for deal in struct.deals]
@@ -221,6 +226,8 @@ def _model(cls: type[Any], struct: Struct) -> Any:
 
 def _deal_parts(deal: Deal, struct: DealStruct) -> None:
     """A deal's bid and muggins calls as models."""
+    from cribstats.gamelog.model import Bid, MugginsCall
+
     if struct.bid is not None:
         deal.__dict__["bid"] = _model(Bid, struct.bid)
     if struct.muggins is not None:
@@ -268,7 +275,8 @@ def _goes_without_points(cards: tuple[Any, ...], points: tuple[Any, ...]) -> boo
 
 #: a game as a reader hands it over: the model, or (from :func:`decode_game_struct`) the checked Structs; the
 #: replay and the match collector read either
-AnyGame: TypeAlias = GameLog | GameStruct
-AnyDeal: TypeAlias = Deal | DealStruct
-AnyCall: TypeAlias = MugginsCall | MugginsStruct
-AnyResult: TypeAlias = Result | ResultStruct
+#: (the models named as text: they are loaded when first needed)
+AnyGame: TypeAlias = "GameLog | GameStruct"
+AnyDeal: TypeAlias = "Deal | DealStruct"
+AnyCall: TypeAlias = "MugginsCall | MugginsStruct"
+AnyResult: TypeAlias = "Result | ResultStruct"

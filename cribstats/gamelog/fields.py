@@ -3,13 +3,12 @@ points and the free-text fields under the name and text rule, each with the JSON
 
 from __future__ import annotations
 
-import re
-from datetime import date as Date
 from functools import partial
 from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, Field, PlainValidator, WithJsonSchema
 
+from cribstats.gamelog.contract import HIGHEST_NUMBER, LOWEST_NUMBER, iso_date
 from cribstats.gamelog.spelling import (
     CANONICAL_CARDS,
     CARD_OR_GO_PATTERN,
@@ -49,32 +48,12 @@ CardOrGo = Annotated[
                     "description": "a card, or \"go\""}),
 ]
 
-_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
-
-
-def iso_date(text: str) -> str:
-    """A date as the contract writes it (``YYYY-MM-DD``, a day of the calendar).
-
-    :raises ValueError: saying which of the two it is not.
-    """
-    if not _DATE.fullmatch(text):
-        raise ValueError(f"{text!r} is not a date: write YYYY-MM-DD")
-    try:
-        Date.fromisoformat(text)
-    except ValueError:
-        raise ValueError(f"{text!r} is not a date of the calendar") from None
-    return text
-
-
 IsoDate = Annotated[
     str,
     AfterValidator(iso_date),
     WithJsonSchema({"type": "string", "format": "date", "pattern": r"^\d{4}-\d{2}-\d{2}$"}),
 ]
 PlayerName = Annotated[str, Field(min_length=1)]
-#: the whole numbers a log may hold: a signed 64-bit integer, what the store's columns and the canonical JSON
-#: text can hold (a number beyond it is refused at its place, never stored or hashed)
-LOWEST_NUMBER, HIGHEST_NUMBER = -(2**63), 2**63 - 1
 Points = Annotated[int, Field(ge=0, le=HIGHEST_NUMBER, strict=True)]
 PositiveNumber = Annotated[int, Field(ge=1, le=HIGHEST_NUMBER, strict=True)]
 #: a board position: below 0 only in a bidding game (check_options)

@@ -3,15 +3,12 @@ words, from a pydantic validation error."""
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 from typing import Any
 
-import orjson
 from pydantic import ValidationError
 
-from cribstats.gamelog.fields import HIGHEST_NUMBER
-from cribstats.gamelog.model import GameLogError
+from cribstats.gamelog.contract import HIGHEST_NUMBER, GameLogError, format_place
 from cribstats.gamelog.spelling import (
     CARD_SPELLINGS,
     COUNTS,
@@ -24,33 +21,6 @@ from cribstats.gamelog.spelling import (
     describe,
 )
 from cribstats.variants import VARIANT_NAMES
-
-_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
-
-
-def format_place(loc: tuple[int | str, ...]) -> str:
-    """A JSON path a person can follow: ``('deals', 3, 'play', 5)`` -> ``'deals[3].play[5]'``.
-
-    >>> format_place(("deals", 0, "hands", "Mary Ann", 2))
-    'deals[0].hands["Mary Ann"][2]'
-    """
-    out = ""
-    for part in loc:
-        if isinstance(part, int):
-            out += f"[{part}]"
-        elif _NAME.fullmatch(part):
-            out += f".{part}" if out else part
-        else:
-            out += "[" + orjson.dumps(part).decode() + "]"
-    return out
-
-
-def join_place(prefix: str, place: str) -> str:
-    """``'[3]'`` and ``'deals[0]'`` -> ``'[3].deals[0]'``; either may be empty."""
-    if not prefix or not place:
-        return prefix or place
-    return prefix + place if place.startswith("[") else f"{prefix}.{place}"
-
 
 _EXPECTED = {
     "string_type": "a string",

@@ -7,13 +7,12 @@ fields, and builds these same objects from them where a model is needed.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Annotated, Literal
+from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from cribstats.errors import CribstatsError
+from cribstats.gamelog.contract import HIGHEST_NUMBER, GameOptions
 from cribstats.gamelog.fields import (
-    HIGHEST_NUMBER,
     CardText,
     EventText,
     IsoDate,
@@ -28,7 +27,7 @@ from cribstats.gamelog.fields import (
 )
 from cribstats.gamelog.spelling import CRIB
 from cribstats.names import MAX_NAME
-from cribstats.variants import VARIANT_NAMES, Variant, find_variant
+from cribstats.variants import VARIANT_NAMES
 
 
 class _Model(BaseModel):
@@ -95,40 +94,6 @@ class Result(_Model):
     scores: dict[PlayerName, Score] | None = None
 
 
-class GameOptions:
-    """The rules a game is played under, as its fields give them (a field left out is the variant's or the
-    contract's default): shared by the model and the fast decoder's Struct, so that each is said once."""
-
-    __slots__ = ()
-
-    if TYPE_CHECKING:
-        variant: str | None
-        target: int | None
-        muggins: bool | None
-        giveaway: bool | None
-        bidding: bool | None
-
-    @property
-    def variant_rules(self) -> Variant:
-        return find_variant(self.variant or VARIANT_NAMES[0])
-
-    @property
-    def target_score(self) -> int:
-        return self.target if self.target is not None else self.variant_rules.target
-
-    @property
-    def muggins_rule(self) -> bool:
-        return bool(self.muggins)
-
-    @property
-    def giveaway_rule(self) -> bool:
-        return bool(self.giveaway)
-
-    @property
-    def bidding_rule(self) -> bool:
-        return bool(self.bidding)
-
-
 class GameLog(_Model, GameOptions):
     """One game, as a club or table logged it."""
 
@@ -154,15 +119,3 @@ class GameLog(_Model, GameOptions):
     ]
     deals: list[Deal] | None = None
     result: Result | None = None
-
-
-class GameLogError(CribstatsError, ValueError):
-    """A log that breaks the contract; ``place`` is a JSON path such as ``deals[3].play[5]`` ('' for the game)."""
-
-    def __init__(self, place: str, message: str) -> None:
-        self.place = place
-        self.message = message
-        super().__init__(f"{place}: {message}" if place else message)
-
-
-GameLogError.__module__ = "cribstats.gamelog"  # where it is imported from, as tracebacks name it

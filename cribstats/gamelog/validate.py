@@ -1,15 +1,17 @@
 """Reading a game log: the fast path first (:mod:`cribstats.gamelog.fast`), the pydantic model for whatever it
-leaves (every refusal among them), then the contract's checks."""
+leaves (every refusal among them), then the contract's checks. The model is loaded when a log first needs it."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import orjson
-from pydantic import ValidationError
 
 from cribstats.gamelog.checks import check_options, check_players
 from cribstats.gamelog.fast import convert_game, decode_game_json
-from cribstats.gamelog.messages import _explain
-from cribstats.gamelog.model import GameLog
+
+if TYPE_CHECKING:
+    from cribstats.gamelog.model import GameLog
 
 
 def validate_game(data: object) -> GameLog:
@@ -35,6 +37,11 @@ def validate_game_model(data: object) -> GameLog:
 
     :raises GameLogError: naming the first place that breaks the contract.
     """
+    from pydantic import ValidationError  # the model and its messages load when a log first needs them
+
+    from cribstats.gamelog.messages import _explain
+    from cribstats.gamelog.model import GameLog
+
     try:
         game = GameLog.model_validate(data)
     except ValidationError as err:

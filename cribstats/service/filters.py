@@ -27,7 +27,7 @@ def _day(value: object) -> object:
     """A date parameter read as a game log's dates are (``YYYY-MM-DD``, :func:`~cribstats.gamelog.fields.
     iso_date`), not as pydantic reads a date (which takes ``0`` for 1970-01-01, a Unix time)."""
     if isinstance(value, str):
-        from cribstats.gamelog.fields import iso_date
+        from cribstats.gamelog.contract import iso_date
 
         return Date.fromisoformat(iso_date(value))
     return value
@@ -94,7 +94,7 @@ def form_date(value: str | None, parameter: str) -> Date | None:
     """
     if not form_text(value):
         return None
-    from cribstats.gamelog.fields import iso_date
+    from cribstats.gamelog.contract import iso_date
 
     try:
         return Date.fromisoformat(iso_date(str(value).strip()))
