@@ -1,5 +1,5 @@
-"""The import history tells the truth: a killed import's row says what it committed, and an import stopped by a
-full disk says how many games were stored and that running it again completes it."""
+"""The import history tells the truth: a killed import's row says what it committed; an import stopped by SIGTERM
+or by a full disk says so, and how many games were stored and that running it again completes it."""
 
 from __future__ import annotations
 
@@ -75,6 +75,49 @@ def test_a_killed_import_says_what_it_committed(tmp_path: Path, many_games: Path
     # running it again completes it
     again = run("import", "--db", url, "-q", str(many_games))
     assert again.exit_code == 0
+    assert scalar(url, "SELECT count(*) FROM game") == 600
+
+
+def _started(command: list[str], url: str, db: Path, batches: int) -> subprocess.Popen[bytes]:
+    """The import ``command`` running, once it has stored ``batches`` batches."""
+    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and process.poll() is None:
+        if db.exists():
+            try:
+                if scalar(url, "SELECT count(*) FROM game") >= batches * BATCH:
+                    break
+            except sa.exc.OperationalError:
+                pass
+        time.sleep(0.05)
+    assert process.poll() is None, process.stderr.read().decode() if process.stderr else ""
+    return process
+
+
+@pytest.mark.parametrize("workers", ["1", "2"])
+def test_an_import_stopped_by_sigterm_says_what_it_stored(tmp_path: Path, many_games: Path, workers: str) -> None:
+    """``kill``, a service manager or a time limit sends SIGTERM: the import ends as Ctrl-C ends it, in one line
+    saying so, exit 143, whole batches stored; running it again completes it."""
+    url = f"sqlite:///{tmp_path / 'club.db'}"
+    command = [sys.executable, "-m", "cribstats.cli", "import", "--db", url, "-q", "-j", workers,
+               "--batch-size", str(BATCH), str(many_games)]
+    process = _started(command, url, tmp_path / "club.db", 4)
+    try:
+        process.send_signal(signal.SIGTERM)
+        _, err = process.communicate(timeout=60)
+    finally:
+        process.kill()
+        process.wait()
+    assert process.returncode == 143
+    message = err.decode().strip()
+    assert "\n" not in message and "Traceback" not in message, message
+    assert message == ("error: stopped (SIGTERM): the games of finished batches are stored, the unfinished batch "
+                       "is not; run the same import again to complete it")
+    stored = scalar(url, "SELECT count(*) FROM game")
+    assert stored % BATCH == 0 and 4 * BATCH <= stored < 600  # whole batches, nothing else
+    assert scalar(url, "SELECT count(*) FROM deal") == scalar(url, "SELECT sum(deal_count) FROM game")
+    again = run("import", "--db", url, "-q", str(many_games))
+    assert again.exit_code == 0, again.output
     assert scalar(url, "SELECT count(*) FROM game") == 600
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import gc
 import os
+import signal
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -29,7 +30,7 @@ IMPORT_HELP = (
     "Exit status: 0 when every game was imported or was already stored; 2 when some input was refused "
     "(unreadable, a folder with no logs, or a conflict: the same game id with different content) while the rest "
     "was imported; "
-    "1 when the database cannot be used."
+    "1 when the database cannot be used; 130 when interrupted (Ctrl-C), 143 when stopped (SIGTERM)."
 )
 SHOW_HELP = (
     "Exit status: 0 on success; 2 when no stored game is named so, or a hash prefix names several; "
@@ -168,6 +169,7 @@ def import_logs(
             # What is alive now (modules, schemas, the engine) lives as long as the command: frozen, the cyclic
             # garbage collector stops walking it again and again while games are replayed (some 6% of the time).
             gc.freeze()
+            on_term = signal.signal(signal.SIGTERM, _stop)
             try:
                 summary = import_paths(
                     paths, engine, replace=replace, on_progress=on_progress, batch_size=batch_size, workers=workers
@@ -175,14 +177,17 @@ def import_logs(
             except (*_store_failures(), *_worker_failures()) as err:
                 progress.stop()
                 raise _failed_import(db, err, seen[0].imported if seen else 0) from None
-            except KeyboardInterrupt:
+            except KeyboardInterrupt as err:
                 progress.stop()
+                stopped = isinstance(err, _Stopped)
                 raise fail(
-                    "interrupted: the games of finished batches are stored, the unfinished batch is not; "
-                    "run the same import again to complete it",
-                    130,
+                    f"{'stopped (SIGTERM)' if stopped else 'interrupted'}: the games of finished batches are "
+                    "stored, the unfinished batch is not; run the same import again to complete it",
+                    143 if stopped else 130,
                 ) from None
             finally:
+                if on_term is not None:  # None: a handler set outside Python, which cannot be put back
+                    signal.signal(signal.SIGTERM, on_term)
                 gc.unfreeze()
         engine.dispose()
     for folder in empty:
@@ -194,6 +199,15 @@ def import_logs(
         errors.print(Text(f"... and {hidden} more refused"))
     out_console(wide_when_redirected=False).print(import_summary_table(summary))
     raise typer.Exit(0 if summary.complete and not empty else 2)
+
+
+class _Stopped(KeyboardInterrupt):
+    """SIGTERM (``kill``, a service manager, a time limit) during an import: ended as Ctrl-C ends it, whole
+    batches stored and the rest rolled back, with a message instead of a silent end."""
+
+
+def _stop(signum: int, frame: object) -> None:
+    raise _Stopped
 
 
 def _store_failures() -> tuple[type[BaseException], ...]:
