@@ -38,7 +38,7 @@ Text = Annotated[str, Meta(min_length=1)]
 if TYPE_CHECKING:
     from cribstats.gamelog.model import Deal, GameLog, MugginsCall, Result
 
-if TYPE_CHECKING:  # what a checked event is (_play_names), as the model types it
+    # what a checked event is (_play_names), as the model types it
     Event: TypeAlias = tuple[str, str] | tuple[str, str, int]
 else:  # what msgspec decodes: [player, card], [player, card, points] or [player, "go"], checked by _play_names
     Event = tuple[str | int, ...]
