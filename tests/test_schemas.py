@@ -245,3 +245,24 @@ def test_schema_and_model_agree_on_cards(game_schema: Draft202012Validator, text
     except GameLogError:
         model_accepts = False
     assert schema_accepts == model_accepts
+
+
+# --- a muggins call's event: `null` for an optional field means it is absent (docs/decisions.md) --------------
+
+@pytest.mark.parametrize(("phase", "event", "valid"), [
+    ("play", 1, True), ("play", None, False),  # a play call names its event: null is no event
+    ("hand", None, True), ("heels", None, True), ("crib", None, True),  # null is no event: as if left out
+    ("hand", 1, False),
+])
+def test_schema_and_reader_agree_on_a_call_s_event(
+    game_schema: Draft202012Validator, phase: str, event: int | None, valid: bool
+) -> None:
+    call = {"by": "Bob", "from": "Alice", "phase": phase, "points": 1, "event": event}
+    log = changed(("deals", 0, "muggins", 0), call)
+    try:
+        validate_game(log)
+        reader_accepts = True
+    except GameLogError:
+        reader_accepts = False
+    assert reader_accepts is valid
+    assert (list(game_schema.iter_errors(log)) == []) is valid

@@ -43,8 +43,10 @@ class MugginsCall(_Model):
     model_config = ConfigDict(
         json_schema_extra={
             "if": {"properties": {"phase": {"const": "play"}}, "required": ["phase"]},
-            "then": {"required": ["event"]},
-            "else": {"not": {"required": ["event"]}},
+            # ``null`` for an optional field means it is absent: a play call's event is a number, another
+            # phase's call has none or null
+            "then": {"required": ["event"], "properties": {"event": {"type": "integer"}}},
+            "else": {"properties": {"event": {"type": "null"}}},
         }
     )
 
