@@ -266,3 +266,23 @@ def test_schema_and_reader_agree_on_a_call_s_event(
         reader_accepts = False
     assert reader_accepts is valid
     assert (list(game_schema.iter_errors(log)) == []) is valid
+
+
+# --- a player's name is read trimmed (docs/decisions.md, the name rule): blank is empty, " crib" is the crib ----
+
+@pytest.mark.parametrize(("name", "valid"), [
+    ("Bob", True), (" Bob ", True), ("Crib", True), ("cribber", True),  # "Crib" is a name, as in a log
+    ("", False), (" ", False), ("\t\n", False),  # nothing left once trimmed: an empty name
+    ("crib", False), (" crib", False), ("crib\n", False),  # the show's crib, however spaced
+])
+def test_schema_and_reader_agree_on_a_player_s_name(
+    game_schema: Draft202012Validator, name: str, valid: bool
+) -> None:
+    log = {"format": "cribstats/game/1", "players": ["Alice", name]}
+    try:
+        validate_game(log)
+        reader_accepts = True
+    except GameLogError:
+        reader_accepts = False
+    assert reader_accepts is valid
+    assert (list(game_schema.iter_errors(log)) == []) is valid

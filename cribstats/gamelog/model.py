@@ -117,7 +117,9 @@ class GameLog(_Model, GameOptions):
     players: Annotated[
         list[PlayerName],
         Field(min_length=2, max_length=4, json_schema_extra={"uniqueItems": True, "items": {
-            "type": "string", "minLength": 1, "maxLength": MAX_NAME, "not": {"const": CRIB}}}),
+            # names are read trimmed: a blank name is empty, and " crib " is the crib
+            "type": "string", "minLength": 1, "maxLength": MAX_NAME, "pattern": r"\S",
+            "not": {"pattern": rf"^\s*{CRIB}\s*$"}}}),
     ]
     deals: list[Deal] | None = None
     result: Result | None = None
