@@ -207,6 +207,7 @@ def test_findings_lines_pass_the_findings_schema(findings_schema: Draft202012Val
 @pytest.mark.parametrize(
     ("field", "value"),
     [("kind", "typo"), ("phase", "show"), ("deal", "3"), ("game", 3), ("message", None), ("extra", 1),
+     ("deal", 0), ("deal", -1), ("event", -1),  # deals are numbered from 1, play events from 0
      ("kind", DROP), ("player", DROP), ("claimed", DROP)],
 )
 def test_the_findings_schema_refuses_broken_lines(
@@ -286,3 +287,15 @@ def test_schema_and_reader_agree_on_a_player_s_name(
         reader_accepts = False
     assert reader_accepts is valid
     assert (list(game_schema.iter_errors(log)) == []) is valid
+
+
+# the finding line of docs/findings.md, as the spec's example writes it
+SPEC_FINDING = {"game": "tuesday-2026-11-03-r2-t4", "deal": 3, "event": 5, "kind": "missed", "phase": "play",
+                "player": "Alice", "claimed": 0, "due": 2, "message": "5S made fifteen (2) but Alice pegged 0"}
+
+
+@pytest.mark.parametrize(("deal", "event"), [(3, 5), (1, 0), (1, None), (None, None)])
+def test_the_findings_schema_takes_the_spec_s_example_and_the_first_deal_and_event(
+    findings_schema: Draft202012Validator, deal: int | None, event: int | None
+) -> None:
+    assert list(findings_schema.iter_errors(SPEC_FINDING | {"deal": deal, "event": event})) == []
