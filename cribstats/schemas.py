@@ -49,6 +49,10 @@ def findings_schema() -> dict[str, Any]:
     schema["additionalProperties"] = False
     schema["required"] = [name for name in schema["properties"] if name != "match"]  # on match findings only
     schema["properties"]["match"]["description"] = "the match id, on match findings only (spec match.md)"
+    # a match finding (phase "match") names its match; no other finding has the field
+    schema["if"] = {"properties": {"phase": {"const": "match"}}, "required": ["phase"]}
+    schema["then"] = {"required": ["match"], "properties": {"match": {"type": "string"}}}
+    schema["else"] = {"not": {"required": ["match"]}}
     # a deal is numbered from 1 in the log, a play event from 0 in its deal's play list (docs/findings.md)
     for name, lowest in (("deal", 1), ("event", 0)):
         number = next(part for part in schema["properties"][name]["anyOf"] if part.get("type") == "integer")

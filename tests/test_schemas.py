@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import copy
 import json
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -299,3 +301,32 @@ def test_the_findings_schema_takes_the_spec_s_example_and_the_first_deal_and_eve
     findings_schema: Draft202012Validator, deal: int | None, event: int | None
 ) -> None:
     assert list(findings_schema.iter_errors(SPEC_FINDING | {"deal": deal, "event": event})) == []
+
+
+# --- `match`: "the match id, on match findings only" (docs/findings.md) -----------------------------------------
+
+@pytest.mark.parametrize(("phase", "match", "valid"), [
+    ("match", "cup-final", True), ("match", DROP, False), ("match", None, False),  # a match finding names it
+    ("play", DROP, True), ("play", "cup-final", False), ("result", "cup-final", False),  # no other finding has it
+])
+def test_the_findings_schema_puts_match_on_match_findings_only(
+    findings_schema: Draft202012Validator, phase: str, match: Any, valid: bool
+) -> None:
+    line = {**SPEC_FINDING, "phase": phase, "kind": "match-result" if phase == "match" else "missed"}
+    if match is not DROP:
+        line["match"] = match
+    assert (list(findings_schema.iter_errors(line)) == []) is valid
+
+
+def test_the_audit_s_lines_pass_the_findings_schema(findings_schema: Draft202012Validator) -> None:
+    """Every line `cribstats audit --json` prints for the sample match and the sample six-card mistakes: the match
+    finding with its match, the others without."""
+    lines = []
+    for name in ("matches/points-to-7.jsonl", "mistakes/six-card.jsonl"):
+        done = subprocess.run([sys.executable, "-c", "from cribstats.cli.app import main; main()", "audit",
+                               "--json", str(ROOT / "sample_logs" / name)], capture_output=True, check=False)
+        assert done.returncode == 1
+        lines += [orjson.loads(line) for line in done.stdout.splitlines()]
+    assert {line["phase"] == "match" for line in lines} == {True, False}
+    for line in lines:
+        assert list(findings_schema.iter_errors(line)) == []
