@@ -53,11 +53,36 @@ def findings_schema() -> dict[str, Any]:
     schema["if"] = {"properties": {"phase": {"const": "match"}}, "required": ["phase"]}
     schema["then"] = {"required": ["match"], "properties": {"match": {"type": "string"}}}
     schema["else"] = {"not": {"required": ["match"]}}
+    schema["allOf"] = [_kind_rule(kind, phases, points) for kind, (phases, points) in KIND_RULES.items()]
     # a deal is numbered from 1 in the log, a play event from 0 in its deal's play list (docs/findings.md)
     for name, lowest in (("deal", 1), ("event", 0)):
         number = next(part for part in schema["properties"][name]["anyOf"] if part.get("type") == "integer")
         number["minimum"] = lowest
     return {"$schema": DRAFT, **schema}
+
+
+_CLAIMS = ("play", "heels", "hand", "crib")
+_AFTER = ("deal", "play", "heels", "hand", "crib")
+#: each kind's phases, and whether it carries points in ``claimed`` and ``due`` (the kinds' table of
+#: docs/findings.md; the match kinds and ``scorecard`` as spec match.md gives them)
+KIND_RULES: dict[str, tuple[tuple[str, ...], bool]] = {
+    "missed": (_CLAIMS, True), "overclaim": (_CLAIMS, True), "muggins-call": (_CLAIMS, True),
+    "illegal-card": (("play",), False), "over-31": (("play",), False), "false-go": (("play",), False),
+    "out-of-turn": (("play",), False), "unplayed": (("play",), False),
+    "bad-deal": (("deal",), False), "bad-discard": (("deal",), False), "after-end": (_AFTER, False),
+    "board": (("deal",), True), "result": (("result",), True),
+    "match-result": (("match",), True), "match-dealer": (("match",), False),
+    "match-after-end": (("match",), False),
+    "scorecard": (("result",), True),
+}
+
+
+def _kind_rule(kind: str, phases: tuple[str, ...], points: bool) -> dict[str, Any]:
+    """The schema's rule for one kind: its phases, and ``claimed`` and ``due`` null when it carries no points."""
+    then: dict[str, Any] = {"properties": {"phase": {"enum": list(phases)}}}
+    if not points:
+        then["properties"] |= {"claimed": {"type": "null"}, "due": {"type": "null"}}
+    return {"if": {"properties": {"kind": {"const": kind}}, "required": ["kind"]}, "then": then}
 
 
 def match_schema() -> dict[str, Any]:

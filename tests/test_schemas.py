@@ -322,7 +322,9 @@ def test_the_audit_s_lines_pass_the_findings_schema(findings_schema: Draft202012
     """Every line `cribstats audit --json` prints for the sample match and the sample six-card mistakes: the match
     finding with its match, the others without."""
     lines = []
-    for name in ("matches/points-to-7.jsonl", "mistakes/six-card.jsonl"):
+    for name in ("matches/points-to-7.jsonl", *(f"mistakes/{variant}.jsonl" for variant in (
+            "six-card", "six-card-muggins", "five-card", "seven-card", "three-player", "four-player")),
+            "nights/grass-roots-2026-11-05.csv"):
         done = subprocess.run([sys.executable, "-c", "from cribstats.cli.app import main; main()", "audit",
                                "--json", str(ROOT / "sample_logs" / name)], capture_output=True, check=False)
         assert done.returncode == 1
@@ -330,3 +332,35 @@ def test_the_audit_s_lines_pass_the_findings_schema(findings_schema: Draft202012
     assert {line["phase"] == "match" for line in lines} == {True, False}
     for line in lines:
         assert list(findings_schema.iter_errors(line)) == []
+
+
+
+# --- each kind's phase, and no points where the kind carries none (docs/findings.md, the kinds' table) ---------
+
+@pytest.mark.parametrize(("kind", "phase", "points", "valid"), [
+    ("missed", "hand", (10, 12), True), ("missed", "deal", (10, 12), False), ("overclaim", "heels", (2, 0), True),
+    ("muggins-call", "crib", (4, 2), True), ("muggins-call", "result", (4, 2), False),
+    ("illegal-card", "play", (None, None), True), ("illegal-card", "play", (1, 0), False),
+    ("illegal-card", "hand", (None, None), False), ("unplayed", "play", (None, 0), False),
+    ("bad-deal", "deal", (None, None), True), ("bad-discard", "play", (None, None), False),
+    ("after-end", "crib", (None, None), True), ("after-end", "deal", (None, None), True),
+    ("after-end", "result", (None, None), False), ("after-end", "play", (3, 3), False),
+    ("board", "deal", (14, 12), True), ("board", "play", (14, 12), False),
+    ("result", "result", (None, None), True), ("result", "result", (121, 88), True),
+    ("result", "deal", (1, 2), False),
+    ("scorecard", "result", (2, 3), True), ("scorecard", "match", (2, 3), False),
+])
+def test_the_findings_schema_holds_each_kind_to_its_phases_and_points(
+    findings_schema: Draft202012Validator, kind: str, phase: str, points: tuple[Any, Any], valid: bool
+) -> None:
+    line = {**SPEC_FINDING, "kind": kind, "phase": phase, "claimed": points[0], "due": points[1]}
+    assert (list(findings_schema.iter_errors(line)) == []) is valid
+
+
+def test_every_match_kind_passes_the_findings_schema_with_its_match(findings_schema: Draft202012Validator) -> None:
+    # match-result carries recorded and replayed points; match-dealer and match-after-end none (spec match.md)
+    for kind, points in (("match-result", True), ("match-dealer", False), ("match-after-end", False)):
+        line = {**SPEC_FINDING, "game": None, "deal": None, "event": None, "kind": kind, "phase": "match",
+                "claimed": None, "due": None, "match": "cup-final"}
+        assert list(findings_schema.iter_errors(line)) == []
+        assert (list(findings_schema.iter_errors(line | {"claimed": 2, "due": 1})) == []) is points
