@@ -151,23 +151,47 @@ def name_or_same(name: str) -> str:
         return name
 
 
-def normalise_keys(names: dict[str, Any]) -> dict[str, Any]:
-    """A mapping keyed by names (hands, show, scores), its keys normalised by :func:`name_or_same`."""
-    return {name_or_same(name): value for name, value in names.items()}
+class NameClash(TextError):
+    """Two keys of one mapping that are one name once normalised; ``field`` names the mapping."""
+
+    def __init__(self, field: str, message: str) -> None:
+        super().__init__(message)
+        self.field = field
+
+
+def normalise_keys(names: dict[str, Any], field: str = "") -> dict[str, Any]:
+    """A mapping keyed by names (hands, show, scores), its keys normalised by :func:`name_or_same`.
+
+    :raises NameClash: when two keys are one name once normalised (``"Bob"`` and ``"Bob "``): which of the two
+        the log meant cannot be known.
+
+    >>> normalise_keys({"Bob": 9, " Bob": 2}, "show")
+    Traceback (most recent call last):
+    cribstats.names.NameClash: 'Bob' and ' Bob' are one name, 'Bob': give it once
+    """
+    normal = {name_or_same(name): value for name, value in names.items()}
+    if len(normal) != len(names):
+        seen: dict[str, str] = {}
+        for name in names:
+            normal_name = name_or_same(name)
+            first = seen.setdefault(normal_name, name)
+            if first != name:
+                raise NameClash(field, f"{first!r} and {name!r} are one name, {normal_name!r}: give it once")
+    return normal
 
 
 def normalise_deal_names(deal: Any) -> None:
     """Every name a deal of a game log uses, normalised in place (for a log whose deals spell the players' names
     in another Unicode form, or with spaces around them)."""
     deal.dealer = name_or_same(deal.dealer)
-    deal.hands = normalise_keys(deal.hands)
-    deal.discards = normalise_keys(deal.discards)
+    deal.hands = normalise_keys(deal.hands, "hands")
+    deal.discards = normalise_keys(deal.discards, "discards")
     if deal.play:
         deal.play = [(name_or_same(e[0]), *e[1:]) for e in deal.play]
     for field in ("pegged", "show", "scores"):
         value = getattr(deal, field)
         if value:
-            setattr(deal, field, normalise_keys(value))
+            setattr(deal, field, normalise_keys(value, field))
     for call in deal.muggins or ():
         call.by, call.from_ = name_or_same(call.by), name_or_same(call.from_)
     if getattr(deal, "bid", None) is not None:

@@ -143,6 +143,42 @@ def test_a_name_typed_in_nfd_throughout_is_stored_in_nfc() -> None:
     assert d.muggins[0].from_ == ZOE_NFC  # type: ignore[index]
 
 
+def clashing_deal(field: str, keys: tuple[str, str]) -> dict[str, Any]:
+    """A deal of Zoë and Bob whose ``field`` names Zoë twice, under ``keys`` (Bob's claim under neither)."""
+    deal: dict[str, Any] = {
+        "dealer": ZOE_NFC, "hands": {ZOE_NFC: ["5H", "5C", "5S", "JD", "AS", "2S"],
+                                     "Bob": ["3H", "3C", "3S", "4D", "AH", "2H"]},
+        "discards": {ZOE_NFC: ["AS", "2S"], "Bob": ["AH", "2H"]}, "starter": "5D"}
+    first, second = deal.get(field, {}).get(ZOE_NFC, 12), {"hands": ["5H"], "discards": ["JD"]}.get(field, 29)
+    deal[field] = {keys[0]: first, "Bob": deal.get(field, {}).get("Bob", 0), keys[1]: second}
+    return deal
+
+
+@pytest.mark.parametrize("field", ["hands", "discards", "show", "pegged", "scores"])
+@pytest.mark.parametrize("keys", [(ZOE_NFC, ZOE_NFD), (ZOE_NFC, f" {ZOE_NFC}"), (f"{ZOE_NFC} ", ZOE_NFD)])
+def test_two_keys_that_are_one_player_are_refused_at_their_place(field: str, keys: tuple[str, str]) -> None:
+    """Two spellings of one name as two keys of one mapping (Zoë's show claimed 12 and 29) leave no way to tell
+    which the table meant: the log is refused there, not read with the later one."""
+    game = {"format": "cribstats/game/1", "players": [ZOE_NFC, "Bob"], "deals": [clashing_deal(field, keys)]}
+    message = refusal(game)
+    assert message.startswith(f"deals[0].{field}: ")
+    assert repr(keys[0]) in message and repr(keys[1]) in message
+
+
+def test_two_final_scores_for_one_player_are_refused(tmp_path: Path) -> None:
+    one = {"format": "cribstats/game/1", "id": "one", "players": ["Ann", "Bob"],
+           "result": {"winner": "Ann", "scores": {"Ann": 121, "Bob": 80}}}
+    two = {**one, "id": "two", "result": {"winner": "Ann", "scores": {"Ann": 121, "Bob": 80, " Bob": 95}}}
+    log = tmp_path / "night.jsonl"
+    log.write_bytes(orjson.dumps(one) + b"\n" + orjson.dumps(two) + b"\n")
+    engine = make_engine(f"sqlite:///{tmp_path / 'club.db'}")
+    summary = import_paths([log], engine, workers=1)
+    assert summary.imported == 1 and summary.refused_count == 1
+    assert "line 2: result.scores: 'Bob' and ' Bob' are one name" in str(summary.refused[0])
+    with engine.connect() as conn:
+        assert [r[0] for r in conn.exec_driver_sql("SELECT source_id FROM game")] == ["one"]
+
+
 @pytest.mark.parametrize(("field", "limit"), sorted(TEXT_LIMITS.items()))
 def test_free_text_fields_have_limits(field: str, limit: int) -> None:
     assert validate_game(result_game(["A", "B"], **{field: "x" * limit})).model_dump()[field] == "x" * limit

@@ -11,7 +11,14 @@ from typing import TYPE_CHECKING, Any
 
 from cribstats.gamelog.contract import GameLogError, format_place
 from cribstats.gamelog.spelling import CRIB, CRIB_NAME_MESSAGE, GO
-from cribstats.names import TextError, name_or_same, normalise_deal_names, normalise_keys, normalise_name
+from cribstats.names import (
+    NameClash,
+    TextError,
+    name_or_same,
+    normalise_deal_names,
+    normalise_keys,
+    normalise_name,
+)
 
 if TYPE_CHECKING:
     from cribstats.gamelog.fast import AnyCall, AnyDeal, AnyGame
@@ -42,7 +49,10 @@ def check_players(game: AnyGame, *, play_names: frozenset[str] | None = None) ->
             # the common case costs a few set operations in C; _check_deal runs only to name the culprit
             fits = _names_fit(deal, known, show_names)
             if not fits:
-                normalise_deal_names(deal)  # names in another Unicode form or with spaces around them
+                try:
+                    normalise_deal_names(deal)  # names in another Unicode form or with spaces around them
+                except NameClash as clash:
+                    raise GameLogError(f"deals[{d}].{clash.field}", str(clash)) from None
                 fits = _names_fit(deal, known, show_names)
             if deal.muggins or not fits:
                 _check_deal(deal, f"deals[{d}]", players, known, rules.side_of, bidding=game.bidding_rule)
@@ -51,7 +61,10 @@ def check_players(game: AnyGame, *, play_names: frozenset[str] | None = None) ->
         if result.winner is not None and result.winner not in known:
             result.winner = name_or_same(result.winner)
         if result.scores and not known.issuperset(result.scores):
-            result.scores = normalise_keys(result.scores)
+            try:
+                result.scores = normalise_keys(result.scores)
+            except NameClash as clash:
+                raise GameLogError("result.scores", str(clash)) from None
         if result.winner is not None and result.winner not in known:
             raise GameLogError("result.winner", _not_a_player(result.winner))
         _check_names(result.scores, known, "result.scores")
