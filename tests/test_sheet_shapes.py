@@ -57,3 +57,17 @@ def test_a_sheet_with_its_header_and_no_rows_is_refused_as_an_empty_file_is(tmp_
     assert [str(e) for e in errors] == [f"{path}:line 2: the sheet has its header and no rows after it"]
     code = CliRunner().invoke(app, ["audit", str(path)]).exit_code
     assert code == 2
+
+
+@pytest.mark.parametrize("text", ["[]", "[ ]\n", "\ufeff[\n]\n"])
+def test_a_json_array_of_no_game_is_refused_as_an_empty_file_is(tmp_path: Path, text: str) -> None:
+    """An array with no game in it: nothing was read, so the audit and the import exit 2, not 0 (a clean audit)."""
+    path = tmp_path / "night.json"
+    path.write_text(text, encoding="utf-8")
+    errors: list[LogError] = []
+    assert list(read_games(str(path), on_error=errors.append)) == []
+    assert [str(e) for e in errors] == [f"{path}: the array holds no game"]
+    audit = CliRunner().invoke(app, ["audit", "--json", str(path)])
+    assert (audit.exit_code, audit.stdout) == (2, "")
+    imported = CliRunner().invoke(app, ["import", "-q", "--db", f"sqlite:///{tmp_path / 'club.db'}", str(path)])
+    assert imported.exit_code == 2

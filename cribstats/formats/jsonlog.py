@@ -172,6 +172,9 @@ def read_json_document(
         report(LogError(file, None, f"a log holds a game (a JSON object) or an array of games, not "
                         f"{describe(value)}"), on_error)
         return
+    if not value:  # nothing was read, as from an empty file
+        report(LogError(file, None, "the array holds no game"), on_error)
+        return
     sizes_matter = len(data) > MAX_GAME_BYTES
     for index, item in enumerate(value):
         place = f"[{index}]"
