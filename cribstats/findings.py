@@ -36,6 +36,21 @@ OVERCLAIM_KINDS: tuple[FindingKind, ...] = ("overclaim", "muggins-call")
 """The kinds whose ``claimed - due`` is points over-claimed by their player: a claim above the points due, and a
 muggins call taking more than its victim missed there (the rules: "itself an over-claim by the caller")."""
 
+_CLAIMS: tuple[Phase, ...] = ("play", "heels", "hand", "crib")
+_AFTER: tuple[Phase, ...] = ("deal", "play", "heels", "hand", "crib")
+#: each kind's phases, and whether it carries points in ``claimed`` and ``due`` (the kinds' table of
+#: docs/findings.md; the match kinds and ``scorecard`` as spec match.md gives them)
+KIND_RULES: dict[FindingKind, tuple[tuple[Phase, ...], bool]] = {
+    "missed": (_CLAIMS, True), "overclaim": (_CLAIMS, True), "muggins-call": (_CLAIMS, True),
+    "illegal-card": (("play",), False), "over-31": (("play",), False), "false-go": (("play",), False),
+    "out-of-turn": (("play",), False), "unplayed": (("play",), False),
+    "bad-deal": (("deal",), False), "bad-discard": (("deal",), False), "after-end": (_AFTER, False),
+    "board": (("deal",), True), "result": (("result",), True),
+    "match-result": (("match",), True), "match-dealer": (("match",), False),
+    "match-after-end": (("match",), False),
+    "scorecard": (("result",), True),
+}
+
 
 @dataclass(slots=True)
 class Finding:

@@ -22,7 +22,7 @@ from typing import Any
 
 from pydantic import TypeAdapter
 
-from cribstats.findings import Finding
+from cribstats.findings import KIND_RULES, Finding
 from cribstats.gamelog import GameLog
 from cribstats.match.model import RULES_SHORTHAND_PATTERN, MatchRecord
 
@@ -59,22 +59,6 @@ def findings_schema() -> dict[str, Any]:
         number = next(part for part in schema["properties"][name]["anyOf"] if part.get("type") == "integer")
         number["minimum"] = lowest
     return {"$schema": DRAFT, **schema}
-
-
-_CLAIMS = ("play", "heels", "hand", "crib")
-_AFTER = ("deal", "play", "heels", "hand", "crib")
-#: each kind's phases, and whether it carries points in ``claimed`` and ``due`` (the kinds' table of
-#: docs/findings.md; the match kinds and ``scorecard`` as spec match.md gives them)
-KIND_RULES: dict[str, tuple[tuple[str, ...], bool]] = {
-    "missed": (_CLAIMS, True), "overclaim": (_CLAIMS, True), "muggins-call": (_CLAIMS, True),
-    "illegal-card": (("play",), False), "over-31": (("play",), False), "false-go": (("play",), False),
-    "out-of-turn": (("play",), False), "unplayed": (("play",), False),
-    "bad-deal": (("deal",), False), "bad-discard": (("deal",), False), "after-end": (_AFTER, False),
-    "board": (("deal",), True), "result": (("result",), True),
-    "match-result": (("match",), True), "match-dealer": (("match",), False),
-    "match-after-end": (("match",), False),
-    "scorecard": (("result",), True),
-}
 
 
 def _kind_rule(kind: str, phases: tuple[str, ...], points: bool) -> dict[str, Any]:

@@ -15,7 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from jsonschema import Draft202012Validator
 
-from cribstats.findings import Finding
+from cribstats.findings import FINDING_KINDS, KIND_RULES, PHASES, Finding
 from cribstats.gamelog import GameLogError, validate_game
 from cribstats.match.model import validate_match
 from cribstats.schemas import FINDINGS_FILE, GAME_LOG_FILE, MATCH_FILE, main, schema_files
@@ -333,6 +333,12 @@ def test_the_audit_s_lines_pass_the_findings_schema(findings_schema: Draft202012
     for line in lines:
         assert list(findings_schema.iter_errors(line)) == []
 
+
+
+def test_every_kind_has_its_phases_and_points() -> None:
+    """A new kind gets its row in findings.KIND_RULES, and its phases are the contract's."""
+    assert list(KIND_RULES) == list(FINDING_KINDS)
+    assert all(set(phases) <= set(PHASES) and phases for phases, _ in KIND_RULES.values())
 
 
 # --- each kind's phase, and no points where the kind carries none (docs/findings.md, the kinds' table) ---------
