@@ -20,7 +20,7 @@ from cribstats.scoring import THIRTY_ONE, heels_points, score_show_total
 from cribstats.simulate import mistakes as mk
 from cribstats.simulate.mistakes import Mistakes
 from cribstats.simulate.players import Player, choose_discards, choose_play, random_discard
-from cribstats.variants import Variant
+from cribstats.variants import Variant, seat_after, seats_from
 
 MAX_DEALS = 500  # a game that has not ended by then is a bug
 TEXT = CARD_TEXT  # canonical spelling by card
@@ -116,7 +116,7 @@ class GameRun:
         log["deals"] = deals
         dealer = self.rng.randrange(self.n)
         if self.v.first_deal_bonus:
-            self.add((dealer + 1) % self.n, self.v.first_deal_bonus)
+            self.add(seat_after(dealer, self.n), self.v.first_deal_bonus)
         while self.winner is None:
             self.number += 1
             if self.number > MAX_DEALS:
@@ -126,7 +126,7 @@ class GameRun:
             with contextlib.suppress(_GameEnded):
                 self.deal(deal, dealer)
             self.record_board(deal)
-            dealer = (dealer + 1) % self.n
+            dealer = seat_after(dealer, self.n)
         log["result"] = self.result()
         return log, self.findings
 
@@ -177,7 +177,7 @@ class GameRun:
     def deal(self, deal: dict[str, Any], dealer: int) -> None:
         v, n, names = self.v, self.n, self.names
         deck = self.cut_deck(n * v.dealt + v.crib_from_deck + 1)
-        order = [(dealer + 1 + k) % n for k in range(n)]  # pone first, the dealer last
+        order = seats_from(dealer, n)  # pone first, the dealer last
         dealt: list[list[Card]] = [[] for _ in range(n)]
         pos = 0
         for seat in order:
@@ -390,7 +390,7 @@ class GameRun:
 
     def show(
         self, deal: dict[str, Any], kept: list[list[Card]], thrown: list[list[Card]], crib_card: Card | None,
-        starter: Card, order: list[int], dealer: int, calls: list[dict[str, Any]],
+        starter: Card, order: tuple[int, ...], dealer: int, calls: list[dict[str, Any]],
     ) -> None:
         shown: dict[str, int] = {}
         deal["show"] = shown
