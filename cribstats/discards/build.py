@@ -33,12 +33,13 @@ import numpy as np
 from cribstats.cards import JACK
 from cribstats.cards import RANKS as RANK_NAMES
 from cribstats.discards.hands import options
+from cribstats.discards.table import DEALT_BY_VARIANT
 from cribstats.scoring_many import rank_points_many, rank_table
+from cribstats.variants import DEFAULT_VARIANT
 
 RANKS = 13
-DEALT = 6  # six-card; five-card deals 5 and seven-card 7, each throwing two
-THROWN = 2
-DEALT_BY_VARIANT = {"six-card": 6, "five-card": 5, "seven-card": 7}
+DEALT = DEFAULT_VARIANT.dealt  # six-card; five-card deals 5 and seven-card 7, each throwing two
+THROWN = DEFAULT_VARIANT.to_crib
 MAX_ITERATIONS = 400
 CYCLES = 8  # the longest cycle of discards looked for
 SETTLED = 5e-5  # a running average that moves less than this over a cycle (below the file's 4 places) is done
