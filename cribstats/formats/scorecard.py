@@ -58,7 +58,7 @@ from cribstats.formats.tally import (
 from cribstats.gamelog import FORMAT, GameLogError, validate_game
 from cribstats.gamelog.contract import iso_date
 from cribstats.names import TextError, check_text, event_key, name_key, normalise_name
-from cribstats.variants import Variant, find_variant, game_points
+from cribstats.variants import DEFAULT_VARIANT, Variant, find_variant, game_points
 
 SCORECARD_COLUMNS = ("date", "event", "round", "player", "opponent", "game_points", "spread")
 SCORECARD_OPTIONAL = ("table", "variant", "target")
@@ -224,7 +224,7 @@ def _as_log(card: Card) -> dict[str, Any]:
     for name in ("date", "event", "round"):
         if getattr(card, name):
             log[name] = getattr(card, name)
-    if card.variant.name != "six-card":
+    if card.variant != DEFAULT_VARIANT:
         log["variant"] = card.variant.name
     if card.target != card.variant.target:
         log["target"] = card.target
@@ -265,7 +265,7 @@ def _card(header: list[str], row: list[str], line: int) -> Card:
     spread_text = cells["spread"].translate(_MINUS_SIGNS)
     if not _SIGNED.fullmatch(spread_text):
         raise RowError(f"{cells['spread']!r} is not a spread: write a whole number such as +17 or -17", "spread")
-    variant = find_variant(_variant(cells["variant"])) if cells.get("variant") else find_variant("six-card")
+    variant = find_variant(_variant(cells["variant"])) if cells.get("variant") else DEFAULT_VARIANT
     target = variant.target
     if cells.get("target"):
         if not _WHOLE.fullmatch(cells["target"]) or int(cells["target"]) == 0:
