@@ -209,7 +209,7 @@ class GameRun:
             self.add(dealer, claim)
         calls: list[dict[str, Any]] = []
         try:
-            self.play_deal(deal, [list(k) for k in kept], order[0], calls)
+            self.play_deal(deal, [list(k) for k in kept], dealer, calls)
             self.show(deal, kept, thrown, crib_card, starter, order, dealer, calls)
         finally:
             if calls:
@@ -217,14 +217,13 @@ class GameRun:
 
     # --- the play -------------------------------------------------------------------------------------------
 
-    def play_out(self, held: list[list[Card]], leader: int) -> list[Step]:
+    def play_out(self, held: list[list[Card]], dealer: int) -> list[Step]:
         """Every event of the play, with the points due; errors of play (false go, past 31) included.
 
         The rules (whose turn, what fits, when a series is over, the go point) are the :class:`PlayState`'s;
         this chooses the cards, says go when another player can still act, and makes the mistakes.
         """
-        n = self.n
-        state = PlayState(held, (leader - 1) % n, single_series=self.v.single_series)
+        state = PlayState(held, dealer, single_series=self.v.single_series)
         steps: list[Step] = []
         players = self.setup.players
         erring = self.mistakes.rate > 0.0
@@ -283,10 +282,10 @@ class GameRun:
         return steps
 
     def play_deal(
-        self, deal: dict[str, Any], held: list[list[Card]], pone: int, calls: list[dict[str, Any]]
+        self, deal: dict[str, Any], held: list[list[Card]], dealer: int, calls: list[dict[str, Any]]
     ) -> None:
         """Lay the play into ``deal["play"]``, pegging claims (and muggins calls) as the table made them."""
-        steps = self.play_out(held, pone)
+        steps = self.play_out(held, dealer)
         game_id, number, names = self.setup.game_id, self.number, self.names
         claims = [(s.points + s.go) if s.points is not None else 0 for s in steps]
         # Claim errors and play muggins calls are made only when no side can reach the target in this play
