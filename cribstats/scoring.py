@@ -92,11 +92,6 @@ def flush_points(hand: Sequence[Card], starter: Card, *, crib: bool = False) -> 
     return int(flush_points_for(len(hand), suited, (starter & 3) == first, crib=crib))
 
 
-def nobs_points(hand: Sequence[Card], starter: Card) -> int:
-    """Nobs: :data:`NOBS` when the hand or crib holds the jack of the starter's suit."""
-    return NOBS if nobs_card(starter) in hand else 0
-
-
 def rank_key_of(ranks: Sequence[int]) -> int:
     """The key of up to five ranks, by :data:`RANK_KEY_WEIGHTS` (the index into the bulk path's rank table).
 
