@@ -77,9 +77,6 @@ class Finding:
 
 # --- messages: one sentence a player can act on; the replay and the simulator word findings alike ---------------
 
-PHASE_WORDS = {"play": "pegging", "heels": "his heels", "hand": "hand", "crib": "crib"}
-
-
 def play_detail(fifteen: int, thirty_one: int, pairs: int, run: int, go: int, last: int) -> str:
     """What a card earned in the play, in words; ``'nothing'`` when it earned 0.
 

@@ -16,7 +16,17 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from cribstats.cards import Card, format_card, rank, value
-from cribstats.scoring import FIFTEEN, PAIR_POINTS, THIRTY_ONE, CountError, HandError, check_distinct
+from cribstats.scoring import (
+    FIFTEEN,
+    FIFTEEN_POINTS,
+    PAIR_POINTS,
+    SHORTEST_RUN,
+    THIRTY_ONE,
+    THIRTY_ONE_POINTS,
+    CountError,
+    HandError,
+    check_distinct,
+)
 
 
 def check_series(series: Sequence[Card]) -> None:
@@ -102,8 +112,8 @@ def peg_parts(ranks: Sequence[int], count: int) -> tuple[int, int, int, int]:
     n = len(ranks)
     if not n:
         return 0, 0, 0, 0
-    fifteen = 2 if count == FIFTEEN else 0
-    thirty_one = 2 if count == THIRTY_ONE else 0
+    fifteen = FIFTEEN_POINTS if count == FIFTEEN else 0
+    thirty_one = THIRTY_ONE_POINTS if count == THIRTY_ONE else 0
     if n == 1:
         return fifteen, thirty_one, 0, 0
     last, before = ranks[-1], ranks[-2]
@@ -117,7 +127,7 @@ def peg_parts(ranks: Sequence[int], count: int) -> tuple[int, int, int, int]:
     run = 0
     low, high = (last, before) if last < before else (before, last)
     seen = 1 << last | 1 << before
-    for k in range(3, n + 1):
+    for k in range(SHORTEST_RUN, n + 1):
         r = ranks[-k]
         if seen >> r & 1:
             break

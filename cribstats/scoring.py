@@ -42,7 +42,10 @@ _BULK = ("flush_and_nobs_many", "rank_key", "rank_points_many", "rank_table", "s
 
 FIFTEEN = 15
 THIRTY_ONE = 31
-PAIR_POINTS = {1: 0, 2: 2, 3: 6, 4: 12}
+FIFTEEN_POINTS = 2  # a fifteen, in the show or the play
+THIRTY_ONE_POINTS = 2  # the count made 31 in the play
+PAIR_POINTS = {1: 0, 2: 2, 3: 6, 4: 12}  # by how many of a rank
+SHORTEST_RUN = 3  # a run is three ranks in sequence or more, a point a card
 HAND_SIZES = tuple(sorted({v.hand_size for v in VARIANTS}))  # 3, 4 and 5: the variants' hands
 KINDS = ("fifteen", "pair", "run", "flush", "nobs")
 HEELS = 2  # his heels: the dealer pegs 2 when the starter turned is a jack
@@ -90,11 +93,6 @@ def flush_points(hand: Sequence[Card], starter: Card, *, crib: bool = False) -> 
     first = hand[0] & 3
     suited = all(c & 3 == first for c in hand)
     return int(flush_points_for(len(hand), suited, (starter & 3) == first, crib=crib))
-
-
-def nobs_points(hand: Sequence[Card], starter: Card) -> int:
-    """Nobs: :data:`NOBS` when the hand or crib holds the jack of the starter's suit."""
-    return NOBS if nobs_card(starter) in hand else 0
 
 
 def rank_key_of(ranks: Sequence[int]) -> int:
@@ -253,12 +251,13 @@ def _rank_combinations(ranks: tuple[int, ...]) -> tuple[tuple[str, tuple[int, ..
     n = len(ranks)
     values = [RANK_VALUES[r] for r in ranks]
     found: list[tuple[str, tuple[int, ...], int]] = [
-        ("fifteen", positions, 2)
+        ("fifteen", positions, FIFTEEN_POINTS)
         for size in range(2, n + 1)
         for positions in combinations(range(n), size)
         if sum(values[p] for p in positions) == FIFTEEN
     ]
-    found.extend(("pair", (a, b), 2) for a, b in combinations(range(n), 2) if ranks[a] == ranks[b])
+    pair = PAIR_POINTS[2]
+    found.extend(("pair", (a, b), pair) for a, b in combinations(range(n), 2) if ranks[a] == ranks[b])
     by_rank: dict[int, list[int]] = {}
     for p, r in enumerate(ranks):
         by_rank.setdefault(r, []).append(p)
@@ -271,7 +270,7 @@ def _rank_combinations(ranks: tuple[int, ...]) -> tuple[tuple[str, tuple[int, ..
         while end + 1 in by_rank:
             end += 1
         length = end - r + 1
-        if length >= 3:  # a maximal run: once per way of taking one card of each of its ranks
+        if length >= SHORTEST_RUN:  # a maximal run: once per way of taking one card of each of its ranks
             ways: list[tuple[int, ...]] = [()]
             for k in range(r, end + 1):
                 ways = [(*way, p) for way in ways for p in by_rank[k]]

@@ -13,7 +13,16 @@ from itertools import combinations
 import numpy as np
 
 from cribstats.cards import RANK_VALUES
-from cribstats.scoring import FIFTEEN, NOBS, RANK_KEY_WEIGHTS, flush_points_for, nobs_card
+from cribstats.scoring import (
+    FIFTEEN,
+    FIFTEEN_POINTS,
+    NOBS,
+    PAIR_POINTS,
+    RANK_KEY_WEIGHTS,
+    SHORTEST_RUN,
+    flush_points_for,
+    nobs_card,
+)
 
 
 def rank_points_many(ranks: np.ndarray) -> np.ndarray:
@@ -38,16 +47,16 @@ def rank_points_many(ranks: np.ndarray) -> np.ndarray:
         sums.append(subset_sum)
         if mask != low:
             fifteens += subset_sum == FIFTEEN
-    points = 2 * fifteens
+    points = FIFTEEN_POINTS * fifteens
     for a, b in combinations(range(k), 2):
-        points += 2 * (ranks[:, a] == ranks[:, b])
+        points += PAIR_POINTS[2] * (ranks[:, a] == ranks[:, b])
     length = np.zeros(n, dtype=np.int16)
     product = np.ones(n, dtype=np.int16)
     no_cards = np.zeros(n, dtype=np.int16)
     for r in range(14):  # rank 13 does not exist: it closes a stretch that reaches the king
         count = (ranks == r).sum(axis=1, dtype=np.int16) if r < 13 else no_cards
         present = count > 0
-        points += np.where(~present & (length >= 3), length * product, 0).astype(np.int16)
+        points += np.where(~present & (length >= SHORTEST_RUN), length * product, 0).astype(np.int16)
         length = np.where(present, length + 1, 0).astype(np.int16)
         product = np.where(present, product * count, 1).astype(np.int16)
     return points

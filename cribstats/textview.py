@@ -33,7 +33,7 @@ from cribstats.discards.analysis import discard_line
 from cribstats.findings import Finding
 from cribstats.replay import DealFacts, GameOutcome, PlayFact, ReplayVisitor, ShowFact
 from cribstats.safetext import visible
-from cribstats.variants import Variant
+from cribstats.variants import Variant, seat_after
 
 if TYPE_CHECKING:
     from cribstats.gamelog.fast import AnyGame
@@ -109,7 +109,7 @@ def _bonus_line(game: AnyGame, facts: DealFacts) -> str | None:
     if facts.number != 1 or not bonus:  # scored before the first deal, even one that ends the game
         return None
     seats = {p.player: p.seat for p in facts.players}
-    first_pone = game.players[(seats[facts.dealer] + 1) % len(game.players)]
+    first_pone = game.players[seat_after(seats[facts.dealer], len(game.players))]
     what = "three for last" if bonus == 3 else f"{bonus} for last"
     return f"{INDENT}{first_pone} {what}: {bonus}"
 

@@ -31,6 +31,25 @@ def game_points(won: bool, skunk_level: int) -> int:
     return GAME_POINTS_SKUNK_WIN if skunk_level >= 1 else GAME_POINTS_WIN
 
 
+def seat_after(seat: int, seats: int) -> int:
+    """The seat on ``seat``'s left at a table of ``seats``: the deal passes to it, and after ``seat``'s deal it
+    leads and counts first.
+
+    >>> seat_after(0, 2), seat_after(1, 2), seat_after(2, 3)
+    (1, 0, 0)
+    """
+    return (seat + 1) % seats
+
+
+def seats_from(dealer: int, seats: int) -> tuple[int, ...]:
+    """Every seat from ``dealer``'s left round to the dealer: the order the cards are dealt and hands counted.
+
+    >>> seats_from(1, 3)
+    (2, 0, 1)
+    """
+    return tuple((dealer + i) % seats for i in range(1, seats + 1))
+
+
 @dataclass(frozen=True, slots=True)
 class Variant:
     """One row of the variant table in the rules."""

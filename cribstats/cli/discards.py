@@ -43,7 +43,6 @@ if TYPE_CHECKING:
     from cribstats.discards.analysis import Discard
     from cribstats.discards.table import CribTable
 
-BY_CARDS = {6: "six-card", 7: "seven-card", 5: "five-card"}
 ANALYSE_HELP = (
     "Exit status: 0 on success; 2 for cards that are not a dealt hand (or options that do not fit together); "
     "1 when the database cannot be used (--store)."
@@ -147,6 +146,7 @@ def analyse(
         cribstats analyse --store --db sqlite:///club.db
     """
     from cribstats.discards.analysis import analyse as rank_discards
+    from cribstats.discards.table import DEALT_BY_VARIANT
 
     try:
         if store:
@@ -162,9 +162,12 @@ def analyse(
             raise UsageError("give --dealer or --pone, not both")
         role = "pone" if pone else "dealer"
         cards = cards_from_arguments(hand)
-        name = variant or BY_CARDS.get(len(cards))
+        by_dealt = {dealt: name for name, dealt in DEALT_BY_VARIANT.items()}
+        name = variant or by_dealt.get(len(cards))
         if name is None:
-            raise UsageError(f"{len(cards)} cards given: give 5, 6 or 7 (or name the variant with --variant)")
+            *most, last = map(str, sorted(by_dealt))
+            raise UsageError(f"{len(cards)} cards given: give {', '.join(most)} or {last} "
+                             "(or name the variant with --variant)")
         ranked = rank_discards(cards, name, role)
         if format is OutputFormat.json:
             _write_text(json.dumps([d.to_dict() for d in ranked], indent=1) + "\n", out)
@@ -291,8 +294,8 @@ def _build(out: str | None, shown: str) -> CribTable:
     table of ``shown``."""
     from importlib.metadata import version
 
-    from cribstats.discards.build import DEALT_BY_VARIANT, build_table, table_document
-    from cribstats.discards.table import table_from_records, write_table_file
+    from cribstats.discards.build import build_table, table_document
+    from cribstats.discards.table import DEALT_BY_VARIANT, table_from_records, write_table_file
 
     console = err_console()
     builds = {}

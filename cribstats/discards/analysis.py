@@ -21,7 +21,7 @@ from typing import Any
 
 from cribstats.cards import Card, format_card
 from cribstats.discards.hands import hand_values, options
-from cribstats.discards.table import CribTable, load_crib_table
+from cribstats.discards.table import TABLE_VARIANTS, CribTable, load_crib_table
 from cribstats.errors import CribstatsError
 from cribstats.variants import Variant, find_variant
 
@@ -77,8 +77,9 @@ class DiscardChoice:
 
 
 def has_crib_value(variant: Variant) -> bool:
-    """Two-player variants value the throw by the crib table; three- and four-player ones by the hand alone."""
-    return variant.players == 2
+    """Variants with a crib table (the two-player ones) value the throw by it; three- and four-player ones by the
+    hand alone."""
+    return variant.name in TABLE_VARIANTS
 
 
 def _check(dealt: Sequence[Card], variant: Variant) -> None:

@@ -33,12 +33,15 @@ import numpy as np
 from cribstats.cards import JACK
 from cribstats.cards import RANKS as RANK_NAMES
 from cribstats.discards.hands import options
+from cribstats.discards.table import DEALT_BY_VARIANT
+from cribstats.scoring import NOBS, flush_points_for
 from cribstats.scoring_many import rank_points_many, rank_table
+from cribstats.variants import CRIB_SIZE, DEFAULT_VARIANT
 
 RANKS = 13
-DEALT = 6  # six-card; five-card deals 5 and seven-card 7, each throwing two
-THROWN = 2
-DEALT_BY_VARIANT = {"six-card": 6, "five-card": 5, "seven-card": 7}
+DEALT = DEFAULT_VARIANT.dealt  # six-card; five-card deals 5 and seven-card 7, each throwing two
+THROWN = DEFAULT_VARIANT.to_crib
+CRIB_FLUSH = flush_points_for(CRIB_SIZE, 1, 1, crib=True)  # a crib of one suit with the starter
 MAX_ITERATIONS = 400
 CYCLES = 8  # the longest cycle of discards looked for
 SETTLED = 5e-5  # a running average that moves less than this over a cycle (below the file's 4 places) is done
@@ -120,7 +123,7 @@ def _decision_parts(dealt: int = DEALT) -> tuple[np.ndarray, np.ndarray, np.ndar
     # cards that are not jacks, on average)
     jacks = counts[:, JACK : JACK + 1]
     nobs_chance = (12 - (dealt - jacks) / 4) / seen_starters
-    value = value + (kept == JACK).sum(axis=2) * nobs_chance
+    value = value + NOBS * (kept == JACK).sum(axis=2) * nobs_chance
     return value, thrown[..., 0], thrown[..., 1]
 
 
@@ -190,19 +193,19 @@ def crib_value(cell: Cell, thrown_by_other: np.ndarray, dealt: int = DEALT) -> f
     # nobs of the pair's own jacks: the starter of the jack's suit (a starter jack is the dealer's heels)
     for r, suit in cards:
         if r == JACK:
-            value = value + sum(p_rank[:, s] * share(s, suit) for s in range(RANKS))
+            value = value + NOBS * sum(p_rank[:, s] * share(s, suit) for s in range(RANKS))
     # nobs of the other's thrown jacks: each of a suit the pair leaves, equally likely
     jack_suits = [x for x in range(4) if free(JACK, x)]
     match = sum(
         p_rank[:, s] * sum(share(s, x) for x in jack_suits) / len(jack_suits) for s in range(RANKS) if s != JACK
     )
-    value = value + ((t1 == JACK).astype(float) + (t2 == JACK)) * match
+    value = value + NOBS * ((t1 == JACK).astype(float) + (t2 == JACK)) * match
     # a crib flush: a suited pair, both thrown cards of its suit and a starter of it too
     if cell[2]:
         suit = cards[0][1]
         per_rank = np.array([share(r, suit) for r in range(RANKS)])
         starter_suit = sum(p_rank[:, s] * per_rank[s] * (t1 != s) * (t2 != s) for s in range(RANKS))
-        value = value + 5 * np.where(t1 != t2, per_rank[t1] * per_rank[t2], 0.0) * starter_suit
+        value = value + CRIB_FLUSH * np.where(t1 != t2, per_rank[t1] * per_rank[t2], 0.0) * starter_suit
     return float((weight * value).sum() / weight.sum())
 
 

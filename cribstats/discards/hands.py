@@ -19,6 +19,7 @@ from itertools import combinations
 from typing import TYPE_CHECKING
 
 from cribstats.cards import JACK, Card
+from cribstats.scoring import NOBS, flush_points_for
 
 if TYPE_CHECKING:
     import numpy as np
@@ -26,6 +27,8 @@ if TYPE_CHECKING:
 DECK_SIZE = 52
 SUIT_SIZE = 13
 FLUSH_KEEP = 4  # the table path's hand size
+_FLUSH = flush_points_for(FLUSH_KEEP, 1, 0, crib=False)  # a kept flush, the starter of another suit
+_FLUSH_CUT = flush_points_for(FLUSH_KEEP, 1, 1, crib=False) - _FLUSH  # what the starter of its suit adds
 RANK_PLACES = (1, 13, 169, 2197)  # the key of four ranks in the rank table: the rank in each place
 
 Option = tuple[tuple[int, ...], tuple[int, ...]]
@@ -99,9 +102,9 @@ def four_card_points(hands: np.ndarray) -> tuple[np.ndarray, int]:
         & (kept_suits[..., 1] == kept_suits[..., 2])
         & (kept_suits[..., 2] == kept_suits[..., 3])
     )
-    # four for the hand, a fifth with its suit cut
-    points += np.where(flush, FLUSH_KEEP * starters + left_of[:, keep[:, 0]], 0)
-    points += np.where(ranks == JACK, left_of, 0)[:, keep].sum(axis=2)  # nobs: a kept jack's suit cut
+    # the hand's flush with every starter, and more with its suit cut
+    points += np.where(flush, _FLUSH * starters + _FLUSH_CUT * left_of[:, keep[:, 0]], 0)
+    points += NOBS * np.where(ranks == JACK, left_of, 0)[:, keep].sum(axis=2)  # nobs: a kept jack's suit cut
     return points, starters
 
 

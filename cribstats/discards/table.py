@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from cribstats.cards import RANKS, Card
+from cribstats.variants import find_variant
 
 TABLE_FILE = Path(__file__).resolve().parent.parent / "data" / "crib-table.json"
 PUBLISHED_FILE = TABLE_FILE.with_name("published-crib-tables.json")
@@ -94,6 +95,8 @@ def table_from_records(records: list[dict[str, Any]], provenance: dict[str, Any]
 
 
 TABLE_VARIANTS = ("six-card", "five-card", "seven-card")
+#: the cards each of them deals a player (the variants' own figure)
+DEALT_BY_VARIANT: dict[str, int] = {name: find_variant(name).dealt for name in TABLE_VARIANTS}
 
 
 @cache

@@ -58,11 +58,12 @@ from cribstats.formats.tally import (
 from cribstats.gamelog import FORMAT, GameLogError, validate_game
 from cribstats.gamelog.contract import iso_date
 from cribstats.names import TextError, check_text, event_key, name_key, normalise_name
-from cribstats.variants import Variant, find_variant
+from cribstats.variants import DEFAULT_VARIANT, Variant, find_variant, game_points
 
 SCORECARD_COLUMNS = ("date", "event", "round", "player", "opponent", "game_points", "spread")
 SCORECARD_OPTIONAL = ("table", "variant", "target")
-GAME_POINTS = (0, 2, 3)
+GAME_POINTS = (game_points(False, 0), game_points(True, 0), game_points(True, 1))  # a loss, a win, a skunk win
+_GAME_POINTS_WORDS = f"{GAME_POINTS[0]}, {GAME_POINTS[1]} or {GAME_POINTS[2]}"
 _WHOLE = re.compile(r"\d+")
 _SIGNED = re.compile(r"[+-]?\d+")
 #: the minus signs a spread may be typed with besides "-": the true minus (U+2212, as the scorecard page prints it,
@@ -130,9 +131,7 @@ def game_points_of(spread: int, variant: Variant, target: int) -> int | None:
     """
     if spread == 0:
         return None
-    if spread < 0:
-        return 0
-    return 3 if target - spread < variant.skunk_lines(target)[0] else 2
+    return game_points(spread > 0, variant.skunk_level(target - spread, target))
 
 
 def read_scorecards(
@@ -225,7 +224,7 @@ def _as_log(card: Card) -> dict[str, Any]:
     for name in ("date", "event", "round"):
         if getattr(card, name):
             log[name] = getattr(card, name)
-    if card.variant.name != "six-card":
+    if card.variant != DEFAULT_VARIANT:
         log["variant"] = card.variant.name
     if card.target != card.variant.target:
         log["target"] = card.target
@@ -262,11 +261,11 @@ def _card(header: list[str], row: list[str], line: int) -> Card:
                        "spacing: they would be one player")
     points_text = cells["game_points"]
     if not _WHOLE.fullmatch(points_text) or int(points_text) not in GAME_POINTS:
-        raise RowError(f"{points_text!r} is not game points: a card gives 0, 2 or 3", "game_points")
+        raise RowError(f"{points_text!r} is not game points: a card gives {_GAME_POINTS_WORDS}", "game_points")
     spread_text = cells["spread"].translate(_MINUS_SIGNS)
     if not _SIGNED.fullmatch(spread_text):
         raise RowError(f"{cells['spread']!r} is not a spread: write a whole number such as +17 or -17", "spread")
-    variant = find_variant(_variant(cells["variant"])) if cells.get("variant") else find_variant("six-card")
+    variant = find_variant(_variant(cells["variant"])) if cells.get("variant") else DEFAULT_VARIANT
     target = variant.target
     if cells.get("target"):
         if not _WHOLE.fullmatch(cells["target"]) or int(cells["target"]) == 0:

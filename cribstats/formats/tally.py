@@ -29,7 +29,7 @@ from cribstats.errors import CribstatsError, LogError, VariantError
 from cribstats.formats.sources import OnError, SourceGame, empty_input, header_only, line_place, report
 from cribstats.gamelog import FORMAT, GameLogError, validate_game
 from cribstats.names import TextError, normalise_name
-from cribstats.variants import VARIANT_NAMES, find_variant
+from cribstats.variants import DEFAULT_VARIANT, VARIANT_NAMES, find_variant
 
 COLUMNS = ("date", "event", "round", "player1", "player2", "score1", "score2")
 OPTIONAL_COLUMNS = ("first_dealer", "variant", "target", "match", "match_game")
@@ -200,7 +200,7 @@ def row_to_log(header: list[str], row: list[str]) -> dict[str, Any]:
             raise RowError(f"{first!r} is neither player1 nor player2", "first_dealer")
         players = [first, names[1 - names.index(first)]]
     log["players"] = players
-    target = log.get("target", find_variant(log.get("variant", "six-card")).target)
+    target = log.get("target", find_variant(log.get("variant", DEFAULT_VARIANT.name)).target)
     if target > 0 and min(scores) >= target:
         raise RowError(f"both scores ({scores[0]}-{scores[1]}) reach the target, {target}: the game ends the "
                        "moment one player reaches it, so the loser's score is below it")

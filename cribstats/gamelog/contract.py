@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 import orjson
 
 from cribstats.errors import CribstatsError
-from cribstats.variants import VARIANT_NAMES, Variant, find_variant
+from cribstats.variants import DEFAULT_VARIANT, Variant, find_variant
 
 if TYPE_CHECKING:
     from cribstats.gamelog.fast import AnyGame
@@ -58,7 +58,7 @@ class GameOptions:
 
     @property
     def variant_rules(self) -> Variant:
-        return find_variant(self.variant or VARIANT_NAMES[0])
+        return find_variant(self.variant) if self.variant else DEFAULT_VARIANT
 
     @property
     def target_score(self) -> int:

@@ -42,6 +42,7 @@ from cribstats.gamelog import (
 )
 from cribstats.gamelog.spelling import MATCH_FORMAT
 from cribstats.names import TextError, normalise_name
+from cribstats.variants import VARIANTS
 
 _BEST_OF = re.compile(r"best-of-(3|5|7)")
 _POINTS_TO = re.compile(r"points-([1-9][0-9]*)")
@@ -139,12 +140,19 @@ class MatchRecord(_Model):
 
 def game_sides(players: Sequence[str]) -> Sides | None:
     """A game's two sides from its players in seat order: two players face each other, four play in partnerships
-    (seats 1 and 3 against 2 and 4); None for a three-player game, which is no two-sided match game."""
-    if len(players) == 2:
-        return (players[0],), (players[1],)
-    if len(players) == 4:
-        return (players[0], players[2]), (players[1], players[3])
-    return None
+    (seats 1 and 3 against 2 and 4), as the variants' sides have it; None for a three-player game, which is no
+    two-sided match game.
+
+    >>> game_sides(["N", "E", "S", "W"]), game_sides(["A", "B", "C"])
+    ((('N', 'S'), ('E', 'W')), None)
+    """
+    rules = next((v for v in VARIANTS if v.players == len(players)), None)
+    if rules is None or rules.sides != 2:
+        return None
+    by_side: tuple[list[str], list[str]] = ([], [])
+    for seat, name in enumerate(players):
+        by_side[rules.side_of(seat)].append(name)
+    return tuple(by_side[0]), tuple(by_side[1])
 
 
 def one_match_message(key: str, number: int, match: str) -> str:

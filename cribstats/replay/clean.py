@@ -26,7 +26,7 @@ from cribstats.replay.deal import DealReplay, SeatCards, no_card_twice
 from cribstats.replay.facts import DealFacts, PlayerDealFacts, ShowFact
 from cribstats.replay.walk import PlayWalk
 from cribstats.scoring import THIRTY_ONE, heels_points, score_show_total
-from cribstats.variants import CRIB_SIZE
+from cribstats.variants import CRIB_SIZE, seat_after
 
 if TYPE_CHECKING:
     from cribstats.gamelog.fast import AnyDeal
@@ -48,7 +48,7 @@ def walk_deal(g: GameReplay, deal: AnyDeal, number: int, previous_dealer: str | 
     players, seat_of = g.players, g.seat_of
     n = len(players)
     dealer_seat = seat_of[deal.dealer]
-    if previous_dealer is not None and dealer_seat != (seat_of[previous_dealer] + 1) % n:
+    if previous_dealer is not None and dealer_seat != seat_after(seat_of[previous_dealer], n):
         return None
     crib_text = deal.crib_card
     if (crib_text is None) != (rules.crib_from_deck == 0):

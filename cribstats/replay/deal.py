@@ -24,7 +24,7 @@ from cribstats.replay.facts import DealFacts, PlayerDealFacts, ShowFact, ShowPha
 from cribstats.replay.play import PlayReplay
 from cribstats.replay.walk import PlayWalk
 from cribstats.scoring import heels_points, score_show_total
-from cribstats.variants import CRIB_SIZE
+from cribstats.variants import CRIB_SIZE, seat_after
 
 if TYPE_CHECKING:
     from cribstats.gamelog.fast import AnyDeal
@@ -123,7 +123,7 @@ class DealReplay(Claims):
         """The common case, checked at once: the dealer in turn, every count right, no card twice."""
         g, deal, rules = self.g, self.deal, self.rules
         previous = self.previous_dealer
-        if previous is not None and deal.dealer != g.players[(g.seat_of[previous] + 1) % self.n]:
+        if previous is not None and deal.dealer != g.players[seat_after(g.seat_of[previous], self.n)]:
             return False
         crib_text = deal.crib_card
         if (crib_text is None) != (rules.crib_from_deck == 0):
@@ -141,7 +141,7 @@ class DealReplay(Claims):
             return
         g, deal, rules = self.g, self.deal, self.rules
         if self.previous_dealer is not None:
-            expected = self.players[(g.seat_of[self.previous_dealer] + 1) % self.n]
+            expected = self.players[seat_after(g.seat_of[self.previous_dealer], self.n)]
             if deal.dealer != expected:
                 g.find("bad-deal", "deal", deal.dealer, dealer_rotation_message(deal.dealer, expected))
         for p in self.players:

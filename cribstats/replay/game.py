@@ -24,7 +24,7 @@ from cribstats.replay.clean import walk_deal
 from cribstats.replay.deal import DealReplay
 from cribstats.replay.facts import DealFacts, GameOutcome
 from cribstats.replay.visitor import ReplayVisitor, overrides
-from cribstats.variants import Variant
+from cribstats.variants import Variant, seats_from
 
 if TYPE_CHECKING:
     from cribstats.gamelog.fast import AnyGame
@@ -351,7 +351,7 @@ def _table(game: AnyGame) -> _Table:
     rules, players = game.variant_rules, key[0]
     n = len(players)
     side_of_seat = [rules.side_of(seat) for seat in range(n)]
-    seat_order_from = [tuple((dealer + i) % n for i in range(1, n + 1)) for dealer in range(n)]
+    seat_order_from = [seats_from(dealer, n) for dealer in range(n)]
     table = _Table(
         rules,
         rules.sides,

@@ -26,7 +26,7 @@ from cribstats.simulate import SimulatedGame, SimulationError, default_strength,
 from cribstats.simulate.game import GameRun, GameSetup
 from cribstats.simulate.mistakes import Mistakes
 from cribstats.simulate.players import Player
-from cribstats.variants import find_variant
+from cribstats.variants import DEFAULT_VARIANT, find_variant
 
 MAX_CUTS = 64  # games played again for a first dealer the rules name (each has one chance in two)
 
@@ -118,7 +118,7 @@ def scorecard_rows(logs: Sequence[Mapping[str, Any]], *, disagree: Sequence[int]
     loser. In each game of index in ``disagree`` the loser writes the spread 2 short, so the cards disagree."""
     rows = [list(SCORECARD_COLUMNS)]
     for index, log in enumerate(logs):
-        variant = find_variant(log.get("variant", "six-card"))
+        variant = find_variant(log.get("variant", DEFAULT_VARIANT.name))
         target = log.get("target", variant.target)
         winner = log["result"]["winner"]
         [loser] = [p for p in log["players"] if p != winner]
@@ -153,7 +153,7 @@ def _game_dealt_by(setup: GameSetup, dealer: str | None, seed: str) -> dict[str,
 
 
 def _match_game(number: int, log: Mapping[str, Any]) -> MatchGame:
-    variant = find_variant(log.get("variant", "six-card"))
+    variant = find_variant(log.get("variant", DEFAULT_VARIANT.name))
     winner = log["result"]["winner"]
     losers = [score for name, score in log["result"]["scores"].items() if name != winner]
     level = variant.skunk_level(min(losers), log.get("target", variant.target))

@@ -20,7 +20,7 @@ from cribstats.scoring import THIRTY_ONE, heels_points, score_show_total
 from cribstats.simulate import mistakes as mk
 from cribstats.simulate.mistakes import Mistakes
 from cribstats.simulate.players import Player, choose_discards, choose_play, random_discard
-from cribstats.variants import Variant
+from cribstats.variants import Variant, seat_after, seats_from
 
 MAX_DEALS = 500  # a game that has not ended by then is a bug
 TEXT = CARD_TEXT  # canonical spelling by card
@@ -116,7 +116,7 @@ class GameRun:
         log["deals"] = deals
         dealer = self.rng.randrange(self.n)
         if self.v.first_deal_bonus:
-            self.add((dealer + 1) % self.n, self.v.first_deal_bonus)
+            self.add(seat_after(dealer, self.n), self.v.first_deal_bonus)
         while self.winner is None:
             self.number += 1
             if self.number > MAX_DEALS:
@@ -126,7 +126,7 @@ class GameRun:
             with contextlib.suppress(_GameEnded):
                 self.deal(deal, dealer)
             self.record_board(deal)
-            dealer = (dealer + 1) % self.n
+            dealer = seat_after(dealer, self.n)
         log["result"] = self.result()
         return log, self.findings
 
@@ -177,7 +177,7 @@ class GameRun:
     def deal(self, deal: dict[str, Any], dealer: int) -> None:
         v, n, names = self.v, self.n, self.names
         deck = self.cut_deck(n * v.dealt + v.crib_from_deck + 1)
-        order = [(dealer + 1 + k) % n for k in range(n)]  # pone first, the dealer last
+        order = seats_from(dealer, n)  # pone first, the dealer last
         dealt: list[list[Card]] = [[] for _ in range(n)]
         pos = 0
         for seat in order:
@@ -209,7 +209,7 @@ class GameRun:
             self.add(dealer, claim)
         calls: list[dict[str, Any]] = []
         try:
-            self.play_deal(deal, [list(k) for k in kept], order[0], calls)
+            self.play_deal(deal, [list(k) for k in kept], dealer, calls)
             self.show(deal, kept, thrown, crib_card, starter, order, dealer, calls)
         finally:
             if calls:
@@ -217,14 +217,13 @@ class GameRun:
 
     # --- the play -------------------------------------------------------------------------------------------
 
-    def play_out(self, held: list[list[Card]], leader: int) -> list[Step]:
+    def play_out(self, held: list[list[Card]], dealer: int) -> list[Step]:
         """Every event of the play, with the points due; errors of play (false go, past 31) included.
 
         The rules (whose turn, what fits, when a series is over, the go point) are the :class:`PlayState`'s;
         this chooses the cards, says go when another player can still act, and makes the mistakes.
         """
-        n = self.n
-        state = PlayState(held, (leader - 1) % n, single_series=self.v.single_series)
+        state = PlayState(held, dealer, single_series=self.v.single_series)
         steps: list[Step] = []
         players = self.setup.players
         erring = self.mistakes.rate > 0.0
@@ -283,10 +282,10 @@ class GameRun:
         return steps
 
     def play_deal(
-        self, deal: dict[str, Any], held: list[list[Card]], pone: int, calls: list[dict[str, Any]]
+        self, deal: dict[str, Any], held: list[list[Card]], dealer: int, calls: list[dict[str, Any]]
     ) -> None:
         """Lay the play into ``deal["play"]``, pegging claims (and muggins calls) as the table made them."""
-        steps = self.play_out(held, pone)
+        steps = self.play_out(held, dealer)
         game_id, number, names = self.setup.game_id, self.number, self.names
         claims = [(s.points + s.go) if s.points is not None else 0 for s in steps]
         # Claim errors and play muggins calls are made only when no side can reach the target in this play
@@ -390,7 +389,7 @@ class GameRun:
 
     def show(
         self, deal: dict[str, Any], kept: list[list[Card]], thrown: list[list[Card]], crib_card: Card | None,
-        starter: Card, order: list[int], dealer: int, calls: list[dict[str, Any]],
+        starter: Card, order: tuple[int, ...], dealer: int, calls: list[dict[str, Any]],
     ) -> None:
         shown: dict[str, int] = {}
         deal["show"] = shown

@@ -17,9 +17,9 @@ from operator import itemgetter, sub
 
 import numpy as np
 
-from cribstats.cards import Card
+from cribstats.cards import VALUES, Card
 from cribstats.play import VALUE, peg_points
-from cribstats.scoring import NOBS, THIRTY_ONE, flush_points_for, nobs_card, score_show
+from cribstats.scoring import FIFTEEN, NOBS, THIRTY_ONE, flush_points_for, nobs_card, score_show
 from cribstats.scoring_many import rank_table, score_show_many
 from cribstats.simulate.crib_values import OFFSUIT, SUITED, single_crib_values
 
@@ -29,6 +29,7 @@ _FLUSH_WITH_STARTER = flush_points_for(4, 1, 1, crib=False)
 ONE_RANK = 0.2
 TEN_CARD = 0.5
 NOISE_SCALE = 2.5  # spread (standard deviation, points) of a strength-0 player's error in valuing a discard
+TOP_VALUE = max(VALUES)  # the counting value of a ten or a court card, the highest
 RANDOM_PLAY = 0.5  # chance that a strength-0 player lays any card that fits
 UNIFORM_WIDTH = 12**0.5  # a uniform error this many standard deviations wide
 
@@ -226,12 +227,12 @@ def choose_play(
         new = count + v
         rating = peg_points((*ranks, r), new) + 0.01 * v
         if answer and new != THIRTY_ONE:
-            gap = 15 - new
-            if 1 <= gap <= 10:  # a fifteen handed over
-                rating -= 2 * TEN_CARD if gap == 10 else 2 * ONE_RANK
+            gap = FIFTEEN - new
+            if 1 <= gap <= TOP_VALUE:  # a fifteen handed over
+                rating -= 2 * TEN_CARD if gap == TOP_VALUE else 2 * ONE_RANK
             gap = THIRTY_ONE - new
-            if 1 <= gap <= 10:  # a thirty-one handed over
-                rating -= 2 * TEN_CARD if gap == 10 else 2 * ONE_RANK
+            if 1 <= gap <= TOP_VALUE:  # a thirty-one handed over
+                rating -= 2 * TEN_CARD if gap == TOP_VALUE else 2 * ONE_RANK
             if new + v <= THIRTY_ONE:  # a pair handed over, or a pair royal set up
                 rating -= 2 * ONE_RANK
                 if new + 2 * v <= THIRTY_ONE:
