@@ -52,7 +52,7 @@ def simulate_matches(
                                              show_default=False)] = None,
     site: Annotated[str | None, typer.Option("--site", help="Where they are played.", show_default=False)] = None,
 ) -> None:
-    """Play whole matches between simulated players and write them as match records (spec match.md).
+    """Play whole matches between simulated players and write them as match records (docs/match.md).
 
     Each game is a simulated six-card game; the loser of a game deals first in the next, as the rules say.
 
