@@ -46,3 +46,14 @@ def test_readme_gives_the_two_commands_first() -> None:
     ci = (Path(__file__).resolve().parent.parent / ".ci" / "run").read_text(encoding="utf-8")
     test_command = blocks[1].split("```")[0].strip()
     assert test_command in ci, ".ci/run must run the README's test command"
+
+
+def test_the_docs_send_the_reader_nowhere_outside_the_project() -> None:
+    root = Path(__file__).resolve().parent.parent
+    skip = {".venv", ".git", "node_modules", "build", "dist"}
+    pages = [p for p in root.rglob("*.md") if not skip & set(p.relative_to(root).parts)]
+    assert root / "README.md" in pages and root / "docs" / "match.md" in pages
+    for page in pages:
+        text = page.read_text(encoding="utf-8")
+        for outside in ("](../", "shared/", "spec/", "/work/"):
+            assert outside not in text, f"{page.relative_to(root)} names {outside!r}, outside the project"
