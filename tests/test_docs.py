@@ -57,3 +57,41 @@ def test_the_docs_send_the_reader_nowhere_outside_the_project() -> None:
         text = page.read_text(encoding="utf-8")
         for outside in ("](../", "shared/", "spec/", "/work/"):
             assert outside not in text, f"{page.relative_to(root)} names {outside!r}, outside the project"
+
+
+def test_the_crib_table_figures_the_readme_quotes_are_the_shipped_tables() -> None:
+    import json
+    import re
+
+    data = Path(__file__).resolve().parent.parent / "cribstats" / "data"
+    rows = json.loads((data / "crib-table.json").read_text(encoding="utf-8"))
+    published = json.loads((data / "published-crib-tables.json").read_text(encoding="utf-8"))["tables"]
+    # a pair of two ranks is suited in 4 of its 16 ways: off-suit and suited rows combined three to one
+    combined: dict[tuple[str, str], float] = {}
+    offsuit: dict[tuple[str, str], float] = {}
+    for row in rows["rows"]:
+        share = {None: 1.0, False: 0.75, True: 0.25}[row["suited"]]
+        for role in ("dealer", "pone"):
+            combined[row["pair"], role] = combined.get((row["pair"], role), 0.0) + share * row[role]
+            if row["suited"] is not True:
+                offsuit[row["pair"], role] = row[role]
+
+    def against(table: dict[str, dict[str, float]]) -> dict[tuple[str, str], float]:
+        return {(pair, role): abs(combined[pair, role] - v[role]) for pair, v in table.items() for role in v
+                if role in ("dealer", "pone")}
+
+    hessel, schell = published["hessel"]["pairs"], published["schell"]["pairs"]
+    from_hessel, from_schell = against(hessel), against(schell)
+    worst = max(from_hessel, key=from_hessel.__getitem__)
+    between = [abs(hessel[p][r] - schell[p][r]) for p in hessel for r in ("dealer", "pone")]
+    text = " ".join(README.split())
+    assert worst == ("45", "pone")
+    assert (f"**largest difference {from_hessel[worst]:.2f}** (4-5 to the opponent's crib: "
+            f"{combined[worst]:.2f} against {hessel['45']['pone']:.2f}), **mean difference "
+            f"{sum(from_hessel.values()) / len(from_hessel):.3f}**") in text
+    assert (f"against Schell's, largest {max(from_schell.values()):.2f}, mean "
+            f"{sum(from_schell.values()) / len(from_schell):.3f} (Hessel and Schell differ from each other by up "
+            f"to {max(between):.2f}, {sum(between) / len(between):.3f} on average)") in text
+    assert (f"5-5 is {combined['55', 'dealer']:.2f} to your own crib and {combined['55', 'pone']:.2f} to the "
+            f"opponent's; 10-K off-suit {offsuit['TK', 'dealer']:.2f} and {offsuit['TK', 'pone']:.2f}") in text
+    assert re.search(rf"until the discards no longer change \({rows['iterations']} rounds\)", text)
