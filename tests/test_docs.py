@@ -95,3 +95,51 @@ def test_the_crib_table_figures_the_readme_quotes_are_the_shipped_tables() -> No
     assert (f"5-5 is {combined['55', 'dealer']:.2f} to your own crib and {combined['55', 'pone']:.2f} to the "
             f"opponent's; 10-K off-suit {offsuit['TK', 'dealer']:.2f} and {offsuit['TK', 'pone']:.2f}") in text
     assert re.search(rf"until the discards no longer change \({rows['iterations']} rounds\)", text)
+
+
+# the commands that only read the store, whose examples a new user runs against a store of the sample logs
+READING = ("games", "show", "stats", "standings", "night", "season", "matches", "head-to-head", "bracket",
+           "rating", "chart", "report", "discards")
+# what a command says on standard error when its example found nothing in the store
+NOTHING = ("no finished", "no matches stored", "no stored", "is empty", "nobody qualifies", "no games")
+
+
+def help_examples() -> list[str]:
+    root = typer.main.get_command(app)
+    examples = []
+    for name in READING:
+        text = root.commands[name].help or ""  # type: ignore[attr-defined]
+        examples += [line.strip() for line in text.splitlines()
+                     if line.strip().startswith(f"cribstats {name} ") and "&&" not in line]
+    return examples
+
+
+@pytest.fixture(scope="module")
+def sample_store(tmp_path_factory: pytest.TempPathFactory) -> str:
+    logs = Path(__file__).resolve().parent.parent / "sample_logs"
+    url = f"sqlite:///{tmp_path_factory.mktemp('sample') / 'club.db'}"
+    parts = [logs / "club-night.jsonl", logs / "nights", logs / "matches", logs / "variants" / "four-player"]
+    result = CliRunner().invoke(app, ["import", "-q", "-j", "1", "--db", url, *map(str, parts)])
+    assert result.exit_code == 0, result.output
+    return url
+
+
+@pytest.mark.parametrize("example", help_examples())
+def test_each_example_of_the_help_finds_something_in_the_sample_logs(
+    example: str, sample_store: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import shlex
+
+    monkeypatch.chdir(tmp_path)
+    args = shlex.split(example)[1:]
+    if "Tuesday League" in args:  # the sample season's events, too large to import here, over all its dates
+        assert not {"--date", "--since", "--until"} & set(args)
+        season = Path(__file__).resolve().parent.parent / "sample_logs" / "season-2026.jsonl"
+        with season.open(encoding="utf-8") as lines:
+            assert '"Tuesday League"' in next(lines)
+        return
+    result = CliRunner().invoke(app, args, env={"CRIBSTATS_DB": sample_store, "COLUMNS": "200"})
+    assert result.exit_code == 0, result.output
+    assert not [n for n in NOTHING if n in result.stderr], result.stderr
+    out = [a for a in args if a.startswith("--out")]
+    assert result.stdout.strip() or (out and any(p.stat().st_size for p in tmp_path.iterdir()))

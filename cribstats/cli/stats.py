@@ -315,7 +315,7 @@ def standings(
 
     Examples:
 
-        cribstats standings --event "Tuesday League" --date 2026-11-03
+        cribstats standings --event "Elks Lodge Club Night" --date 2026-11-03
 
         cribstats standings --format csv --out standings.csv
     """
@@ -400,7 +400,7 @@ def report(
 
         cribstats import sample_logs && cribstats report --out report.html
 
-        cribstats report --event "Tuesday League" --since 2026-11-01 --out november.html
+        cribstats report --event "Grass Roots League" --since 2026-03-01 --out march.html
     """
     from cribstats.report import write_report
 

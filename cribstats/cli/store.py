@@ -305,9 +305,9 @@ def show(
 
     Examples:
 
-        cribstats show tuesday-2026-11-03-r2-t4
+        cribstats show grass-roots-league-s606-g000001
 
-        cribstats show tuesday-2026-11-03-final
+        cribstats show cup-2026-final
     """
     from cribstats.replay import replay
     from cribstats.store.queries import AmbiguousGameError, find_game
