@@ -143,3 +143,15 @@ def test_each_example_of_the_help_finds_something_in_the_sample_logs(
     assert not [n for n in NOTHING if n in result.stderr], result.stderr
     out = [a for a in args if a.startswith("--out")]
     assert result.stdout.strip() or (out and any(p.stat().st_size for p in tmp_path.iterdir()))
+
+
+def test_the_modules_the_docs_name_are_there() -> None:
+    import re
+
+    root = Path(__file__).resolve().parent.parent
+    for page in [root / "README.md", *sorted((root / "docs").glob("*.md"))]:
+        for name in set(re.findall(r"[\w/]+\.py\b", page.read_text(encoding="utf-8"))):
+            if name.startswith("typer/"):  # a module of the command-line library, not of cribstats
+                continue
+            places = (root / name, root / "cribstats" / name, root / "tests" / name, root / "benchmarks" / name)
+            assert any(p.exists() for p in places), f"{page.name} names {name}, which is not in the project"
