@@ -155,3 +155,42 @@ def test_the_modules_the_docs_name_are_there() -> None:
                 continue
             places = (root / name, root / "cribstats" / name, root / "tests" / name, root / "benchmarks" / name)
             assert any(p.exists() for p in places), f"{page.name} names {name}, which is not in the project"
+
+
+# the commands docs/exports.md gives the columns of, with the arguments that make each table
+EXPORTS = {
+    "games": [], "stats": [], "standings": [], "season": [], "matches": [], "matches --games": ["--games"],
+    "head-to-head": [], "rating": [], "rating --history": ["--history"], "discards": [], "discard-table": [],
+    "players": [], "imports": [], "bracket": ["--event", "Elks Lodge Club Night"],
+    "night": ["--event", "Elks Lodge Club Night", "--date", "2026-11-03"],
+    "night --hands": ["--event", "Elks Lodge Club Night", "--date", "2026-11-03", "--hands"],
+    "analyse": ["5H", "5C", "JD", "6S", "2C", "9D"],
+}
+
+
+def documented_columns() -> dict[str, list[str]]:
+    """Each command's columns as docs/exports.md lists them: the first cell of its tables' rows, in order (a
+    command's second table belongs to the option its introduction names)."""
+    import re
+
+    text = (Path(__file__).resolve().parent.parent / "docs" / "exports.md").read_text(encoding="utf-8")
+    found: dict[str, list[str]] = {}
+    for command, body in re.findall(r"^## `cribstats ([a-z-]+)`\n(.*?)(?=^## |\Z)", text, re.S | re.M):
+        tables = re.split(r"^With `(--[a-z]+)`[^\n]*\n", body, flags=re.M)
+        names = [command] + [f"{command} {option}" for option in tables[1::2]]
+        for name, table in zip(names, tables[::2], strict=True):
+            cells = re.findall(r"^\| (`[^|]*`) \|", table, flags=re.M)
+            found[name] = [c for cell in cells for c in re.findall(r"`([a-z0-9_]+)`", cell)]
+    return found
+
+
+@pytest.mark.parametrize("command", sorted(EXPORTS))
+def test_every_column_an_export_writes_is_described(command: str, sample_store: str) -> None:
+    import csv
+
+    name = command.split()[0]
+    args = [name, *EXPORTS[command], "--format", "csv"]
+    result = CliRunner().invoke(app, args, env={"CRIBSTATS_DB": sample_store})
+    assert result.exit_code == 0, result.output
+    header = next(csv.reader(result.stdout.splitlines()))
+    assert documented_columns().get(command) == header
