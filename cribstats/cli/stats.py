@@ -146,9 +146,9 @@ def _games_matching(engine: Engine, filters: StatsFilter) -> int:
 
 def _warn_if_none(count: int, filters: StatsFilter, what: str) -> None:
     if count == 0:
-        err_console().print(
-            message(f"warning: no stored games match {filters.describe()}: the {what} is empty"), soft_wrap=True
-        )
+        scope = filters.describe()
+        none = "no games stored yet" if scope == "all games" else f"no stored games match {scope}"
+        err_console().print(message(f"warning: {none}: the {what} is empty"), soft_wrap=True)
 
 
 def _none_stored(what: str, filters: StatsFilter) -> str:
