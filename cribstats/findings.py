@@ -192,9 +192,10 @@ def unplayed_message(player: str, cards: list[str]) -> str:
     return f"the play ended with {player} still holding {' '.join(cards)}, which the rules make {player} play"
 
 
-def counted(n: int, word: str) -> str:
-    """A number with its noun in agreement: ``'1 card'``, ``'2 cards'``, ``'0 cards'``."""
-    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+def counted(n: int, word: str, plural: str = "") -> str:
+    """A number with its noun in agreement: ``'1 card'``, ``'2 cards'``, ``'0 cards'``; ``plural`` for a noun
+    that does not take an s (``'2 matches'``)."""
+    return f"{n} {word}" if n == 1 else f"{n} {plural or word + 's'}"
 
 
 def dealt_count_message(player: str, dealt: int, expected: int) -> str:

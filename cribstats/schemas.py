@@ -48,7 +48,7 @@ def findings_schema() -> dict[str, Any]:
                              "in docs/findings.md of cribstats.")
     schema["additionalProperties"] = False
     schema["required"] = [name for name in schema["properties"] if name != "match"]  # on match findings only
-    schema["properties"]["match"]["description"] = "the match id, on match findings only (spec match.md)"
+    schema["properties"]["match"]["description"] = "the match id, on match findings only (docs/match.md)"
     # a match finding (phase "match") names its match; no other finding has the field
     schema["if"] = {"properties": {"phase": {"const": "match"}}, "required": ["phase"]}
     schema["then"] = {"required": ["match"], "properties": {"match": {"type": "string"}}}
@@ -70,7 +70,7 @@ def _kind_rule(kind: str, phases: tuple[str, ...], points: bool) -> dict[str, An
 
 
 def match_schema() -> dict[str, Any]:
-    """The JSON Schema of one match record (spec match.md, ``cribstats/match/1``): rules as an object or a
+    """The JSON Schema of one match record (docs/match.md, ``cribstats/match/1``): rules as an object or a
     shorthand, games as whole game logs or game ids."""
     schema = MatchRecord.model_json_schema(by_alias=True, mode="validation")
     rules = schema["properties"]["rules"]
@@ -79,7 +79,8 @@ def match_schema() -> dict[str, Any]:
     schema["properties"]["rules"] = {"anyOf": [rules, shorthand], "default": rules.get("default")}
     rules.pop("default", None)
     return {"$schema": DRAFT, **schema,
-            "description": "One cribbage match record, version 1 (cribstats spec/match.md)."}
+            "description": ("One cribbage match record, version 1: two sides, the rules, the games and the "
+                            "result, as described in docs/match.md of cribstats.")}
 
 
 def schema_text(schema: dict[str, Any]) -> str:

@@ -62,3 +62,16 @@ def test_expected_and_out_cannot_be_one_file(tmp_path: Path) -> None:
     result = run("-n", "2", "--mistakes", "0.1", "--out", str(out), "--expected", str(out))
     assert result.exit_code == 2 and not out.exists()
     assert "--expected names the same file" in result.stderr
+
+
+def test_one_of_each_is_said_in_the_singular(tmp_path: Path) -> None:
+    """One night of one game, one match, one game: the summaries count them as a person would."""
+    night = CliRunner().invoke(app, ["simulate-nights", "-n", "1", "--players", "Ann,Ben", "--games-each", "1",
+                                     "--out", str(tmp_path / "night.jsonl")])
+    assert night.exit_code == 0 and night.stderr.startswith("1 night (1 game) written to ")
+    match = CliRunner().invoke(app, ["simulate-matches", "-n", "1", "--out", str(tmp_path / "m.jsonl")])
+    games = len(orjson.loads((tmp_path / "m.jsonl").read_bytes())["games"])
+    assert match.exit_code == 0 and match.stderr.startswith(f"1 match ({games} games) written to ")
+    one = run("-n", "1", "--out", str(tmp_path / "one.jsonl"))
+    deals = len(orjson.loads((tmp_path / "one.jsonl").read_bytes())["deals"])
+    assert one.exit_code == 0 and one.stderr.startswith(f"1 six-card game ({deals} deals) written to ")

@@ -153,6 +153,16 @@ def test_a_chart_or_report_of_no_games_warns(db: str, tmp_path: Path, command: l
     assert out.exists()
 
 
+@pytest.mark.parametrize("command", [["chart", "skunks"], ["report"]])
+def test_a_chart_or_report_of_an_empty_store_says_none_is_stored(tmp_path: Path, command: list[str]) -> None:
+    url = f"sqlite:///{tmp_path / 'new.db'}"
+    assert run("db", "upgrade", "--db", url)[0] == 0
+    out = tmp_path / ("empty.svg" if command[0] == "chart" else "empty.html")
+    code, _, err = run(*command, "--db", url, "--out", str(out))
+    what = "chart" if command[0] == "chart" else "report"
+    assert code == 0 and err.splitlines() == [f"warning: no games stored yet: the {what} is empty", f"wrote {out}"]
+
+
 def test_stats_out_says_what_it_wrote(db: str, tmp_path: Path) -> None:
     out = tmp_path / "stats.json"
     code, stdout, err = run("stats", "--db", db, "--format", "json", "--out", str(out))

@@ -52,3 +52,16 @@ def test_show_tells_no_discard_value_in_a_giveaway_game(giveaway: sa.Engine) -> 
     result = CliRunner().invoke(app, ["show", "giveaway-2026-10-16", "--db", url])
     assert result.exit_code == 0 and "to the crib" in result.stdout
     assert "expected" not in result.stdout and "best discard" not in result.stdout
+
+
+def test_analyse_store_has_nothing_to_do_for_a_giveaway_game(giveaway: sa.Engine) -> None:
+    """Every discard the import could value it valued; the giveaway game's are never valued, so it is no game
+    left to do: `analyse --store` values nothing in no games, and the store is left as it was."""
+    with giveaway.connect() as conn:
+        version = conn.execute(sa.text("SELECT * FROM store_version")).all()
+    assert fill_discard_values(giveaway) == (0, 0)
+    url = giveaway.url.render_as_string(hide_password=False)
+    result = CliRunner().invoke(app, ["analyse", "--store", "--db", url])
+    assert result.exit_code == 0 and result.stderr.strip() == "valued 0 discards in 0 games"
+    with giveaway.connect() as conn:
+        assert conn.execute(sa.text("SELECT * FROM store_version")).all() == version

@@ -145,3 +145,71 @@ def test_the_examples_fit_the_schemas_and_the_schemas_point_here() -> None:
     assert "docs/findings.md" in findings_schema()["description"]
     for schema in (game_log_schema(), findings_schema()):
         assert "spec/" not in json.dumps(schema)
+
+
+# --- docs/match.md: match records, tally sheets and scorecard sheets -----------------------------------------
+
+MATCH = (DOCS / "match.md").read_text(encoding="utf-8")
+
+
+def sheet_blocks(text: str) -> list[str]:
+    return re.findall(r"```\n(date,.*?)```", text, flags=re.DOTALL)
+
+
+def audit_lines(text: str, name: str, tmp_path: Path) -> tuple[int, list[dict[str, Any]]]:
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    result = CliRunner().invoke(app, ["audit", "--json", str(path)])
+    return result.exit_code, [orjson.loads(line) for line in result.stdout.splitlines()]
+
+
+def test_the_match_record_example_is_judged_as_the_text_says(tmp_path: Path) -> None:
+    record_text, finding_text = json_blocks(MATCH)[:2]
+    record = json.loads(record_text)
+    # the text: Alice wins games 1 and 3, Bob game 2, so the match is Alice's, 2-1, as recorded
+    wins = [game["result"]["winner"] for game in record["games"]]
+    assert (wins.count("Alice"), wins.count("Bob")) == (2, 1) == tuple(record["result"]["points"].values())
+    assert audit_lines(record_text, "final.json", tmp_path) == (0, [])
+    record["result"]["winner"] = "Bob"
+    status, printed = audit_lines(json.dumps(record), "final.json", tmp_path)
+    assert status == 1 and printed == [json.loads(finding_text)]
+
+
+def test_the_tally_sheet_example_is_read_as_the_text_says(tmp_path: Path) -> None:
+    from cribstats.formats import read_games
+
+    tally = sheet_blocks(MATCH)[0]
+    path = tmp_path / "ladder.csv"
+    path.write_text(tally, encoding="utf-8")
+    games = [g.game for g in read_games(path)]
+    assert [g.players for g in games] == [["Bob", "Alice"], ["Carol", "Dave"]]  # Bob dealt first in game 1
+    assert [(g.result.winner, g.result.scores) for g in games if g.result] == [
+        ("Alice", {"Alice": 121, "Bob": 97}), ("Dave", {"Carol": 84, "Dave": 121})]
+    assert all(not g.deals and g.event == "Autumn Ladder" for g in games)
+
+
+def test_the_scorecard_example_gives_one_game_and_the_finding_shown(tmp_path: Path) -> None:
+    from cribstats.formats import read_games
+
+    sheet = sheet_blocks(MATCH)[1]
+    path = tmp_path / "night.csv"
+    path.write_text(sheet, encoding="utf-8")
+    games = [g.game for g in read_games(path)]
+    # Alice's card: a win by a spread of 17, so Bob ends at 121 - 17
+    assert [(g.players, g.result.scores) for g in games if g.result] == [
+        (["Alice", "Bob"], {"Alice": 121, "Bob": 121 - 17})]
+    status, printed = audit_lines(sheet, "night.csv", tmp_path)
+    assert status == 1 and printed == [json.loads(json_blocks(MATCH)[2])]
+
+
+def test_the_schemas_and_the_help_point_into_the_project() -> None:
+    from cribstats.schemas import match_schema
+
+    assert "docs/match.md" in match_schema()["description"]
+    for schema in (game_log_schema(), findings_schema(), match_schema()):
+        assert "spec" not in json.dumps(schema)
+    for path in ("simulate-matches", "audit"):
+        shown = " ".join(CliRunner().invoke(app, [path, "--help"], env={"COLUMNS": "200"}).output.split())
+        assert "spec" not in shown
+    assert "docs/match.md" in " ".join(CliRunner().invoke(app, ["simulate-matches", "--help"],
+                                                          env={"COLUMNS": "200"}).output.split())

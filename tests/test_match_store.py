@@ -331,3 +331,24 @@ def test_a_partnership_game_with_other_partners_is_refused_naming_who_played_wit
         f"{path}:line 2: this game is between N and E against S and W, not N and S against E and W: every game of "
         "a match has its sides",
     ]
+
+
+def test_the_import_summary_counts_the_findings_of_the_matches_it_judged(db_url: str, tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from cribstats.cli.app import app
+
+    # the match of the test above: a game after the end, the record's winner (Bob) and Alice's points (2, not 3)
+    files = [str(write(tmp_path / "a.jsonl", game("g1", "Alice", "Bob", 121, 80, match="cup-final"),
+                       game("g3", "Alice", "Bob", 100, 121))),
+             str(write(tmp_path / "b.jsonl", POINTS_MATCH))]
+
+    def summary() -> dict[str, str]:
+        result = CliRunner().invoke(app, ["import", "-q", "--db", db_url, *files], env={"COLUMNS": "100"})
+        assert result.exit_code == 0, result.output
+        cells = [[c.strip() for c in line.split("│")[1:-1]] for line in result.stdout.splitlines() if "│" in line]
+        return {c[0]: c[1] for c in cells if len(c) == 2}
+
+    first = summary()
+    assert (first["match records stored"], first["match findings"]) == ("1", "3")
+    assert summary()["match findings"] == "0"  # read again: nothing judged anew

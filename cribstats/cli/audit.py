@@ -35,7 +35,7 @@ def audit(
         ),
     ],
     json: Annotated[
-        bool, typer.Option("--json", help="One finding per line as JSON (spec findings version 1), nothing else.")
+        bool, typer.Option("--json", help="One finding per line as JSON (docs/findings.md), nothing else.")
     ] = False,
 ) -> None:
     """Replay every deal of every game and report points missed or over-claimed and every illegal play; judge

@@ -10,6 +10,7 @@ import typer
 
 from cribstats.atomicfile import WriteError
 from cribstats.cli.options import err_console, fail, player_names
+from cribstats.findings import counted
 
 PANEL_OUT = "Output"
 
@@ -52,7 +53,7 @@ def simulate_matches(
                                              show_default=False)] = None,
     site: Annotated[str | None, typer.Option("--site", help="Where they are played.", show_default=False)] = None,
 ) -> None:
-    """Play whole matches between simulated players and write them as match records (spec match.md).
+    """Play whole matches between simulated players and write them as match records (docs/match.md).
 
     Each game is a simulated six-card game; the loser of a game deals first in the next, as the rules say.
 
@@ -83,7 +84,8 @@ def simulate_matches(
     except OSError as err:
         raise fail(f"cannot write {out}: {err.strerror or err}", 1) from None
     games = sum(len(r["games"]) for r in records)
-    err_console().print(f"{len(records)} matches ({games} games) written to {out}", markup=False, highlight=False)
+    played = counted(len(records), "match", "matches")
+    err_console().print(f"{played} ({counted(games, 'game')}) written to {out}", markup=False, highlight=False)
 
 
 def simulate_nights(
@@ -142,7 +144,8 @@ def simulate_nights(
         raise fail(str(err), 1) from None
     except OSError as err:
         raise fail(f"cannot write {err.filename or out}: {err.strerror or err}", 1) from None
-    err_console().print(f"{nights} nights ({len(logs)} games) written to {out}", markup=False, highlight=False)
+    written = f"{counted(nights, 'night')} ({counted(len(logs), 'game')}) written to {out}"
+    err_console().print(written, markup=False, highlight=False)
 
 
 def register(app: typer.Typer) -> None:

@@ -60,9 +60,9 @@ def night(
 
     Examples:
 
-        cribstats night --event "Grass Roots" --date 2026-11-03
+        cribstats night --event "Elks Lodge Club Night" --date 2026-11-03
 
-        cribstats night --event "Grass Roots" --date 2026-11-03 --hands --format csv --out hands.csv
+        cribstats night --event "Elks Lodge Club Night" --date 2026-11-03 --hands --format csv --out hands.csv
     """
     from cribstats.stats.night import load_night
 
@@ -109,7 +109,7 @@ def season(
 
         cribstats season --since 2026-01-01 --until 2026-12-31
 
-        cribstats season --event "Grass Roots" --quarters --drop-lowest
+        cribstats season --event "Grass Roots League" --quarters --drop-lowest
 
         cribstats season --format parquet --out season.parquet
     """
@@ -177,9 +177,9 @@ def bracket(
 
     Examples:
 
-        cribstats bracket --event "Spring Classic"
+        cribstats bracket --event "Elks Lodge Club Night"
 
-        cribstats bracket --event "Spring Classic" --entrants 121 --format csv --out bracket.csv
+        cribstats bracket --event "Elks Lodge Club Night" --entrants 40 --format csv --out bracket.csv
     """
     from cribstats.findings import counted
     from cribstats.stats.club import EntrantsError, event_bracket
@@ -270,7 +270,7 @@ def matches(
 
     Examples:
 
-        cribstats matches --event "Spring Classic"
+        cribstats matches --event "ACC Playoffs"
 
         cribstats matches --player Alice --since 2026-01-01 --format json
 

@@ -119,7 +119,7 @@ def delete(
 
     Examples:
 
-        cribstats delete tuesday-2026-11-03-r2-t4
+        cribstats delete grass-roots-league-s606-g000001
 
         cribstats delete 17 18 --yes
 

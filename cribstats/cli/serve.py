@@ -35,7 +35,9 @@ def serve(
     host: Annotated[str, typer.Option("--host", help="The address to listen on.")] = "127.0.0.1",
     port: Annotated[int, typer.Option("--port", min=0, max=65535, help="The port to listen on.")] = 8000,
     workers: Annotated[
-        int, typer.Option("--workers", min=1, max=64, help="Server processes (PostgreSQL only; more than 1).")
+        int,
+        typer.Option("--workers", min=1, max=64,
+                     help="Server processes; more than 1 needs PostgreSQL (an SQLite file is served by one)."),
     ] = 1,
     private: Annotated[
         bool, typer.Option("--private", help="Every page and API call needs a key, reading too.")

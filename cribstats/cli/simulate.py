@@ -17,6 +17,7 @@ from cribstats.atomicfile import AtomicOutput, WriteError, atomic_output, sync_a
 from cribstats.cli.options import err_console, fail, player_names
 from cribstats.cli.terminal import message
 from cribstats.errors import CribstatsError
+from cribstats.findings import counted
 from cribstats.variants import VARIANT_NAMES
 
 if TYPE_CHECKING:
@@ -159,7 +160,8 @@ def simulate(
         raise fail(f"cannot write {_os_problem(err)}", 1) from None
     elapsed = time.perf_counter() - started
     where = "standard output" if str(out) == STDOUT else str(out)
-    summary = f"{written} {variant.value} games ({deals} deals) written to {where} in {elapsed:.1f} s"
+    games_written = counted(written, f"{variant.value} game")
+    summary = f"{games_written} ({counted(deals, 'deal')}) written to {where} in {elapsed:.1f} s"
     if expected is not None:
         summary += f"; {found} expected findings written to {expected}"
     console.print(message(summary), soft_wrap=True)

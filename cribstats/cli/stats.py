@@ -146,9 +146,9 @@ def _games_matching(engine: Engine, filters: StatsFilter) -> int:
 
 def _warn_if_none(count: int, filters: StatsFilter, what: str) -> None:
     if count == 0:
-        err_console().print(
-            message(f"warning: no stored games match {filters.describe()}: the {what} is empty"), soft_wrap=True
-        )
+        scope = filters.describe()
+        none = "no games stored yet" if scope == "all games" else f"no stored games match {scope}"
+        err_console().print(message(f"warning: {none}: the {what} is empty"), soft_wrap=True)
 
 
 def _none_stored(what: str, filters: StatsFilter) -> str:
@@ -315,7 +315,7 @@ def standings(
 
     Examples:
 
-        cribstats standings --event "Tuesday League" --date 2026-11-03
+        cribstats standings --event "Elks Lodge Club Night" --date 2026-11-03
 
         cribstats standings --format csv --out standings.csv
     """
@@ -400,7 +400,7 @@ def report(
 
         cribstats import sample_logs && cribstats report --out report.html
 
-        cribstats report --event "Tuesday League" --since 2026-11-01 --out november.html
+        cribstats report --event "Grass Roots League" --since 2026-03-01 --out march.html
     """
     from cribstats.report import write_report
 

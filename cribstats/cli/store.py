@@ -253,9 +253,11 @@ def import_summary_table(summary) -> Table:  # type: ignore[no-untyped-def]
         ("findings stored", summary.findings),
     ]
     matches = summary.matches
-    if matches.imported or matches.present or matches.scorecard_findings or matches.scorecard_findings_retired:
-        rows += [("match records stored", matches.imported), ("  already stored", matches.present),  # inputs that
-                 ("scorecard findings stored", matches.scorecard_findings),  # have them
+    if (matches.imported or matches.present or matches.match_findings or matches.scorecard_findings
+            or matches.scorecard_findings_retired):  # inputs that have them
+        rows += [("match records stored", matches.imported), ("  already stored", matches.present),
+                 ("match findings", matches.match_findings),  # of the matches this import judged
+                 ("scorecard findings stored", matches.scorecard_findings),
                  ("  retired, the cards corrected", matches.scorecard_findings_retired)]
     for what, value in rows:
         if what.startswith("  ") and not value:
@@ -305,9 +307,9 @@ def show(
 
     Examples:
 
-        cribstats show tuesday-2026-11-03-r2-t4
+        cribstats show grass-roots-league-s606-g000001
 
-        cribstats show tuesday-2026-11-03-final
+        cribstats show cup-2026-final
     """
     from cribstats.replay import replay
     from cribstats.store.queries import AmbiguousGameError, find_game

@@ -116,12 +116,19 @@ def add_discard_values(conn: Connection, game_ids: Sequence[int]) -> int:
 
 def games_to_analyse(conn: Connection, *, again: bool = False) -> list[int]:
     """Ids of the stored games with discards to value: those with a discard not valued (every one with
-    ``again``)."""
-    dp = t.deal_player_table
+    ``again``), giveaway games left out (their discards are never valued, so they are never left to do)."""
+    dp, g = t.deal_player_table, t.game_table
     query = sa.select(dp.c.game_id).where(dp.c.discards != "").distinct()
     if not again:
         query = query.where(dp.c.expected.is_(None))
-    return sorted(row[0] for row in conn.execute(query))
+    ids = sorted(row[0] for row in conn.execute(query))
+    runs = id_runs(ids)
+    giveaway: set[int] = set()
+    for start in range(0, len(runs), RUNS_PER_STATEMENT):
+        part = runs[start : start + RUNS_PER_STATEMENT]
+        giveaway.update(conn.execute(sa.select(g.c.id).where(_in_runs(g.c.id, part), g.c.log.contains(GIVEAWAY)))
+                        .scalars())  # fmt: skip
+    return [i for i in ids if i not in giveaway]
 
 
 def fill_discard_values(

@@ -77,6 +77,7 @@ class MatchTally:
     refused: int = 0
     scorecard_findings: int = 0
     scorecard_findings_retired: int = 0  # stored by an earlier reading of a night, no longer given by its cards
+    match_findings: int = 0  # the findings of the matches this import judged, as they now stand
 
 
 @dataclass(slots=True)
@@ -150,6 +151,7 @@ class MatchWriter:
             touched |= _join_arrived_games(conn)
             for match_id in sorted(touched):
                 judge_stored(conn, match_id)
+            self.tally.match_findings = _findings_of(conn, touched)
             for record in kept:
                 set_inline_settings(conn, record)
             self._store_scorecards(conn)
@@ -382,6 +384,15 @@ def _set_sides(conn: Connection, match_id: int, sides: Sides) -> None:
 
 def _count(conn: Connection, table: sa.Table) -> int:
     return int(conn.execute(sa.select(sa.func.count()).select_from(table)).scalar_one())
+
+
+def _findings_of(conn: Connection, matches: set[int]) -> int:
+    """How many findings the stored matches ``matches`` have."""
+    if not matches:
+        return 0
+    f = t.match_finding_table
+    query = sa.select(sa.func.count()).select_from(f).where(f.c.match_id.in_(sorted(matches)))
+    return int(conn.execute(query).scalar_one())
 
 
 def _rules_json(rules: MatchRules) -> str:
