@@ -3,7 +3,7 @@
 :class:`AuditCollector` is a :class:`~cribstats.replay.ReplayVisitor`: pass it to ``replay(game, collector)``
 for every game (or hand it each :class:`~cribstats.replay.GameOutcome` with :meth:`AuditCollector.add`), and
 :meth:`AuditCollector.result` gives the :class:`AuditSummary`. :func:`finding_json_line` writes one finding as
-the line of spec findings version 1.
+the line of findings version 1 (docs/findings.md).
 
 >>> from cribstats.findings import Finding
 >>> f = Finding("g1", 3, 5, "missed", "play", "Alice", 0, 2, "Alice pegged 0 for 5S (fifteen for 2) but 2 was due")

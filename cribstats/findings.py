@@ -1,4 +1,4 @@
-"""Audit findings: the contract of spec findings version 1, one value per thing the audit found.
+"""Audit findings: the contract of findings version 1 (docs/findings.md), one value per thing the audit found.
 
 >>> f = Finding("g1", 3, 5, "missed", "play", "Alice", 0, 2, "Alice pegged 0 for 5S (fifteen 2) but 2 was due")
 >>> f.to_dict()["kind"]
@@ -39,7 +39,7 @@ muggins call taking more than its victim missed there (the rules: "itself an ove
 _CLAIMS: tuple[Phase, ...] = ("play", "heels", "hand", "crib")
 _AFTER: tuple[Phase, ...] = ("deal", "play", "heels", "hand", "crib")
 #: each kind's phases, and whether it carries points in ``claimed`` and ``due`` (the kinds' table of
-#: docs/findings.md; the match kinds and ``scorecard`` as spec match.md gives them)
+#: docs/findings.md; the match kinds and ``scorecard`` as docs/match.md gives them)
 KIND_RULES: dict[FindingKind, tuple[tuple[Phase, ...], bool]] = {
     "missed": (_CLAIMS, True), "overclaim": (_CLAIMS, True), "muggins-call": (_CLAIMS, True),
     "illegal-card": (("play",), False), "over-31": (("play",), False), "false-go": (("play",), False),

@@ -15,6 +15,7 @@ call's event is in the play) is checked by :func:`~cribstats.gamelog.validate_ga
 
 from __future__ import annotations
 
+import argparse
 import json
 import sys
 from pathlib import Path
@@ -22,6 +23,7 @@ from typing import Any
 
 from pydantic import TypeAdapter
 
+from cribstats.atomicfile import write_atomic
 from cribstats.findings import KIND_RULES, Finding
 from cribstats.gamelog import GameLog
 from cribstats.match.model import RULES_SHORTHAND_PATTERN, MatchRecord
@@ -101,15 +103,17 @@ def write_schemas(folder: str | Path = "schemas") -> list[Path]:
     written = []
     for name, text in schema_files().items():
         path = out / name
-        path.write_text(text, encoding="utf-8")
+        write_atomic(path, text.encode("utf-8"))  # whole or not at all
         written.append(path)
     return written
 
 
 def main(argv: list[str] | None = None) -> int:
-    """``python -m cribstats.schemas [FOLDER]``."""
-    args = sys.argv[1:] if argv is None else argv
-    write_schemas(args[0] if args else "schemas")
+    """``python -m cribstats.schemas [FOLDER]``: write the published schemas (into ``schemas`` by default)."""
+    parser = argparse.ArgumentParser(prog="python -m cribstats.schemas", description=main.__doc__)
+    parser.add_argument("folder", nargs="?", default="schemas", help="where to write them (default: schemas)")
+    args = parser.parse_args(sys.argv[1:] if argv is None else argv)
+    write_schemas(args.folder)
     return 0
 
 

@@ -100,7 +100,7 @@ def _header(game: AnyGame, outcome: GameOutcome) -> str:
 
 def _bonus_line(game: AnyGame, facts: DealFacts) -> str | None:
     """The first deal's bonus to the first pone (five-card's "three for last"), or in a bidding game the bid that
-    took the crib (seed 002), which the board counts: said, so that the board adds up."""
+    took the crib (bidding, docs/rules.md), which the board counts: said, so that the board adds up."""
     deals = game.deals or ()
     bid = getattr(deals[facts.number - 1], "bid", None) if facts.number <= len(deals) else None
     if bid is not None and not facts.after_end:

@@ -1,4 +1,4 @@
-"""Every finding kind of spec findings version 1, each from a small hand-written log, every field asserted.
+"""Every finding kind (docs/findings.md), each from a small hand-written log, every field asserted.
 
 Most logs are the seed example deal (Alice deals, Bob is pone, starter 5H; play Bob JH, Alice 5S 2, Bob 7C,
 Alice 6H 3, Bob go, Alice 2S 1, Bob 6D, Alice 4S, Bob 4H 3; show Bob 9, Alice 12, crib 6; board 24-12) with

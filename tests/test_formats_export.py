@@ -34,7 +34,7 @@ def log_files() -> list[Path]:
 
 def raw_games(path: Path) -> list[Any]:
     """The games of a file as plain JSON, read without cribstats; a match record's whole games carry its id and
-    their number in it (spec match.md)."""
+    their number in it (docs/match.md)."""
     if path.suffix == ".jsonl":
         records = [orjson.loads(line) for line in path.read_bytes().splitlines() if line.strip()]
     else:

@@ -1,4 +1,4 @@
-"""The game options of seed 002 (RULES.md): giveaway (the side that reaches the target loses) and bidding for the
+"""The game options (docs/rules.md): giveaway (the side that reaches the target loses) and bidding for the
 crib (the bid winner takes the dealer's part: the crib, his heels, showing last; the other leads). Every value is
 worked out by hand from the one deal below.
 

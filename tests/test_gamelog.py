@@ -1,4 +1,4 @@
-"""The game log model: what the contract (spec game-log version 1) accepts, and how it refuses the rest."""
+"""The game log model: what the contract (docs/game-log.md) accepts, and how it refuses the rest."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """Reading matches: match records in JSON and JSON Lines, match columns on tally sheets, and scorecard sheets
-cross-checked card against card (spec match.md)."""
+cross-checked card against card (docs/match.md)."""
 
 from __future__ import annotations
 

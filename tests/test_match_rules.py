@@ -1,4 +1,4 @@
-"""The match contract (spec match.md): records, rules and their shorthands, the writer, and the judgment of a
+"""The match contract (docs/match.md): records, rules and their shorthands, the writer, and the judgment of a
 match from its games, with values worked out by hand.
 
 In a 121 game the loser is skunked under 91, double skunked under 61 and triple skunked under 31.
@@ -375,7 +375,7 @@ def played(draw: st.DrawFn) -> tuple[MatchRules, list[MatchGame]]:
 @settings(max_examples=300, deadline=None)
 @given(played())
 def test_the_judgment_agrees_with_a_plain_count(case: tuple[MatchRules, list[MatchGame]]) -> None:
-    # the rules of spec match.md, counted again the plainest way: add up until a side has enough (or a triple
+    # the rules of docs/match.md, counted again the plainest way: add up until a side has enough (or a triple
     # skunk ends it when the rules say so); whatever comes after is after the end
     rules, games = case
     score = {"Alice": 0, "Bob": 0}

@@ -364,7 +364,7 @@ def test_the_findings_schema_holds_each_kind_to_its_phases_and_points(
 
 
 def test_every_match_kind_passes_the_findings_schema_with_its_match(findings_schema: Draft202012Validator) -> None:
-    # match-result carries recorded and replayed points; match-dealer and match-after-end none (spec match.md)
+    # match-result carries recorded and replayed points; match-dealer and match-after-end none (docs/match.md)
     for kind, points in (("match-result", True), ("match-dealer", False), ("match-after-end", False)):
         line = {**SPEC_FINDING, "game": None, "deal": None, "event": None, "kind": kind, "phase": "match",
                 "claimed": None, "due": None, "match": "cup-final"}

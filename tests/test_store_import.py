@@ -18,7 +18,7 @@ from cribstats.store.db import make_engine
 from cribstats.store.importer import Importer, canonical_log, import_paths, prepare_game
 from cribstats.store.queries import table_counts
 
-# One deal worked out by hand (the example of spec game-log): Alice deals, Bob is pone, starter 5H.
+# One deal worked out by hand (the example of docs/game-log.md): Alice deals, Bob is pone, starter 5H.
 # Bob's hand 6D JH 4H 7C + 5H: fifteens JH+5H, 6+4+5 = 4, run 4-5-6-7 = 4, nobs (JH, starter a heart) = 1: 9.
 # Alice's hand 5S 4S 2S 6H + 5H: fifteens 5S+4+6, 5H+4+6 = 4, pair of fives = 2, runs 4-5-6 twice = 6: 12.
 # The crib 8D 8C TS KC + 5H: fifteens TS+5H, KC+5H = 4, pair of eights = 2: 6.

@@ -42,5 +42,5 @@ def write_games_jsonl(games: Iterable[AnyGame], handle: BinaryIO | TextIO) -> in
 
 
 def write_match_json(record: MatchRecord, *, indent: bool = False) -> bytes:
-    """One match record as canonical JSON: the rules in object form, its whole games canonical (spec match.md)."""
+    """One match record as canonical JSON: the rules in object form, its whole games canonical (docs/match.md)."""
     return orjson.dumps(dump_match(record), option=orjson.OPT_INDENT_2 if indent else 0)

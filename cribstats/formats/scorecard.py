@@ -1,4 +1,4 @@
-"""Scorecard sheets (spec match.md): a CSV with one row per player per game of a club night, each player's own
+"""Scorecard sheets (docs/match.md): a CSV with one row per player per game of a club night, each player's own
 card, ``date,event,round,player,opponent,game_points,spread`` (``table``, ``variant`` and ``target`` may be added).
 
 The two cards of one game (same date, event, round and table, player and opponent swapped) are cross-checked.

@@ -49,7 +49,7 @@ class SourceGame:
 
 @dataclass(frozen=True, slots=True)
 class SourceMatch:
-    """A match record read (spec match.md), with where it was found; its whole games are yielded as games."""
+    """A match record read (docs/match.md), with where it was found; its whole games are yielded as games."""
 
     file: str
     place: str

@@ -2,7 +2,7 @@
 
 The header names the columns ``date,event,round,player1,player2,score1,score2`` in any order, and may add
 ``first_dealer``, ``variant``, ``target``, ``match`` and ``match_game`` (the game's match and its number in it,
-spec match.md); no other column is read, so any other is refused rather than lost. Empty cells of the optional
+docs/match.md); no other column is read, so any other is refused rather than lost. Empty cells of the optional
 columns, and of ``date``, ``event`` and ``round``, are left out of the log.
 
 A row becomes ``{"format", "date", "event", "round", "variant", "target", "players", "result"}`` with the

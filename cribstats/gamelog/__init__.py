@@ -1,4 +1,4 @@
-"""The game log (spec game-log version 1): the model, reading, the contract's checks and the canonical form.
+"""The game log (version 1, docs/game-log.md): the model, reading, the contract's checks and the canonical form.
 
 Cards are kept in canonical spelling (``"TS"``); a model read and dumped back with :func:`dump_game` is the
 same log, field for field. A log that breaks the contract is refused with :class:`GameLogError`, whose

@@ -150,7 +150,7 @@ def _lowest_score(game: AnyGame) -> int:
 
 
 def check_options(game: AnyGame) -> None:
-    """The game options of seed 002 (RULES.md): bidding is six-card only, and a ``bid`` needs it and a player.
+    """The game options (docs/rules.md): bidding is six-card only, and a ``bid`` needs it and a player.
 
     :raises GameLogError: naming the first place that breaks them.
     """
@@ -208,7 +208,7 @@ def _check_deal(
         _check_names({n: 0 for n in deal.show if n != CRIB}, known, f"{where}.show")
     by_card = any(len(event) == 3 for event in play)  # the play claimed card by card, not as pegged totals
     bid = getattr(deal, "bid", None) if bidding else None  # a bid elsewhere is refused by check_options
-    crib_owner = deal.dealer if bid is None else bid.player  # seed 002's bid winner takes the crib
+    crib_owner = deal.dealer if bid is None else bid.player  # the bid winner takes the crib (docs/rules.md)
     for m, call in enumerate(_calls(deal)):
         place = f"{where}.muggins[{m}]"
         for name in (call.by, call.from_):

@@ -39,7 +39,7 @@ _LITERAL_CHOICES = {
     "format": f"expected {FORMAT!r} (a game) or {MATCH_FORMAT!r} (a match record)",
     "variant": "use one of " + ", ".join(VARIANT_NAMES),
     "phase": "use one of " + ", ".join(MUGGINS_PHASES),
-    # a match record's rules (spec match.md; tests/test_match_rules.py checks them against the model)
+    # a match record's rules (docs/match.md; tests/test_match_rules.py checks them against the model)
     "count": "use one of " + ", ".join(COUNTS),
     "first_dealer": "use one of " + ", ".join(FIRST_DEALERS),
 }

@@ -1,4 +1,4 @@
-"""The game log data model (spec game-log version 1), in pydantic: the published JSON Schema
+"""The game log data model (game log version 1, docs/game-log.md), in pydantic: the published JSON Schema
 (``schemas/game-log-1.schema.json``) is generated from it, and it explains every contract break with its JSON path.
 
 The fast decoder (:mod:`cribstats.gamelog.fast`) checks the logs it can check itself as Structs with the same

@@ -6,7 +6,7 @@ from __future__ import annotations
 from cribstats.cards import RANKS, SUITS
 
 FORMAT = "cribstats/game/1"
-#: a match record's format and the choices of its rules (spec match.md; the match model takes them from here)
+#: a match record's format and the choices of its rules (docs/match.md; the match model takes them from here)
 MATCH_FORMAT = "cribstats/match/1"
 COUNTS = ("games", "points")
 FIRST_DEALERS = ("loser", "alternate", "cut")

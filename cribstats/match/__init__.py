@@ -1,4 +1,4 @@
-"""Matches: a series of games between two sides to a match winner (spec match.md).
+"""Matches: a series of games between two sides to a match winner (docs/match.md).
 
 :mod:`~cribstats.match.model` reads and writes ``cribstats/match/1`` records and their rules;
 :mod:`~cribstats.match.game` holds what one game gives a match; :mod:`~cribstats.match.judge` works out a match

@@ -1,4 +1,4 @@
-"""A match worked out from its games (spec match.md): who won each game, the match points it gave under the
+"""A match worked out from its games (docs/match.md): who won each game, the match points it gave under the
 rules, when the match ended, who should deal first in each next game, and the findings.
 
 The games come as :class:`MatchGame` values (what the replay of each game says), so the same judgment serves the

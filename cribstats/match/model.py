@@ -1,4 +1,4 @@
-"""The match record (spec match.md, ``cribstats/match/1``): two sides, the rules, the games and the result.
+"""The match record (docs/match.md, ``cribstats/match/1``): two sides, the rules, the games and the result.
 
 A record read with :func:`validate_match` and written back with :func:`dump_match` is the same record; the
 rules are always written in object form (a shorthand such as ``"best-of-3"`` or ``"points-7"`` is read as the

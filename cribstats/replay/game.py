@@ -257,7 +257,7 @@ class GameReplay:
 
     @staticmethod
     def giveaway_winners(sides_of: Sequence[Sequence[str]], reached: int | None) -> tuple[str, ...]:
-        """Giveaway (RULES.md, seed 002): the side that reached the target loses; every other side wins."""
+        """Giveaway (docs/rules.md): the side that reached the target loses; every other side wins."""
         if reached is None:
             return ()
         return tuple(p for side, players in enumerate(sides_of) if side != reached for p in players)

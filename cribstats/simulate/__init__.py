@@ -1,7 +1,7 @@
 """Simulated games: whole games of every variant between sensible players, optionally with known mistakes.
 
-:func:`simulate_games` yields each game's log (spec game-log version 1) with the findings the audit must give
-for it (spec findings version 1): none when ``mistake_rate`` is 0.
+:func:`simulate_games` yields each game's log (docs/game-log.md) with the findings the audit must give
+for it (findings version 1, docs/findings.md): none when ``mistake_rate`` is 0.
 
 >>> game = next(simulate_games(1, seed=7))
 >>> game.log["format"], game.log["variant"], game.findings

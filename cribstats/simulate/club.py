@@ -1,6 +1,6 @@
 """Simulated club play beyond single games: matches (a record with its games, played to the match rules, the
 loser of each game dealing first in the next) and club nights (every player a game a round, with the players'
-scorecards, spec match.md).
+scorecards, docs/match.md).
 
 Each game is played by the game simulator (:class:`~cribstats.simulate.game.GameRun`). The first dealer of a game
 is the simulator's cut; where the match rules name the first dealer, the game is played again from the next seed

@@ -1,4 +1,4 @@
-"""One whole simulated game, played deal by deal into a game log (spec game-log version 1) and its findings.
+"""One whole simulated game, played deal by deal into a game log (docs/game-log.md) and its findings.
 
 The table's score follows the claims (with muggins takings and five-card's three for last), as the audit's
 does: the game ends the moment a side's claimed score reaches the target, mid-play, on his heels or mid-show,

@@ -1,6 +1,6 @@
 """Human-like mistakes, each made at a rate per opportunity, and the finding the audit must give for it.
 
-Every mistake the simulator makes is written as the finding of spec findings version 1 that it must produce,
+Every mistake the simulator makes is written as the finding (docs/findings.md) that it must produce,
 with every field; every message comes from the shared builders of :mod:`cribstats.findings`, so the audit and
 the simulator word them alike. Each mistake yields exactly its own finding: claims move the board as claimed,
 so recorded positions follow them, and a board slip lasts one deal.

@@ -1,4 +1,4 @@
-"""The store's tables of matches (spec match.md) and of the service's keys: part of the store's ``metadata``
+"""The store's tables of matches (docs/match.md) and of the service's keys: part of the store's ``metadata``
 (:mod:`cribstats.store.tables` names them all)."""
 
 from datetime import date as Date
@@ -11,7 +11,7 @@ from cribstats.store.table_base import StoreTable, count_column, fk
 
 
 class Match(StoreTable, table=True):
-    """A match (spec match.md): its record as given, and the result its stored games give.
+    """A match (docs/match.md): its record as given, and the result its stored games give.
 
     ``source_id`` is the match id (the record's ``id``, which its games carry as ``match``). ``rules`` is the
     rules' JSON object form; ``side1``/``side2`` the JSON lists of each side's names. ``content_hash`` is the
@@ -91,7 +91,7 @@ class MatchFinding(StoreTable, table=True):
     ``game_key`` the game concerned or null) or a club night's scorecards (``scorecard``: ``match_id`` null, the
     night's ``date``, ``event_id`` and ``round``, ``finding_hash`` naming it so a sheet read again adds
     nothing, and ``pair_key`` the two players whose cards disagree, so that their corrected cards retire it).
-    Fields as in spec findings version 1."""
+    Fields as in findings version 1 (docs/findings.md)."""
 
     __tablename__ = "match_finding"
     __table_args__ = (

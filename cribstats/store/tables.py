@@ -288,7 +288,7 @@ class DealPlayer(StoreTable, table=True):
 
 
 class FindingRow(StoreTable, table=True):
-    """One audit finding (spec findings version 1): ``deal_number`` and ``event`` are the contract's ``deal``
+    """One audit finding (docs/findings.md): ``deal_number`` and ``event`` are the contract's ``deal``
     (1-based, null for a game-level finding) and ``event`` (0-based play index, null when not about one event).
     """
 
