@@ -75,8 +75,7 @@ def discard_values_of(conn: Connection, game_ids: Sequence[int]) -> list[tuple[A
     runs = id_runs(game_ids)
     for start in range(0, len(runs), RUNS_PER_STATEMENT):
         part = runs[start : start + RUNS_PER_STATEMENT]
-        giveaway = set(conn.execute(sa.select(g.c.id).where(_in_runs(g.c.id, part), g.c.log.contains(GIVEAWAY)))
-                       .scalars())  # fmt: skip  # each game's log looked at once, not once a row
+        giveaway = _giveaway_games(conn, part)
         query = (
             sa.select(dp.c.id, dp.c.game_id, dp.c.role, dp.c.dealt, dp.c.discards, g.c.variant)
             .select_from(dp.join(g, g.c.id == dp.c.game_id))
@@ -117,7 +116,7 @@ def add_discard_values(conn: Connection, game_ids: Sequence[int]) -> int:
 def games_to_analyse(conn: Connection, *, again: bool = False) -> list[int]:
     """Ids of the stored games with discards to value: those with a discard not valued (every one with
     ``again``), giveaway games left out (their discards are never valued, so they are never left to do)."""
-    dp, g = t.deal_player_table, t.game_table
+    dp = t.deal_player_table
     query = sa.select(dp.c.game_id).where(dp.c.discards != "").distinct()
     if not again:
         query = query.where(dp.c.expected.is_(None))
@@ -125,10 +124,15 @@ def games_to_analyse(conn: Connection, *, again: bool = False) -> list[int]:
     runs = id_runs(ids)
     giveaway: set[int] = set()
     for start in range(0, len(runs), RUNS_PER_STATEMENT):
-        part = runs[start : start + RUNS_PER_STATEMENT]
-        giveaway.update(conn.execute(sa.select(g.c.id).where(_in_runs(g.c.id, part), g.c.log.contains(GIVEAWAY)))
-                        .scalars())  # fmt: skip
+        giveaway |= _giveaway_games(conn, runs[start : start + RUNS_PER_STATEMENT])
     return [i for i in ids if i not in giveaway]
+
+
+def _giveaway_games(conn: Connection, runs: Sequence[tuple[int, int]]) -> set[int]:
+    """The giveaway games among the ids in ``runs`` (first and last id of each): each game's log looked at once,
+    not once a row."""
+    g = t.game_table
+    return set(conn.execute(sa.select(g.c.id).where(_in_runs(g.c.id, runs), g.c.log.contains(GIVEAWAY))).scalars())
 
 
 def fill_discard_values(
