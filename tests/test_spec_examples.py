@@ -11,32 +11,12 @@ from pathlib import Path
 from typing import Any
 
 import orjson
+from test_gamelog import spec_deal, spec_game
 
 # The spec's example game (docs/game-log.md, "The game"), its "deals": [ ... ] filled with the spec's example deal
 # (docs/game-log.md, "A deal"), both as the spec writes them, "heels": 0 and "muggins": [] included.
-SPEC_DEAL: dict[str, Any] = {
-    "dealer": "Alice",
-    "hands": {"Alice": ["5S", "4S", "2S", "8D", "6H", "8C"], "Bob": ["TS", "6D", "JH", "4H", "KC", "7C"]},
-    "discards": {"Alice": ["8D", "8C"], "Bob": ["TS", "KC"]},
-    "starter": "5H",
-    "heels": 0,
-    "play": [["Bob", "JH"], ["Alice", "5S", 2], ["Bob", "7C"], ["Alice", "6H", 3], ["Bob", "go"],
-             ["Alice", "2S", 1], ["Bob", "6D"], ["Alice", "4S"], ["Bob", "4H", 3]],
-    "show": {"Bob": 9, "Alice": 12, "crib": 6},
-    "muggins": [],
-    "scores": {"Alice": 24, "Bob": 12},
-}
-SPEC_GAME: dict[str, Any] = {
-    "format": "cribstats/game/1",
-    "id": "tuesday-2026-11-03-r2-t4",
-    "event": "Tuesday League", "date": "2026-11-03", "site": "Elks Lodge", "round": "2",
-    "variant": "six-card",
-    "target": 121,
-    "muggins": True,
-    "players": ["Alice", "Bob"],
-    "deals": [SPEC_DEAL],
-    "result": {"winner": "Alice", "scores": {"Alice": 121, "Bob": 88}},
-}
+SPEC_DEAL: dict[str, Any] = spec_deal()
+SPEC_GAME: dict[str, Any] = spec_game()
 # The spec's examples of a `pegged` object and of a muggins call (docs/game-log.md, "A deal").
 SPEC_PEGGED = {"Alice": 6, "Bob": 3}
 SPEC_CALL = {"by": "Bob", "from": "Alice", "phase": "hand", "points": 2}
