@@ -333,3 +333,16 @@ def test_rename_refuses_crib_as_the_readers_do(sqlite_url: str, tmp_path: Path) 
     assert run("players", "rename", "--db", sqlite_url, "Ann", "Crib").exit_code == 0
     merged = run("players", "merge", "--db", sqlite_url, "Bob", "crib", "--yes")  # "crib" names the stored Crib
     assert merged.exit_code == 2 and "both played in game" in merged.stderr
+
+
+def test_each_command_s_exit_status_names_only_what_it_can_do() -> None:
+    """Only the commands that ask first (delete, merge) speak of a change not confirmed; the listings take no game
+    or player; rename names the refusals test_rename_refuses_a_taken_or_invalid_name meets."""
+    helps = {" ".join(c): " ".join(run(*c, "--help").stdout.split()) for c in (
+        ["delete"], ["players", "merge"], ["imports"], ["players"], ["players", "rename"])}
+    asks = {c for c, text in helps.items() if "not confirmed" in text}
+    assert asks == {"delete", "players merge"}
+    for listing in ("imports", "players"):
+        assert "Exit status: 0 on success; 2 for options that do not fit" in helps[listing]
+    rename = helps["players rename"]
+    assert "a player that is not stored, or a new spelling the name rule refuses or another" in rename

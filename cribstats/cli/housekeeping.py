@@ -22,6 +22,11 @@ HOUSEKEEPING_HELP = (
     "Exit status: 0 on success; 2 for a game, import or player that is not stored, or options that do not fit; "
     "1 when the database cannot be used or the change was not confirmed."
 )
+LISTING_HELP = "Exit status: 0 on success; 2 for options that do not fit; 1 when the database cannot be used."
+RENAME_HELP = (
+    "Exit status: 0 on success; 2 for a player that is not stored, or a new spelling the name rule refuses or "
+    "another stored player has; 1 when the database cannot be used."
+)
 YesOption = Annotated[bool, typer.Option("--yes", "-y", help="Do it without asking for confirmation.")]
 
 
@@ -225,7 +230,7 @@ players_app = typer.Typer(
 )
 
 
-@players_app.callback(epilog=HOUSEKEEPING_HELP)
+@players_app.callback(epilog=LISTING_HELP)
 def players(
     ctx: typer.Context,
     db: DbOption = DEFAULT_DB,
@@ -258,7 +263,7 @@ def players(
     _run(db, lambda: _emit(rows, PLAYER_COLUMNS, format, out, table))
 
 
-@players_app.command("rename", epilog=HOUSEKEEPING_HELP)
+@players_app.command("rename", epilog=RENAME_HELP)
 def rename(
     old: Annotated[str, typer.Argument(help="The player's name (any spelling that folds to it, or an alias).")],
     new: Annotated[str, typer.Argument(help="The new spelling (the name rule applies).")],
@@ -328,5 +333,5 @@ def merge(
 def register(app: typer.Typer) -> None:
     """Add this group's commands to the root app."""
     app.command("delete", epilog=HOUSEKEEPING_HELP)(delete)
-    app.command("imports", epilog=HOUSEKEEPING_HELP)(imports)
+    app.command("imports", epilog=LISTING_HELP)(imports)
     app.add_typer(players_app, name="players")
