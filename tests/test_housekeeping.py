@@ -82,6 +82,9 @@ def test_delete_asks_first_and_no_is_nothing_deleted(sqlite_url: str, tmp_path: 
     assert refused.exit_code == 1
     assert "Delete 1 game" in refused.stderr and "nothing changed" in refused.stderr
     assert "with its deals and findings?" in refused.stderr  # one game: its deals, not their
+    # a piped answer is not echoed: the question keeps its line, and the error has its own
+    question, error = refused.stderr.splitlines()[-2:]
+    assert question.rstrip().endswith("[y/N]:") and error.startswith("error: nothing changed")
     no_answer = run("delete", "--db", sqlite_url, logs[0]["id"], input="")
     assert no_answer.exit_code == 1
     assert counts(sqlite_url) == before

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
@@ -62,6 +63,8 @@ def _confirm(question: str, yes: bool) -> None:
         agreed = typer.confirm(visible(question), default=False, err=True)  # game keys are user text
     except typer.Abort:
         agreed = False
+    if not sys.stdin.isatty():  # a piped answer is not echoed: end the question's line before what follows
+        err_console().print()
     if not agreed:
         raise fail("nothing changed (confirm with y, or give --yes)", 1)
 
