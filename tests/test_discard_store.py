@@ -70,6 +70,15 @@ def test_analyse_store_fills_a_store_imported_before(club: sa.Engine) -> None:
     assert games > 0
 
 
+def test_analyse_store_says_what_it_valued_in_one_line(club: sa.Engine) -> None:
+    """Written to a pipe (no terminal, no progress bar), standard error is the one line, nothing before it."""
+    with club.connect() as conn:
+        games = conn.execute(sa.text("SELECT count(DISTINCT game_id) FROM deal_player WHERE loss IS NOT NULL"))
+        games_valued = games.scalar()
+    code, _, err = run("analyse", "--store", "--again", "--db", club.url.render_as_string(hide_password=False))
+    assert code == 0 and err == f"valued {len(stored(club))} discards in {games_valued} games\n"
+
+
 def test_stats_and_discards_read_the_stored_losses(club: sa.Engine) -> None:
     with club.connect() as conn:
         found = conn.execute(sa.text(

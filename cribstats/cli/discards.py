@@ -94,19 +94,21 @@ def _write_text(text: str, out: str | None) -> None:
 def _fill_store(db: str, again: bool) -> None:
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
+    from cribstats.findings import counted
     from cribstats.store.discards import fill_discard_values
 
     engine = _open_store(db)
+    console = err_console()
     with Progress(
         TextColumn("valuing discards"), BarColumn(), MofNCompleteColumn(), TextColumn("games"),
-        TimeElapsedColumn(), console=err_console(), transient=True,
-    ) as bar:  # fmt: skip
+        TimeElapsedColumn(), console=console, transient=True, disable=not console.is_terminal,
+    ) as bar:  # fmt: skip  # a bar on a terminal only: written to a file or a pipe, it would leave a blank line
         task = bar.add_task("games", total=None)
         games, rows = fill_discard_values(
             engine, again=again, started=lambda n: bar.update(task, total=n),
             progress=lambda k: bar.advance(task, k),
         )  # fmt: skip
-    err_console().print(f"valued {rows} discards in {games} games", markup=False, highlight=False)
+    console.print(f"valued {counted(rows, 'discard')} in {counted(games, 'game')}", markup=False, highlight=False)
 
 
 def analyse(
