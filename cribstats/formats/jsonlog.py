@@ -31,8 +31,8 @@ from cribstats.formats.sources import (
     report,
 )
 from cribstats.gamelog import FORMAT, GameLogError, describe, join_place
-from cribstats.gamelog.fast import AnyGame, convert_game_struct, decode_game_struct
-from cribstats.gamelog.validate import validate_game_model
+from cribstats.gamelog.fast import decode_game_struct
+from cribstats.gamelog.validate import read_game, validate_game_model
 from cribstats.names import MAX_GAME_BYTES, game_size_message
 
 
@@ -164,7 +164,7 @@ def read_json_document(
             report(_too_big(file, None, len(data)), on_error)
             return
         try:
-            yield SourceGame(file, "", _game(value))
+            yield SourceGame(file, "", read_game(value))
         except GameLogError as err:
             report(LogError(file, err.place or None, err.message), on_error)
         return
@@ -185,20 +185,11 @@ def read_json_document(
             report(_too_big(file, place, len(size)), on_error)
             continue
         try:
-            game = _game(item)
+            game = read_game(item)
         except GameLogError as err:
             report(LogError(file, join_place(place, err.place), err.message), on_error)
             continue
         yield SourceGame(file, place, game)
-
-
-def _game(data: object) -> AnyGame:
-    """A decoded game: the fast path's Structs, else the model (which refuses a break).
-
-    :raises GameLogError: naming the first place that breaks the contract.
-    """
-    struct = convert_game_struct(data)
-    return struct if struct is not None else validate_game_model(data)
 
 
 def json_line_chunks(

@@ -82,7 +82,7 @@ if TYPE_CHECKING:
     )
     from cribstats.gamelog.messages import _explain
     from cribstats.gamelog.model import Bid, Deal, GameLog, MugginsCall, Result
-    from cribstats.gamelog.validate import validate_game, validate_game_json, validate_game_model
+    from cribstats.gamelog.validate import read_game, validate_game, validate_game_json, validate_game_model
 
 _LAZY: dict[str, tuple[str, ...]] = {
     "cribstats.gamelog.canonical": ("canonical_json", "content_hash", "dump_game"),
@@ -93,7 +93,7 @@ _LAZY: dict[str, tuple[str, ...]] = {
     ),
     "cribstats.gamelog.messages": ("_explain",),
     "cribstats.gamelog.model": ("Bid", "Deal", "GameLog", "MugginsCall", "Result"),
-    "cribstats.gamelog.validate": ("validate_game", "validate_game_json", "validate_game_model"),
+    "cribstats.gamelog.validate": ("read_game", "validate_game", "validate_game_json", "validate_game_model"),
 }
 __getattr__, __dir__ = lazy_names(__name__, _LAZY, globals())
 
@@ -103,5 +103,6 @@ __all__ = [
     "EventText", "GameLog", "GameLogError", "GameOptions", "IsoDate", "MugginsCall", "PlayEvent", "PlayerName",
     "Points", "PositiveNumber", "Result", "RoundText", "Score", "SiteText", "Text", "_explain", "canonical_json",
     "card_message", "check_options", "check_players", "content_hash", "describe", "dump_game", "format_place",
-    "game_key", "iso_date", "join_place", "validate_game", "validate_game_json", "validate_game_model",
+    "game_key", "iso_date", "join_place", "read_game", "validate_game", "validate_game_json",
+    "validate_game_model",
 ]

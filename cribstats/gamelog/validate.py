@@ -8,9 +8,10 @@ from typing import TYPE_CHECKING
 import orjson
 
 from cribstats.gamelog.checks import check_options, check_players
-from cribstats.gamelog.fast import convert_game, decode_game_json
+from cribstats.gamelog.fast import convert_game_struct, decode_game_json, game_model
 
 if TYPE_CHECKING:
+    from cribstats.gamelog.fast import AnyGame
     from cribstats.gamelog.model import GameLog
 
 
@@ -19,8 +20,17 @@ def validate_game(data: object) -> GameLog:
 
     :raises GameLogError: naming the first place that breaks it.
     """
-    game = convert_game(data)
-    return game if game is not None else validate_game_model(data)
+    return game_model(read_game(data))
+
+
+def read_game(data: object) -> AnyGame:
+    """:func:`validate_game` as a reader hands a game on: the fast path's checked Structs where it settles the
+    game (no model built), else the model.
+
+    :raises GameLogError: naming the first place that breaks the contract.
+    """
+    struct = convert_game_struct(data)
+    return struct if struct is not None else validate_game_model(data)
 
 
 def validate_game_json(text: bytes | str) -> GameLog:
