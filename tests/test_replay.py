@@ -394,6 +394,21 @@ def test_a_deal_with_neither_play_nor_pegged_takes_the_board_from_its_scores() -
     assert rows(replay(make_game([setup_deal(50, 40), deal2]))) == [(2, None, "board", "deal", "Bob", 53, 52)]
 
 
+def test_after_a_deal_whose_pegging_cannot_be_known_the_board_as_due_is_not_known() -> None:
+    """Deal 1 has neither play nor pegged: what its play was due cannot be known, so neither can the board as due,
+    then or later. Its shows alone (Alice 9, Bob 12 + 6) are no board: the pegging would be missing from it, and a
+    side's due could seem to lag its claims by what nobody logged. The board as claimed is taken up from the
+    scores, as before."""
+    deal2 = example_deal(scores={"Alice": 74, "Bob": 52})
+    outcome = replay(make_game([setup_deal(50, 40), deal2]))
+    assert [d.scores_due for d in outcome.deals] == [{}, {}]
+    assert (outcome.scores_due, outcome.winners_due) == ({}, ())
+    assert [d.scores_claimed for d in outcome.deals] == [{"Alice": 50, "Bob": 40}, {"Alice": 74, "Bob": 52}]
+    # a log whose every deal has its play: the board as due is known, and here (no claim wrong) the claims'
+    played = replay(make_game([example_deal(scores={"Alice": 24, "Bob": 12})]))
+    assert played.scores_due == played.scores_claimed == {"Alice": 24, "Bob": 12}
+
+
 def test_the_board_is_judged_from_claims_so_far_not_from_a_wrong_board() -> None:
     """One wrong board gives one finding: the next deal's board is judged against the claims, not the record."""
     first = example_deal(scores={"Alice": 25, "Bob": 12})

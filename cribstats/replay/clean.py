@@ -213,7 +213,7 @@ def walk_deal(g: GameReplay, deal: AnyDeal, number: int, previous_dealer: str | 
                     )
                     return DealFacts(
                         number, deal.dealer, starter, True, False, None, None, scores_after,
-                        g.scores_by_player(board_due), events, dues, counts, size, by_card, _build=build,
+                        g.scores_due(), events, dues, counts, size, by_card, _build=build,
                     )
     return hand_over(g, deal, number, previous_dealer, dealt_texts, out_texts, kept_by_seat,
                      PlayWalk(state, size, dues, counts, closes))

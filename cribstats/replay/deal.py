@@ -113,7 +113,7 @@ class DealReplay(Claims):
         g.after_end_reported = False  # the next deal may tell of the end again
         return DealFacts(
             self.number, self.deal.dealer, self.starter, not after_end and not g.over, after_end,
-            [*self.facts.values()], self.shows, g.scores_by_player(g.board), g.scores_by_player(g.board_due),
+            [*self.facts.values()], self.shows, g.scores_by_player(g.board), g.scores_due(),
             self.play_events, self.play_dues, self.play_counts, self.play_after_end_from, self.play_claims_by_card,
         )
 
@@ -208,7 +208,7 @@ class DealReplay(Claims):
         g, deal = self.g, self.deal
         if deal.pegged is None:
             if not g.over:  # after the end (his heels ended it) a missing play is no gap: nothing there counts
-                g.board_known = False
+                g.board_known = g.due_known = False
             return
         for p in self.order_from_pone:
             claimed = deal.pegged.get(p)

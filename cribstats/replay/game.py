@@ -77,6 +77,9 @@ class GameReplay:
         self.board = [0] * self.sides  # as the table had it: claims, muggins takings, bonus
         self.board_due = [0] * self.sides
         self.board_known = True
+        #: the board as due is known: False from a deal whose pegging cannot be known (neither ``play`` nor
+        #: ``pegged``) to the end of the game, for nothing can say what it was due
+        self.due_known = True
         self.over = False
         self.winner_side: int | None = None
         self.winner_due_side: int | None = None
@@ -122,7 +125,7 @@ class GameReplay:
         """
         board_due = self.board_due
         board_due[side] += due
-        if self.winner_due_side is None and board_due[side] >= self.target:
+        if self.winner_due_side is None and board_due[side] >= self.target and self.due_known:
             self.winner_due_side = side
         board = self.board
         board[side] += claimed
@@ -157,6 +160,10 @@ class GameReplay:
         for p, side in self.player_sides:
             if p in recorded:
                 offsets[p] = recorded[p] - board[side]
+
+    def scores_due(self) -> dict[str, int]:
+        """The board as due, by player; empty once it cannot be known (see ``due_known``)."""
+        return self.scores_by_player(self.board_due) if self.due_known else {}
 
     def scores_by_player(self, board: list[int]) -> dict[str, int]:
         if self.seat_is_side:
@@ -251,7 +258,7 @@ class GameReplay:
                     levels[p] = skunk_level(scores[p], target)
         return GameOutcome(
             self.key, self.rules, self.target, deals, self.findings, scores,
-            self.scores_by_player(self.board_due) if deals else {}, winners, winners_due,
+            self.scores_due() if deals else {}, winners, winners_due,
             max(levels.values(), default=0), levels, self.ended_in_deal, recorded,
         )
 
