@@ -404,6 +404,12 @@ def test_after_a_deal_whose_pegging_cannot_be_known_the_board_as_due_is_not_know
     assert [d.scores_due for d in outcome.deals] == [{}, {}]
     assert (outcome.scores_due, outcome.winners_due) == ({}, ())
     assert [d.scores_claimed for d in outcome.deals] == [{"Alice": 50, "Bob": 40}, {"Alice": 74, "Bob": 52}]
+    # pegging totals without play are claims: credited to the board as claimed, but what was due is not known
+    by_totals = example_deal(pegged={"Alice": 6, "Bob": 3})
+    del by_totals["play"]
+    totals = replay(make_game([by_totals]))
+    assert (totals.scores_claimed, totals.scores_due, totals.deals[0].scores_due) == (
+        {"Alice": 24, "Bob": 12}, {}, {})
     # a log whose every deal has its play: the board as due is known, and here (no claim wrong) the claims'
     played = replay(make_game([example_deal(scores={"Alice": 24, "Bob": 12})]))
     assert played.scores_due == played.scores_claimed == {"Alice": 24, "Bob": 12}

@@ -204,11 +204,14 @@ class DealReplay(Claims):
             PlayReplay(self, walk).run()
 
     def play_totals_only(self) -> None:
-        """A deal without ``play``: pegging totals are credited but cannot be judged; without them, nothing."""
+        """A deal without ``play``: pegging totals are credited but cannot be judged; without them, nothing. What
+        the play was due cannot be known either way, so neither can the board as due from here on."""
         g, deal = self.g, self.deal
+        if not g.over:  # after the end (his heels ended it) a missing play is no gap: nothing there counts
+            g.due_known = False
         if deal.pegged is None:
-            if not g.over:  # after the end (his heels ended it) a missing play is no gap: nothing there counts
-                g.board_known = g.due_known = False
+            if not g.over:
+                g.board_known = False
             return
         for p in self.order_from_pone:
             claimed = deal.pegged.get(p)

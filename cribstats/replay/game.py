@@ -77,8 +77,8 @@ class GameReplay:
         self.board = [0] * self.sides  # as the table had it: claims, muggins takings, bonus
         self.board_due = [0] * self.sides
         self.board_known = True
-        #: the board as due is known: False from a deal whose pegging cannot be known (neither ``play`` nor
-        #: ``pegged``) to the end of the game, for nothing can say what it was due
+        #: the board as due is known: False from a deal without ``play`` to the end of the game, for nothing can
+        #: say what its play was due (``pegged`` totals are claims)
         self.due_known = True
         self.over = False
         self.winner_side: int | None = None
