@@ -1,6 +1,7 @@
 """Sheets as clubs save them. A spreadsheet often ends every line with blank columns (``...,score2,,``): those
 columns have no name and no value and are not part of the sheet; a value in one is still refused at its line. A
-sheet with its header and no row (a blank form) is refused as an empty file is: nothing was read."""
+sheet with its header and no row (a blank form) is refused as an empty file is: nothing was read. A sheet saved
+with semicolons between its cells is read as with commas."""
 
 from __future__ import annotations
 
@@ -71,3 +72,28 @@ def test_a_json_array_of_no_game_is_refused_as_an_empty_file_is(tmp_path: Path, 
     assert (audit.exit_code, audit.stdout) == (2, "")
     imported = CliRunner().invoke(app, ["import", "-q", "--db", f"sqlite:///{tmp_path / 'club.db'}", str(path)])
     assert imported.exit_code == 2
+
+
+def test_a_sheet_saved_with_semicolons_reads_as_with_commas(tmp_path: Path) -> None:
+    """A spreadsheet set to use the comma as its decimal sign saves CSV with semicolons between the cells: the
+    same sheets, read the same (a name holding a comma is then one cell unquoted)."""
+    tally = ("date;event;round;player1;player2;score1;score2\n"
+             "2026-11-03;Tuesday League;1;Smith, Ann;Ben;121;88\n")  # fmt: skip
+    cards = CARDS.replace(",", ";")
+    (tmp_path / "ladder.csv").write_text(tally, encoding="utf-8")
+    (tmp_path / "cards.csv").write_text(cards, encoding="utf-8")
+    games = list(read_games(str(tmp_path / "ladder.csv")))
+    assert [(g.place, g.game.players, g.game.result.scores) for g in games] == [
+        ("line 2", ["Smith, Ann", "Ben"], {"Smith, Ann": 121, "Ben": 88}),
+    ]
+    db = f"sqlite:///{tmp_path / 'club.db'}"
+    done = CliRunner().invoke(app, ["import", str(tmp_path / "cards.csv"), "--db", db])
+    assert done.exit_code == 0, done.output
+    night = CliRunner().invoke(app, ["night", "--db", db, "--event", "Club Night", "--date", "2026-11-28",
+                                     "-fjson"])  # fmt: skip
+    assert [(r["player"], r["card"]) for r in json.loads(night.stdout)] == [("Ann", "2/1 +30"), ("Ben", "0/0 -30")]
+    # a header with both (a comma in a column's name) is read with commas, and refused for its columns
+    (tmp_path / "mixed.csv").write_text("date;event,round;player1;player2;score1;score2\n", encoding="utf-8")
+    errors: list[LogError] = []
+    assert list(read_games(str(tmp_path / "mixed.csv"), on_error=errors.append)) == []
+    assert "missing column 'date'" in str(errors[0])

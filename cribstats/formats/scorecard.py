@@ -52,6 +52,7 @@ from cribstats.formats.tally import (
     _variant,
     read_tally,
     sheet_body,
+    sheet_delimiter,
     sheet_header,
     sheet_header_problem,
 )
@@ -82,16 +83,17 @@ def read_sheet(
         head.append(text)
         if text.strip():
             break
+    delimiter = sheet_delimiter(head[-1]) if head else ","
     try:
-        header = next(csv.reader([head[-1]]), []) if head else []
+        header = next(csv.reader([head[-1]], delimiter=delimiter), []) if head else []
     except csv.Error:  # the sheet's reader refuses the line
         header = []
     names = set(sheet_header(header))
     all_lines = itertools.chain(head, rows)
     if {"game_points", "spread"} <= names:
-        yield from read_scorecards(all_lines, file, on_error=on_error, on_record=on_record)
+        yield from read_scorecards(all_lines, file, on_error=on_error, on_record=on_record, delimiter=delimiter)
     else:
-        yield from read_tally(all_lines, file, on_error=on_error)
+        yield from read_tally(all_lines, file, on_error=on_error, delimiter=delimiter)
 
 
 @dataclass(frozen=True, slots=True)
@@ -135,16 +137,18 @@ def game_points_of(spread: int, variant: Variant, target: int) -> int | None:
 
 
 def read_scorecards(
-    lines: Iterable[str], file: str, *, on_error: OnError | None = None, on_record: OnRecord | None = None
+    lines: Iterable[str], file: str, *, on_error: OnError | None = None, on_record: OnRecord | None = None,
+    delimiter: str = ",",
 ) -> Iterator[SourceGame]:
-    """Games from the cards that agree (places ``lines 4, 9``); findings for those that do not."""
+    """Games from the cards that agree (places ``lines 4, 9``); findings for those that do not. ``delimiter``:
+    what separates the cells (:func:`~cribstats.formats.tally.sheet_delimiter`)."""
     games: dict[tuple[str, str, str, str, tuple[str, str]], list[Card]] = {}
     events: dict[str, str] = {}  # each event's key: the event as the sheet first spells it
 
     def header_problem(header: list[str]) -> str | None:
         return sheet_header_problem(header, "a scorecard sheet", SCORECARD_COLUMNS, SCORECARD_OPTIONAL)
 
-    for header, line, row in sheet_body(lines, file, on_error, header_problem):
+    for header, line, row in sheet_body(lines, file, on_error, header_problem, delimiter):
         try:
             card = _card(header, row, line)
             cards = games.setdefault(card.game, [])

@@ -48,13 +48,16 @@ class RowError(CribstatsError, ValueError):
         self.column = column
 
 
-def read_tally(lines: Iterable[str], file: str, *, on_error: OnError | None = None) -> Iterator[SourceGame]:
+def read_tally(
+    lines: Iterable[str], file: str, *, on_error: OnError | None = None, delimiter: str = ","
+) -> Iterator[SourceGame]:
     """Games from the lines of a tally sheet (text, as ``csv.reader`` takes them); places are ``line N``.
+    ``delimiter``: what separates its cells (:func:`sheet_delimiter`).
 
     :raises LogError: for a missing or wrong header (one error for the file) and for each row that cannot be
         read (unless ``on_error`` takes them).
     """
-    for header, line, row in sheet_body(lines, file, on_error, header_problem):
+    for header, line, row in sheet_body(lines, file, on_error, header_problem, delimiter):
         try:
             game = validate_game(row_to_log(header, row))
         except RowError as err:
@@ -67,7 +70,8 @@ def read_tally(lines: Iterable[str], file: str, *, on_error: OnError | None = No
 
 
 def sheet_body(
-    lines: Iterable[str], file: str, on_error: OnError | None, header_problem: Callable[[list[str]], str | None]
+    lines: Iterable[str], file: str, on_error: OnError | None, header_problem: Callable[[list[str]], str | None],
+    delimiter: str = ",",
 ) -> Iterator[tuple[list[str], int, list[str]]]:
     """The rows of a CSV sheet below its header, each as ``(header, line, row)``, blank rows passed over and a
     row's blank cells beyond the header's columns left out (:func:`within_header`). A header that
@@ -75,7 +79,7 @@ def sheet_body(
     with no line after it, is refused as an empty file is."""
     header: list[str] | None = None
     header_line, rows = 0, 0
-    for line, row in sheet_rows(lines, file, on_error):
+    for line, row in sheet_rows(lines, file, on_error, delimiter):
         if header is not None:  # any line after the header: one refused for its bytes comes here blank
             rows += 1
         if not any(cell.strip() for cell in row):
@@ -94,10 +98,22 @@ def sheet_body(
         report(header_only(file, header_line), on_error)
 
 
-def sheet_rows(lines: Iterable[str], file: str, on_error: OnError | None) -> Iterator[tuple[int, list[str]]]:
+def sheet_delimiter(header_line: str) -> str:
+    """What separates a CSV sheet's cells, told by its header line: a comma, or a semicolon where the line has
+    semicolons and no comma (as spreadsheets save CSV where the comma is the decimal sign).
+
+    >>> sheet_delimiter("date,event,round"), sheet_delimiter("date;event;round"), sheet_delimiter("date")
+    (',', ';', ',')
+    """
+    return ";" if ";" in header_line and "," not in header_line else ","
+
+
+def sheet_rows(
+    lines: Iterable[str], file: str, on_error: OnError | None, delimiter: str = ","
+) -> Iterator[tuple[int, list[str]]]:
     """The rows of a CSV sheet, each with its line number. A row the csv module cannot read (a cell longer than
     its field limit) is refused at its line and passed over; the rows after it are read."""
-    reader = csv.reader(lines)
+    reader = csv.reader(lines, delimiter=delimiter)
     while True:
         try:
             row = next(reader)
