@@ -49,6 +49,9 @@ SEASON_COLUMNS = ("rank", "player", "nights", "game_points", "average", "nights_
 RATING_COLUMNS = ("rank", "player", "rating", "mu", "sigma", "games", "last_game")
 MATCH_COLUMNS = ("date", "event", "round", "side1", "score", "side2", "winner", "rules", "finding_kinds")
 LATEST_MATCHES = 30
+#: the columns of words (names, cards, events), set flush left as text is; numbers stand flush right
+WORD_COLUMNS = frozenset(("player", "what", "cards", "starter", "special", "event", "side1", "side2", "winner",
+                          "rules", "finding_kinds", "game_key"))  # fmt: skip
 
 
 def cell(name: str, value: object) -> str:
@@ -69,9 +72,9 @@ def cell(name: str, value: object) -> str:
 
 
 def table(frame: pl.DataFrame, columns: tuple[str, ...]) -> dict[str, Any]:
-    """Headings and rows of cells, for the template."""
+    """Headings and rows of cells, for the template, and which columns hold words (:data:`WORD_COLUMNS`)."""
     rows = frame.select(columns).rows()
-    return {"head": [HEADINGS[c] for c in columns],
+    return {"head": [HEADINGS[c] for c in columns], "words": [c in WORD_COLUMNS for c in columns],
             "rows": [[cell(c, v) for c, v in zip(columns, row, strict=True)] for row in rows]}  # fmt: skip
 
 

@@ -85,3 +85,18 @@ def test_a_report_of_no_games_says_so(tmp_path: Path) -> None:
     html = build_report(engine)
     assert "No dated, finished games." in _section(html, "night")
     assert "No finished games between players." in _section(html, "head-to-head")
+
+
+def test_words_stand_flush_left_and_numbers_flush_right(html: str) -> None:
+    """A column of words (names, events, rules) is set as text is, flush left (``class="word"``); numbers, cards
+    and dates stand flush right, as in every table of the report."""
+    night_row = re.findall(r"<tr>(.*?)</tr>", _section(html, "night"))[1]
+    # place, player, card, games, won, game points, spread, Grand Slam
+    assert re.findall(r"<td([^>]*)>", night_row) == ["", ' class="word"', "", "", "", "", "", ""]
+    match_row = re.findall(r"<tr>(.*?)</tr>", _section(html, "matches"))[1]
+    # date, event, round, side 1, score, side 2, winner, rules, findings
+    assert re.findall(r"<td([^>]*)>", match_row) == [
+        "", ' class="word"', "", ' class="word"', "", ' class="word"', ' class="word"', ' class="word"',
+        ' class="word"',
+    ]
+    assert "td.word, th.word { text-align: left; }" in html
