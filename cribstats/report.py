@@ -79,6 +79,9 @@ REPORT_STANDINGS_COLUMNS: tuple[str, ...] = (
 WORST_FINDINGS = 15
 PERCENT_COLUMNS = frozenset({"win_rate", "first_dealer_win_rate", "accuracy"})  # shares, shown as percentages
 DEFAULT_TITLE = "Cribbage club report"
+#: said under the standings when partners of four-player games stand in them as one side (the report and the pages)
+PARTNERS_NOTE = ("Partners of four-player games stand as one side: a player's own row counts only the games they "
+                 "played without a partner.")
 
 LABELS: dict[str, str] = {
     "rank": "Rank",
@@ -246,6 +249,7 @@ def report_context(engine: Engine, filters: StatsFilter | None = None, *, title:
         # the player filter keeps the player's own row in ``stats`` (found by any spelling or alias)
         "standings": standings_rows(table, set(stats["player"].to_list()) if filters.player else set()),
         "standings_player": filters.player,
+        "standings_partners": PARTNERS_NOTE if _partnered(everyone) else "",
         "players": players,
         "charts": _charts(frames, stats),
         "findings_by_kind": [(kind, str(n)) for kind, n in by_kind.rows()],
@@ -258,6 +262,12 @@ def report_context(engine: Engine, filters: StatsFilter | None = None, *, title:
         "ready_script": READY_SCRIPT,
         "script_hash": base64.b64encode(hashlib.sha256(READY_SCRIPT.encode()).digest()).decode(),
     }  # fmt: skip
+
+
+def _partnered(frames: StatsFrames) -> bool:
+    """Whether partners of four-player games stand in the standings as one side."""
+    sides = frames.side_totals
+    return sides is not None and bool(sides.select(pl.col("partner_id").is_not_null().any()).collect().item())
 
 
 def build_report(engine: Engine, filters: StatsFilter | None = None, *, title: str = DEFAULT_TITLE) -> str:

@@ -100,3 +100,24 @@ def test_the_marked_table_says_whose_row_is_marked(engine) -> None:  # type: ign
     html = build_report(engine, StatsFilter(player="<Ben>", event="club"))
     assert "the row of &lt;Ben&gt; is marked" in html
     assert "is marked" not in build_report(engine, StatsFilter(event="club"))
+
+
+def test_partners_are_said_to_stand_as_one_side_when_they_do(engine, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """Four-player games put partnerships in the standings ("Bea & Cal"), and each partner's own row then counts
+    only their games without a partner: the page says so, and says nothing of it where no partners stand."""
+    import html as html_text
+
+    import orjson
+
+    from cribstats.report import PARTNERS_NOTE
+    from cribstats.simulate import simulate_games
+
+    assert PARTNERS_NOTE not in html_text.unescape(build_report(engine))
+    logs = tmp_path / "fours.jsonl"
+    games = simulate_games(2, variant="four-player", players=["Ann", "Bea", "Cal", "Dee"], seed=5)
+    logs.write_bytes(b"".join(orjson.dumps(game.log) + b"\n" for game in games))
+    fours = make_engine(f"sqlite:///{tmp_path / 'fours.db'}")
+    assert import_paths([logs], fours).imported == 2
+    page = build_report(fours)
+    standings = html_text.unescape(page.split('<section id="standings">', 1)[1].split("</section>", 1)[0])
+    assert " & " in standings and PARTNERS_NOTE in standings

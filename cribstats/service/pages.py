@@ -139,15 +139,16 @@ def _table(rows: list[dict[str, Any]], columns: tuple[str, ...]) -> list[list[st
 def _standings(engine: Any, filters: Any) -> dict[str, Any]:
     """The standings table as the pages show it, rendered once per store version and filters: a page with many
     players costs one cache look-up, not a table's formatting."""
-    from cribstats.report import LABELS
+    from cribstats.report import LABELS, PARTNERS_NOTE
     from cribstats.stats.measures import STANDINGS_COLUMNS
 
     def build() -> dict[str, Any]:
         rows = views.standings_rows(engine, filters)
+        sides = views.partnerships(engine, filters)
         macro = _environment().get_template("_table.html.j2").module.table  # type: ignore[attr-defined]
-        html = macro([LABELS[c] for c in STANDINGS_COLUMNS], _table(rows, STANDINGS_COLUMNS),
-                     sides=views.partnerships(engine, filters))  # fmt: skip
-        return {"table": Markup(html), "players": [r["player"] for r in rows], "scope": filters.describe()}
+        html = macro([LABELS[c] for c in STANDINGS_COLUMNS], _table(rows, STANDINGS_COLUMNS), sides=sides)
+        return {"table": Markup(html), "players": [r["player"] for r in rows], "scope": filters.describe(),
+                "partners": PARTNERS_NOTE if sides else ""}  # fmt: skip
 
     return views.CACHE.get(engine, ("standings-page", filters), build)
 
