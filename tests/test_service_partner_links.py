@@ -50,5 +50,10 @@ def test_standings_without_partners_say_nothing_of_them(sqlite_url: str, tmp_pat
     cli("import", str(logs), db=sqlite_url)
     with live_server(sqlite_url, tmp_path) as site, site.client() as client:
         for url in ("/", "/standings"):
-            table = _section(client.get(url).text, "standings")
+            page = client.get(url).text
+            table = _section(page, "standings")
             assert "Ann" in table and "Partners" not in table, url
+            # the names stand flush left as text does, in the latest night's table as in the standings
+            for section in ("latest-night", "standings") if url == "/" else ("standings",):
+                cells = re.findall(r"<td([^>]*)><a href=\"/players/", _section(page, section))
+                assert cells and set(cells) == {' class="word"'}, (url, section)
