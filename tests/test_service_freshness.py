@@ -95,7 +95,8 @@ def _page_players(live: LiveServer) -> list[str]:
     with live.client() as client:
         page = client.get("/standings")
     assert page.status_code == 200
-    return [html.unescape(n) for n in re.findall(r'<td><a href="/players/[^"]*">([^<]*)</a></td>', page.text)]
+    links = re.findall(r'<td class="word"><a href="/players/[^"]*">([^<]*)</a></td>', page.text)
+    return [html.unescape(name) for name in links]
 
 
 def _player_page_figures(live: LiveServer, name: str) -> dict[str, str]:
