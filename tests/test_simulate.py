@@ -409,17 +409,18 @@ def test_clean_games_audit_clean(variant: str) -> None:
 
 
 @settings(max_examples=40, deadline=None)
-@given(st.lists(st.integers(0, 51), min_size=6, max_size=6, unique=True), st.sampled_from([1, -1]))
-def test_discard_values_by_the_table_equal_the_average_over_starters(dealt: list[int], sign: int) -> None:
-    values = table_values(dealt, sign)
-    unseen = [c for c in range(52) if c not in dealt]
-    for option in (0, 7, 14):  # every keep with score_show, by hand
-        keep_idx = [i for i in range(6) if i not in _throw(option)]
-        keep = [dealt[i] for i in keep_idx]
-        average = sum(score_show(keep, s).total for s in unseen) / len(unseen)
-        a, b = (dealt[i] for i in _throw(option))
-        crib = (SUITED if a % 4 == b % 4 else OFFSUIT)[a // 4][b // 4]
-        assert values[option] == pytest.approx(average + sign * crib)
+@given(st.lists(st.integers(0, 51), min_size=12, max_size=12, unique=True), st.sampled_from([1, -1]))
+def test_discard_values_by_the_table_equal_the_average_over_starters(cards: list[int], sign: int) -> None:
+    dealts = [cards[:6], cards[6:]]  # two players' hands, valued together as a deal's are
+    for dealt, crib_sign, values in zip(dealts, (sign, -sign), table_values(dealts, [sign, -sign]), strict=True):
+        unseen = [c for c in range(52) if c not in dealt]
+        for option in (0, 7, 14):  # a keep with score_show over every starter, by hand
+            keep_idx = [i for i in range(6) if i not in _throw(option)]
+            keep = [dealt[i] for i in keep_idx]
+            average = sum(score_show(keep, s).total for s in unseen) / len(unseen)
+            a, b = (dealt[i] for i in _throw(option))
+            crib = (SUITED if a % 4 == b % 4 else OFFSUIT)[a // 4][b // 4]
+            assert values[option] == pytest.approx(average + crib_sign * crib)
 
 
 def _throw(option: int) -> tuple[int, int]:

@@ -11,20 +11,17 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import cache, lru_cache
-from itertools import combinations
-from operator import itemgetter, sub
+from functools import cache
 
 import numpy as np
 
 from cribstats.cards import VALUES, Card
+from cribstats.discards.hands import FLUSH_KEEP, four_card_points, options
 from cribstats.play import VALUE, peg_points
-from cribstats.scoring import FIFTEEN, NOBS, THIRTY_ONE, flush_points_for, nobs_card, score_show
-from cribstats.scoring_many import rank_table, score_show_many
+from cribstats.scoring import FIFTEEN, THIRTY_ONE, score_show
+from cribstats.scoring_many import score_show_many
 from cribstats.simulate.crib_values import OFFSUIT, SUITED, single_crib_values
 
-_FLUSH = flush_points_for(4, 1, 0, crib=False)  # a kept four-card flush, the starter of another suit
-_FLUSH_WITH_STARTER = flush_points_for(4, 1, 1, crib=False)
 # chances, roughly, that an opponent can answer with one given rank, or with any ten-card
 ONE_RANK = 0.2
 TEN_CARD = 0.5
@@ -44,27 +41,10 @@ class Player:
 
 @cache
 def _keep_indexes(dealt: int, to_crib: int) -> tuple[np.ndarray, np.ndarray]:
-    """Index arrays of every way to keep ``dealt - to_crib`` cards, and the matching discards."""
-    keeps = []
-    throws = []
-    for throw in combinations(range(dealt), to_crib):
-        keeps.append([i for i in range(dealt) if i not in throw])
-        throws.append(list(throw))
-    return np.array(keeps, dtype=np.intp), np.array(throws, dtype=np.intp)
-
-
-@cache
-def _options(n_dealt: int, to_crib: int) -> list[tuple[tuple[int, ...], tuple[int, ...]]]:
-    keep_idx, throw_idx = _keep_indexes(n_dealt, to_crib)
-    return [(tuple(k), tuple(t)) for k, t in zip(keep_idx.tolist(), throw_idx.tolist(), strict=True)]
-
-
-@cache
-def _rank_points_by_starter() -> tuple[list[list[int]], list[int]]:
-    """The rank table as ``[starter rank][hand key]`` (hand key ``r0 + 13*r1 + 169*r2 + 2197*r3``), and its sum
-    over a full deck of starters (four of each rank) by hand key."""
-    table = rank_table().astype(np.int64).reshape(13, 28561)
-    return table.tolist(), (4 * table.sum(axis=0)).tolist()
+    """Index arrays of every way to keep ``dealt - to_crib`` cards, and the matching discards (in
+    :func:`~cribstats.discards.hands.options` order)."""
+    opts = options(dealt, to_crib)
+    return np.array([k for k, _ in opts], dtype=np.intp), np.array([t for _, t in opts], dtype=np.intp)
 
 
 @cache
@@ -103,55 +83,29 @@ def hand_values(keeps: np.ndarray, dealt: np.ndarray, method: str = "many") -> n
     return means
 
 
-def table_values(dealt: Sequence[Card], crib_sign: int) -> list[float]:
-    """:func:`discard_values` for four kept cards through the rank table, exactly and fast: the table's points
-    for every starter rank (less the starters the player holds), flush and nobs by the suits left.
+def table_values(dealts: Sequence[Sequence[Card]], crib_signs: Sequence[int]) -> list[list[float]]:
+    """:func:`discard_values` of several hands that keep four (all dealt alike), valued together: each hand value
+    exactly, by :func:`cribstats.discards.hands.four_card_points` (what the discard analysis stores), with the
+    crib's value of the cards laid away added (``crib_sign`` +1) or subtracted (-1).
 
     >>> from cribstats.cards import parse_cards
     >>> dealt = parse_cards("5C 5D 5H JS 2C 9D")
-    >>> np.allclose(table_values(dealt, -1), discard_values(dealt, 2, -1, method="many"))
+    >>> np.allclose(table_values([dealt], [-1])[0], discard_values(dealt, 2, -1, method="many"))
     True
     """
-    n_dealt = len(dealt)
-    n_cut = 52 - n_dealt
-    options = _options(n_dealt, n_dealt - 4)
-    r = tuple(c >> 2 for c in dealt)
-    points = list(_rank_part(r))
-    left = [13, 13, 13, 13]  # starters left in each suit
-    for c in dealt:
-        left[c & 3] -= 1
-    suits = [c & 3 for c in dealt]
-    if min(left) <= 13 - 4:  # four cards of one suit dealt: a flush can be kept
-        for o, ((i, j, k, m), _) in enumerate(options):
-            s = suits[i]
-            if s == suits[j] == suits[k] == suits[m]:  # the flush without the starter, and with it
-                points[o] += _FLUSH * (n_cut - left[s]) + _FLUSH_WITH_STARTER * left[s]
-    nobs = [NOBS * left[c & 3] if c == nobs_card(c) else 0 for c in dealt]  # starters that give a jack nobs
-    if any(nobs):
-        for o, ((i, j, k, m), _) in enumerate(options):
-            points[o] += nobs[i] + nobs[j] + nobs[k] + nobs[m]
-    if n_dealt - 4 == 2:
-        crib = [
-            (SUITED if dealt[x] & 3 == dealt[y] & 3 else OFFSUIT)[r[x]][r[y]] for _, (x, y) in options
-        ]
-    else:
-        single = _single_values()
-        crib = [single[r[x]] for _, (x,) in options]
-    return [p / n_cut + crib_sign * c for p, c in zip(points, crib, strict=True)]
-
-
-@lru_cache(maxsize=1 << 15)
-def _rank_part(ranks: tuple[int, ...]) -> tuple[int, ...]:
-    """For each way to keep four of the dealt cards (by their ranks): the rank points summed over every starter
-    the player cannot see (the same hands recur, so this is cached; pass the ranks sorted for the best reuse)."""
-    table, full = _rank_points_by_starter()
-    r = ranks
-    keys = [r[i] + 13 * r[j] + 169 * r[k] + 2197 * r[m] for (i, j, k, m), _ in _options(len(r), len(r) - 4)]
-    pick = itemgetter(*keys)
-    points = list(pick(full))  # the rank points over a full deck of starters...
-    for rank in r:  # ...less the starters the player holds
-        points = list(map(sub, points, pick(table[rank])))
-    return tuple(points)
+    points, starters = four_card_points(np.array(dealts, dtype=np.int64))
+    n_dealt = len(dealts[0])
+    opts = options(n_dealt, n_dealt - FLUSH_KEEP)
+    single = _single_values()
+    values = []
+    for dealt, sign, totals in zip(dealts, crib_signs, points.tolist(), strict=True):
+        r = [c >> 2 for c in dealt]
+        if n_dealt - FLUSH_KEEP == 2:
+            crib = [(SUITED if dealt[x] & 3 == dealt[y] & 3 else OFFSUIT)[r[x]][r[y]] for _, (x, y) in opts]
+        else:
+            crib = [single[r[x]] for _, (x,) in opts]
+        values.append([p / starters + sign * c for p, c in zip(totals, crib, strict=True)])
+    return values
 
 
 @cache
@@ -166,8 +120,8 @@ def discard_values(dealt: Sequence[Card], to_crib: int, crib_sign: int, *, metho
     +1: the crib is the player's side's) or subtracted (-1). ``method``: ``"table"`` (:func:`table_values`,
     for four kept cards; other sizes fall back to ``"many"``), ``"many"`` or ``"one"`` (:func:`hand_values`).
     """
-    if method == "table" and len(dealt) - to_crib == 4:
-        return table_values(dealt, crib_sign)
+    if method == "table" and len(dealt) - to_crib == FLUSH_KEEP:
+        return table_values([dealt], [crib_sign])[0]
     keep_idx, throw_idx = _keep_indexes(len(dealt), to_crib)
     cards = np.asarray(dealt, dtype=np.intp)
     hand = hand_values(cards[keep_idx], cards, "one" if method == "one" else "many")
@@ -182,10 +136,16 @@ def choose_discards(
     """The cards each player keeps and lays away, in dealt order: the best expected value, blurred by ``noise``
     for weaker players."""
     throw_idx = _keep_indexes(len(dealts[0]), to_crib)[1]
+    in_order = [sorted(as_dealt) for as_dealt in dealts]
+    if method == "table" and len(in_order[0]) - to_crib == FLUSH_KEEP:  # every player's hand in one pass
+        valued = table_values(in_order, crib_signs)
+    else:
+        valued = [
+            discard_values(d, to_crib, sign, method=method) for d, sign in zip(in_order, crib_signs, strict=True)
+        ]
     chosen = []
     for p, as_dealt in enumerate(dealts):
-        dealt = sorted(as_dealt)  # by rank: the same ranks in the same order reuse the cached rank part
-        values = discard_values(dealt, to_crib, crib_signs[p], method=method)
+        dealt, values = in_order[p], valued[p]
         width = (1.0 - strengths[p]) * NOISE_SCALE * UNIFORM_WIDTH
         if width > 0:  # an error on each value: uniform, its standard deviation (1 - strength) * NOISE_SCALE
             rand = noise.random
