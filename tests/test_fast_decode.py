@@ -61,7 +61,7 @@ def verdict(read: Any, data: Any) -> tuple[Any, ...]:
 
 def model_dump(game: GameLog) -> dict[str, Any]:
     """The canonical form as pydantic writes it: the reference for :func:`dump_game`."""
-    return game.model_dump(mode="json", by_alias=True, exclude_unset=True)
+    return game.model_dump(mode="json", by_alias=True, exclude_unset=True, exclude_none=True)
 
 
 def assert_same_as_model(data: Any) -> tuple[Any, ...]:

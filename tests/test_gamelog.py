@@ -15,6 +15,7 @@ from cribstats.gamelog import (
     GameLogError,
     MugginsCall,
     Result,
+    canonical_json,
     content_hash,
     dump_game,
     format_place,
@@ -190,11 +191,17 @@ def test_rule_breaks_are_accepted() -> None:
                           "deals": [three]}).deals[0].crib_card is None
 
 
-def test_null_for_an_optional_field_is_absent_but_kept() -> None:
-    game = validate_game(minimal(id=None, result=None))
-    assert game.id is None
-    assert dump_game(game) == {"format": "cribstats/game/1", "id": None, "players": ["Alice", "Bob"],
-                               "result": None}
+def test_null_for_an_optional_field_is_the_field_left_out() -> None:
+    """The same game written with ``null`` fields and without them is one game: one canonical form, one hash, one
+    key (a store would otherwise hold it twice)."""
+    written_null = minimal(id=None, result=None, site=None, deals=[spec_deal() | {"bid": None, "pegged": None}])
+    game, same = validate_game(written_null), validate_game(minimal(deals=[spec_deal()]))
+    assert game.id is None and game.site is None
+    dumped = dump_game(game)
+    assert dumped == dump_game(same)
+    assert list(dumped) == ["format", "players", "deals"] and list(dumped["deals"][0]) == list(spec_deal())
+    assert canonical_json(game) == canonical_json(same)
+    assert content_hash(game) == content_hash(same) and game_key(game) == game_key(same)
 
 
 # --- what is refused, and how it is said -------------------------------------------------------------------------

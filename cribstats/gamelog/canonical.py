@@ -1,11 +1,13 @@
 """The canonical form of a game log and its identity: the fields it was given, cards canonical, fields in the
-spec's order (:func:`dump_game`); the sha256 of that form with sorted keys (:func:`content_hash`); the text and
-the hash together, as the store keeps them (:func:`canonical_json`). The key findings and the store name a game
-by, its id or the start of that hash, is :func:`~cribstats.gamelog.contract.game_key`.
+spec's order, a field given as ``null`` left out as the absent field it means (:func:`dump_game`); the sha256 of
+that form with sorted keys (:func:`content_hash`); the text and the hash together, as the store keeps them
+(:func:`canonical_json`). The key findings and the store name a game by, its id or the start of that hash, is
+:func:`~cribstats.gamelog.contract.game_key`.
 
 These read the models' fields directly (a new field of the model is written with no change here) and give what
-``model_dump(mode="json", by_alias=True, exclude_unset=True)`` gives, in a fraction of its time; tests hold them
-equal, byte for byte. A game read as the fast decoder's Structs is built into its model first.
+``model_dump(mode="json", by_alias=True, exclude_unset=True, exclude_none=True)`` gives, in a fraction of its
+time; tests hold them equal, byte for byte. A game read as the fast decoder's Structs is built into its model
+first.
 """
 
 from __future__ import annotations
@@ -34,17 +36,15 @@ def _models(items: list[BaseModel]) -> list[dict[str, Any]]:
 
 
 def dump_model(model: BaseModel) -> dict[str, Any]:
-    """One model of a game log as JSON-ready data: the fields it was given, in the model's order, by alias."""
+    """One model of a game log as JSON-ready data: the fields it was given other than as ``null``, in the model's
+    order, by alias."""
     given = model.__pydantic_fields_set__
     values = model.__dict__
     convert = _CONVERT[type(model)]
     out: dict[str, Any] = {}
     for name, key in _KEYS[type(model)]:
-        if name in given:
-            value = values[name]
-            if value is not None and name in convert:
-                value = convert[name](value)
-            out[key] = value
+        if name in given and (value := values[name]) is not None:
+            out[key] = convert[name](value) if name in convert else value
     return out
 
 
@@ -69,10 +69,11 @@ def dump_game(game: AnyGame) -> dict[str, Any]:
 
 
 def _given(model: BaseModel) -> dict[str, Any]:
-    """The fields a model was given, by alias, in its order, holding the model's own values (not copies)."""
+    """The fields a model was given other than as ``null``, by alias, in its order, holding the model's own values
+    (not copies)."""
     given = model.__pydantic_fields_set__
     values = model.__dict__
-    return {key: values[name] for name, key in _KEYS[type(model)] if name in given}
+    return {key: values[name] for name, key in _KEYS[type(model)] if name in given and values[name] is not None}
 
 
 def _canonical_data(game: GameLog) -> dict[str, Any]:
@@ -83,12 +84,12 @@ def _canonical_data(game: GameLog) -> dict[str, Any]:
         out["deals"] = written = []
         for deal in deals:
             data = _given(deal)
-            if data.get("bid") is not None:
+            if "bid" in data:
                 data["bid"] = _given(data["bid"])
             if data.get("muggins"):
                 data["muggins"] = list(map(_given, data["muggins"]))
             written.append(data)
-    if out.get("result") is not None:
+    if "result" in out:
         out["result"] = _given(out["result"])
     return out
 
@@ -111,7 +112,8 @@ def content_hash(game: AnyGame, dumped: dict[str, Any] | None = None) -> str:
 
     ``dumped`` is the game's :func:`dump_game`, when the caller has it already.
 
-    Two logs that differ only in card spelling or key order have the same hash.
+    Two logs that differ only in card spelling, key order or a field written ``null`` instead of left out have
+    the same hash.
 
     >>> from cribstats.gamelog import validate_game
     >>> a = validate_game({"format": "cribstats/game/1", "players": ["A", "B"], "result": {"winner": "A"}})
