@@ -40,6 +40,8 @@ WORST_COLUMNS = (
     ("loss", "Loss"), ("player", "Player"), ("game", "Game"), ("deal", "Deal"), ("role", "As"),
     ("dealt", "Dealt"), ("chosen", "Thrown"), ("best", "Best throw"),
 )  # fmt: skip
+WORD_COLUMNS = frozenset(("player", "game", "role", "dealt", "chosen", "best"))
+"""The columns of words (names, keys, roles, cards), set flush left as text is; numbers stand flush right."""
 
 
 @drawn_quietly
@@ -99,6 +101,7 @@ def discard_section(engine: Engine, filters: StatsFilter | None = None) -> Marku
     html = environment.from_string(_template_text()).render(
         summary_head=[label for _, label in SUMMARY], summary=_rows(summary, SUMMARY),
         worst_head=[label for _, label in WORST_COLUMNS], worst=_rows(worst, WORST_COLUMNS),
+        worst_words=[column in WORD_COLUMNS for column, _ in WORST_COLUMNS],
         chart=chart if summary.height else None,
     )  # fmt: skip
     return Markup(html)  # rendered by an autoescaping template: the text in it is escaped

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -150,6 +151,13 @@ def test_the_report_has_a_discard_section_and_chart(club: sa.Engine) -> None:
         assert f"<td>{row['deals']}</td>" in section
         loss = row["loss_per_deal_dealer"]
         assert f"<td>{'–' if loss is None else format(loss, '.2f')}</td>" in section
+    costliest = section[section.index("The costliest discards"):]
+    # loss, player, game, deal, as, dealt, thrown, best throw: the words flush left, the numbers flush right
+    words = ["", ' class="word"', ' class="word"', "", ' class="word"', ' class="word"', ' class="word"',
+             ' class="word"']  # fmt: skip
+    assert re.findall(r"<th scope=\"col\"([^>]*)>", costliest) == words
+    rows = re.findall(r"<tr>(<td.*?)</tr>", costliest)
+    assert rows and all(re.findall(r"<td([^>]*)>", row) == words for row in rows)
 
 
 VARIANT_NAMES = ("six-card", "five-card", "seven-card", "three-player", "four-player")

@@ -228,6 +228,10 @@ def test_player_page_shows_the_players_discard_quality(site: LiveServer) -> None
     costliest = (f"{row['worst_loss']:.2f} {row['worst_game']} {row['worst_deal']} {row['worst_role']} "
                  f"{row['worst_dealt']} {row['worst_chosen']} {row['worst_best']}")  # fmt: skip
     assert f"The costliest discards Loss Game Deal As Dealt Thrown Best throw {costliest}" in text
+    table = section.group(1)[section.group(1).index("<table", section.group(1).index("costliest")):]
+    words = ["", ' class="word"', "", ' class="word"', ' class="word"', ' class="word"', ' class="word"']
+    assert re.findall(r"<th scope=\"col\"([^>]*)>", table) == words  # loss, game, deal, as, the cards
+    assert re.findall(r"<td([^>]*)>", re.findall(r"<tr>(<td.*?)</tr>", table)[0]) == words
 
 
 def test_game_page_shows_each_deals_discard_with_its_loss_and_the_best(site: LiveServer) -> None:

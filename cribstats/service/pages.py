@@ -232,7 +232,7 @@ def _player_page(request: Request, name: str) -> dict[str, Any]:
 def _player_discards(engine: Any, name: str) -> dict[str, Any] | None:
     """The player's discard quality as ``cribstats discards --player NAME`` gives it, and their costliest
     discards; None when none of their discards is valued."""
-    from cribstats.discard_report import SUMMARY, WORST, WORST_COLUMNS, discard_cell
+    from cribstats.discard_report import SUMMARY, WORD_COLUMNS, WORST, WORST_COLUMNS, discard_cell
 
     filters = q.make_filter(player=name)
     rows = views.discard_rows(engine, filters)
@@ -242,6 +242,7 @@ def _player_discards(engine: Any, name: str) -> dict[str, Any] | None:
     worst = [c for c in WORST_COLUMNS if c[0] != "player"]
     listed = views.worst_discard_rows(engine, filters, WORST)
     return {"figures": figures, "worst_head": [label for _, label in worst],
+            "worst_words": [column in WORD_COLUMNS for column, _ in worst],
             "worst": [[discard_cell(column, row[column]) for column, _ in worst] for row in listed]}  # fmt: skip
 
 
