@@ -85,23 +85,19 @@ def four_card_points(hands: np.ndarray) -> tuple[np.ndarray, int]:
     """
     import numpy as np
 
-    by_starter, own = _rank_points_by_starter()
+    by_starter, own, places, suit_numbers = _rank_points_by_starter()
     n = hands.shape[1]
     keep, throw = _option_positions(n)
     starters = DECK_SIZE - n
     ranks, suits = hands >> 2, hands & 3
-    key = ranks[:, keep] @ np.array(RANK_PLACES)  # the four kept ranks as one key of the rank table, per option
+    key = ranks[:, keep] @ places  # the four kept ranks as one key of the rank table, per option
     points = own[key]  # rank points over a full deck of starters less the kept ranks' own ...
     for j in range(throw.shape[1]):
         points -= by_starter[ranks[:, throw[:, j]], key]  # ... less the thrown ranks'
-    left = SUIT_SIZE - (suits[:, :, None] == np.arange(4)).sum(axis=1)  # starters left in each suit
-    left_of = np.take_along_axis(left, suits, axis=1)  # ... in each card's suit
+    left = SUIT_SIZE - (suits[:, :, None] == suit_numbers).sum(axis=1)  # starters left in each suit
+    left_of = left[np.arange(len(hands))[:, None], suits]  # ... in each card's suit
     kept_suits = suits[:, keep]
-    flush = (
-        (kept_suits[..., 0] == kept_suits[..., 1])
-        & (kept_suits[..., 1] == kept_suits[..., 2])
-        & (kept_suits[..., 2] == kept_suits[..., 3])
-    )
+    flush = (kept_suits == kept_suits[..., :1]).all(axis=2)
     # the hand's flush with every starter, and more with its suit cut
     points += np.where(flush, _FLUSH * starters + _FLUSH_CUT * left_of[:, keep[:, 0]], 0)
     points += NOBS * np.where(ranks == JACK, left_of, 0)[:, keep].sum(axis=2)  # nobs: a kept jack's suit cut
@@ -118,10 +114,10 @@ def _option_positions(dealt: int) -> tuple[np.ndarray, np.ndarray]:
 
 
 @cache
-def _rank_points_by_starter() -> tuple[np.ndarray, np.ndarray]:
+def _rank_points_by_starter() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """The rank table as ``[starter rank, key of four ranks]``, and for each key its sum over a full deck of
-    starters less the starters of the key's own four ranks (numpy is loaded here, on first use: importing the
-    analysis costs little)."""
+    starters less the starters of the key's own four ranks; with :data:`RANK_PLACES` and the four suits as
+    arrays (numpy is loaded here, on first use: importing the analysis costs little)."""
     import numpy as np
 
     from cribstats.scoring_many import rank_table
@@ -131,7 +127,7 @@ def _rank_points_by_starter() -> tuple[np.ndarray, np.ndarray]:
     own = 4 * table.sum(axis=0)
     for place in RANK_PLACES:
         own -= table[(keys // place) % 13, keys]
-    return table, own
+    return table, own, np.array(RANK_PLACES), np.arange(4)
 
 
 def _scored_values(dealt: Sequence[Card], kept: int) -> list[float]:

@@ -93,24 +93,12 @@ def table_values(dealts: Sequence[Sequence[Card]], crib_signs: Sequence[int]) ->
     >>> np.allclose(table_values([dealt], [-1])[0], discard_values(dealt, 2, -1, method="many"))
     True
     """
-    points, starters = four_card_points(np.array(dealts, dtype=np.int64))
-    n_dealt = len(dealts[0])
-    opts = options(n_dealt, n_dealt - FLUSH_KEEP)
-    single = _single_values()
-    values = []
-    for dealt, sign, totals in zip(dealts, crib_signs, points.tolist(), strict=True):
-        r = [c >> 2 for c in dealt]
-        if n_dealt - FLUSH_KEEP == 2:
-            crib = [(SUITED if dealt[x] & 3 == dealt[y] & 3 else OFFSUIT)[r[x]][r[y]] for _, (x, y) in opts]
-        else:
-            crib = [single[r[x]] for _, (x,) in opts]
-        values.append([p / starters + sign * c for p, c in zip(totals, crib, strict=True)])
+    cards = np.array(dealts, dtype=np.int64)
+    points, starters = four_card_points(cards)
+    throws = _keep_indexes(cards.shape[1], cards.shape[1] - FLUSH_KEEP)[1]
+    signs = np.array(crib_signs, dtype=np.int64)[:, None]
+    values: list[list[float]] = (points / starters + signs * crib_values(cards[:, throws])).tolist()
     return values
-
-
-@cache
-def _single_values() -> tuple[float, ...]:
-    return single_crib_values()
 
 
 def discard_values(dealt: Sequence[Card], to_crib: int, crib_sign: int, *, method: str = "table") -> list[float]:
