@@ -1,5 +1,5 @@
 """Databases for tests: a fresh PostgreSQL database on the test server, dropped after; a store migrated to a
-revision; an SQLite store of a tally sheet's games."""
+revision; an SQLite store of a tally sheet's games; the cards of a night imported from a scorecard sheet."""
 
 from __future__ import annotations
 
@@ -50,6 +50,23 @@ def tally_store(folder: Path, sheet: str) -> str:
     url = f"sqlite:///{folder / 'club.db'}"
     assert import_paths([folder / "club.csv"], make_engine(url)).imported == sheet.count("\n") - 1
     return url
+
+
+def night_cards(sheet: Path, event: str, date: str) -> list[tuple[str, str]]:
+    """Import the scorecard ``sheet`` with ``cribstats import`` into a new SQLite store beside it; the players of
+    the night and their cards as ``cribstats night`` gives them, in its order."""
+    import json
+
+    from typer.testing import CliRunner
+
+    from cribstats.cli.app import app
+
+    db = f"sqlite:///{sheet.parent / 'club.db'}"
+    done = CliRunner().invoke(app, ["import", str(sheet), "--db", db])
+    assert done.exit_code == 0, done.output
+    night = CliRunner().invoke(app, ["night", "--db", db, "--event", event, "--date", date, "-fjson"])
+    assert night.exit_code == 0, night.output
+    return [(row["player"], row["card"]) for row in json.loads(night.stdout)]
 
 
 def copy_rows(engine: sa.Engine, rows: dict[str, list[tuple[Any, ...]]], columns: dict[str, list[str]]) -> None:

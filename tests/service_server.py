@@ -11,6 +11,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import httpx
 
@@ -27,6 +28,19 @@ def cli(*args: str, db: str, check: bool = True) -> subprocess.CompletedProcess[
     """Run a ``cribstats`` command in a new process, as a user would."""
     return subprocess.run([sys.executable, "-m", "cribstats.cli", *args, "--db", db], capture_output=True,
                           text=True, timeout=300, check=check)  # fmt: skip
+
+
+def import_simulated(db: str, folder: Path, players: list[str], seed: int, **options: Any) -> None:
+    """Two simulated games of ``players`` (dated from 2026-11-26; more of ``simulate_games``' ``options``) written
+    to ``folder/games.jsonl`` and imported into ``db`` by ``cribstats import``."""
+    import orjson
+
+    from cribstats.simulate import simulate_games
+
+    games = simulate_games(2, players=players, seed=seed, start_date="2026-11-26", **options)
+    logs = folder / "games.jsonl"
+    logs.write_bytes(b"".join(orjson.dumps(game.log) + b"\n" for game in games))
+    cli("import", str(logs), db=db)
 
 
 @dataclass(slots=True)

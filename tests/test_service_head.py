@@ -7,10 +7,7 @@ import socket
 from pathlib import Path
 from urllib.parse import urlsplit
 
-import orjson
-from service_server import cli, live_server
-
-from cribstats.simulate import simulate_games
+from service_server import import_simulated, live_server
 
 
 def _head(url: str, path: str) -> tuple[int, dict[str, str], bytes]:
@@ -28,10 +25,7 @@ def _head(url: str, path: str) -> tuple[int, dict[str, str], bytes]:
 
 
 def test_head_is_answered_as_get(sqlite_url: str, tmp_path: Path) -> None:
-    logs = tmp_path / "games.jsonl"
-    games = simulate_games(2, players=["Ann", "Bob"], seed=1, start_date="2026-11-26")
-    logs.write_bytes(b"".join(orjson.dumps(game.log) + b"\n" for game in games))
-    cli("import", str(logs), db=sqlite_url)
+    import_simulated(sqlite_url, tmp_path, ["Ann", "Bob"], seed=1)
     with live_server(sqlite_url, tmp_path) as site, site.client() as client:
         for path in ("/", "/standings", "/players/Ann", "/static/style.css", "/charts/averages.svg",
                      "/api/v1/games", "/players/Nobody"):  # fmt: skip

@@ -10,7 +10,7 @@ from pathlib import Path
 from urllib.parse import urljoin
 
 import orjson
-from service_server import cli, live_server
+from service_server import cli, import_simulated, live_server
 
 from cribstats.report import PARTNERS_NOTE
 from cribstats.simulate import simulate_games
@@ -44,10 +44,7 @@ def test_every_name_linked_from_the_standings_has_a_page(sqlite_url: str, tmp_pa
 
 
 def test_standings_without_partners_say_nothing_of_them(sqlite_url: str, tmp_path: Path) -> None:
-    logs = tmp_path / "pairs.jsonl"
-    games = simulate_games(2, players=["Ann", "Bea"], seed=4, start_date="2026-11-26")
-    logs.write_bytes(b"".join(orjson.dumps(game.log) + b"\n" for game in games))
-    cli("import", str(logs), db=sqlite_url)
+    import_simulated(sqlite_url, tmp_path, ["Ann", "Bea"], seed=4)
     with live_server(sqlite_url, tmp_path) as site, site.client() as client:
         for url in ("/", "/standings"):
             page = client.get(url).text

@@ -8,19 +8,13 @@ import re
 from pathlib import Path
 from urllib.parse import urljoin
 
-import orjson
-from service_server import cli, live_server
-
-from cribstats.simulate import simulate_games
+from service_server import import_simulated, live_server
 
 PLAYERS = ["a/b", "%2F"]
 
 
 def test_signing_in_returns_to_the_address_asked_for(sqlite_url: str, tmp_path: Path) -> None:
-    logs = tmp_path / "games.jsonl"
-    games = simulate_games(2, players=PLAYERS, seed=3, events=["Grass Roots"], start_date="2026-11-26")
-    logs.write_bytes(b"".join(orjson.dumps(game.log) + b"\n" for game in games))
-    cli("import", str(logs), db=sqlite_url)
+    import_simulated(sqlite_url, tmp_path, PLAYERS, seed=3, events=["Grass Roots"])
     with live_server(sqlite_url, tmp_path, "--private") as site:
         key = site.add_key("reader")
         wanted = {"/player?name=a%2Fb": "<h1>a/b</h1>", "/players/%252F": "<h1>%2F</h1>",

@@ -5,10 +5,10 @@ with semicolons between its cells is read as with commas."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
+from databases import night_cards
 from typer.testing import CliRunner
 
 from cribstats.cli.app import app
@@ -22,6 +22,7 @@ TALLY = ("date,event,round,player1,player2,score1,score2,,\r\n"
 CARDS = ("date,event,round,player,opponent,game_points,spread,,,\n"
          "2026-11-28,Club Night,1,Ann,Ben,2,+30,,,\n"
          "2026-11-28,Club Night,1,Ben,Ann,0,-30,,,\n")  # fmt: skip
+ANN_BEATS_BEN = [("Ann", "2/1 +30"), ("Ben", "0/0 -30")]  # the night's cards of CARDS
 
 
 def test_a_tally_sheet_with_blank_columns_at_the_end_is_read(tmp_path: Path) -> None:
@@ -40,12 +41,7 @@ def test_a_tally_sheet_with_blank_columns_at_the_end_is_read(tmp_path: Path) -> 
 
 def test_a_scorecard_sheet_with_blank_columns_at_the_end_makes_its_game(tmp_path: Path) -> None:
     (tmp_path / "cards.csv").write_text(CARDS, encoding="utf-8")
-    db = f"sqlite:///{tmp_path / 'club.db'}"
-    done = CliRunner().invoke(app, ["import", str(tmp_path / "cards.csv"), "--db", db])
-    assert done.exit_code == 0, done.output
-    night = CliRunner().invoke(app, ["night", "--db", db, "--event", "Club Night", "--date", "2026-11-28",
-                                     "-fjson"])  # fmt: skip
-    assert [(r["player"], r["card"]) for r in json.loads(night.stdout)] == [("Ann", "2/1 +30"), ("Ben", "0/0 -30")]
+    assert night_cards(tmp_path / "cards.csv", "Club Night", "2026-11-28") == ANN_BEATS_BEN
 
 
 @pytest.mark.parametrize("header", ["date,event,round,player1,player2,score1,score2",
@@ -86,12 +82,7 @@ def test_a_sheet_saved_with_semicolons_reads_as_with_commas(tmp_path: Path) -> N
     assert [(g.place, g.game.players, g.game.result.scores) for g in games] == [
         ("line 2", ["Smith, Ann", "Ben"], {"Smith, Ann": 121, "Ben": 88}),
     ]
-    db = f"sqlite:///{tmp_path / 'club.db'}"
-    done = CliRunner().invoke(app, ["import", str(tmp_path / "cards.csv"), "--db", db])
-    assert done.exit_code == 0, done.output
-    night = CliRunner().invoke(app, ["night", "--db", db, "--event", "Club Night", "--date", "2026-11-28",
-                                     "-fjson"])  # fmt: skip
-    assert [(r["player"], r["card"]) for r in json.loads(night.stdout)] == [("Ann", "2/1 +30"), ("Ben", "0/0 -30")]
+    assert night_cards(tmp_path / "cards.csv", "Club Night", "2026-11-28") == ANN_BEATS_BEN
     # a header with both (a comma in a column's name) is read with commas, and refused for its columns
     (tmp_path / "mixed.csv").write_text("date;event,round;player1;player2;score1;score2\n", encoding="utf-8")
     errors: list[LogError] = []
