@@ -94,13 +94,17 @@ def four_card_points(hands: np.ndarray) -> tuple[np.ndarray, int]:
     points = own[key]  # rank points over a full deck of starters less the kept ranks' own ...
     for j in range(throw.shape[1]):
         points -= by_starter[ranks[:, throw[:, j]], key]  # ... less the thrown ranks'
-    left = SUIT_SIZE - (suits[:, :, None] == suit_numbers).sum(axis=1)  # starters left in each suit
-    left_of = left[np.arange(len(hands))[:, None], suits]  # ... in each card's suit
-    kept_suits = suits[:, keep]
-    flush = (kept_suits == kept_suits[..., :1]).all(axis=2)
-    # the hand's flush with every starter, and more with its suit cut
-    points += np.where(flush, _FLUSH * starters + _FLUSH_CUT * left_of[:, keep[:, 0]], 0)
-    points += NOBS * np.where(ranks == JACK, left_of, 0)[:, keep].sum(axis=2)  # nobs: a kept jack's suit cut
+    held = (suits[:, :, None] == suit_numbers).sum(axis=1)  # cards held of each suit
+    jacks = ranks == JACK
+    flushes, nobs = held.max() >= FLUSH_KEEP, jacks.any()  # (without either, the rank points are all: few passes)
+    if flushes or nobs:
+        left_of = SUIT_SIZE - held[np.arange(len(hands))[:, None], suits]  # starters left in each card's suit
+    if flushes:  # the hand's flush with every starter, and more with its suit cut
+        kept_suits = suits[:, keep]
+        flush = (kept_suits == kept_suits[..., :1]).all(axis=2)
+        points += np.where(flush, _FLUSH * starters + _FLUSH_CUT * left_of[:, keep[:, 0]], 0)
+    if nobs:  # a kept jack's suit cut
+        points += NOBS * np.where(jacks, left_of, 0)[:, keep].sum(axis=2)
     return points, starters
 
 

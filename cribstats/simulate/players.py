@@ -48,8 +48,13 @@ def _keep_indexes(dealt: int, to_crib: int) -> tuple[np.ndarray, np.ndarray]:
 
 
 @cache
-def _crib_arrays() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    return np.array(OFFSUIT), np.array(SUITED), np.array(single_crib_values())
+def _crib_by_cards() -> tuple[np.ndarray, np.ndarray]:
+    """The crib's value of every two cards laid away (``[first, second]``, by card) and of every single card."""
+    offsuit, suited = np.array(OFFSUIT), np.array(SUITED)
+    cards = np.arange(52)
+    a, b = cards[:, None], cards[None, :]
+    pairs = np.where((a & 3) == (b & 3), suited[a >> 2, b >> 2], offsuit[a >> 2, b >> 2])
+    return pairs, np.array(single_crib_values())[cards >> 2]
 
 
 def crib_values(thrown: np.ndarray) -> np.ndarray:
@@ -58,13 +63,12 @@ def crib_values(thrown: np.ndarray) -> np.ndarray:
     >>> crib_values(np.array([[16, 17], [0, 51]])).round(2).tolist()  # 5C 5D; AC KS
     [8.99, 3.74]
     """
-    offsuit, suited, single = _crib_arrays()
+    pairs, singles = _crib_by_cards()
     if thrown.shape[-1] == 1:
-        singles: np.ndarray = single[thrown[..., 0] >> 2]
-        return singles
-    a, b = thrown[..., 0], thrown[..., 1]
-    pairs: np.ndarray = np.where((a & 3) == (b & 3), suited[a >> 2, b >> 2], offsuit[a >> 2, b >> 2])
-    return pairs
+        single: np.ndarray = singles[thrown[..., 0]]
+        return single
+    pair: np.ndarray = pairs[thrown[..., 0], thrown[..., 1]]
+    return pair
 
 
 def hand_values(keeps: np.ndarray, dealt: np.ndarray, method: str = "many") -> np.ndarray:
