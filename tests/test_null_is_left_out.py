@@ -1,8 +1,10 @@
-"""A field a game log writes as ``null`` is the field left out: the same game written both ways is one game, stored
-once, and a store that kept the nulls (before migration 0016) finds the game stored when it is read again.
+"""A field a game log or a match record writes as ``null`` is the field left out: the same game (or record) written
+both ways is one, stored once; a store that kept a game's nulls (before migration 0016) finds the game stored when
+it is read again, and a record whose hash counted its nulls is found stored too.
 
 The game is the first of ``sample_logs/club-night.jsonl``; "with nulls" writes ``site``, ``round`` and the first
-deal's ``pegged`` as ``null`` (the three left out of the other form).
+deal's ``pegged`` as ``null`` (the three left out of the other form). The record is the first of
+``sample_logs/matches/playoffs-best-of-3.jsonl``, with ``site`` and ``round`` written as null or left out.
 """
 
 from __future__ import annotations
@@ -99,5 +101,61 @@ def test_migration_0016_gives_stored_games_the_form_without_their_nulls(tmp_path
         nulls = [_with_nulls(data) for data in (id_less, with_id, twice)]
         again = import_paths([_write(tmp_path / "nulls.jsonl", *nulls)], engine)
         assert (again.imported, again.present, again.conflicts) == (0, 3, [])
+    finally:
+        engine.dispose()
+
+
+# --- match records: the same rule, and a record stored while a null still counted in its hash -----------------
+
+RECORDS = Path(__file__).resolve().parent.parent / "sample_logs" / "matches" / "playoffs-best-of-3.jsonl"
+
+
+def _record() -> dict[str, Any]:
+    record: dict[str, Any] = orjson.loads(RECORDS.read_bytes().splitlines()[0])
+    record.pop("site")
+    record.pop("round")
+    return record
+
+
+def _record_with_nulls(record: dict[str, Any]) -> dict[str, Any]:
+    """``record`` with ``site`` and ``round`` written as null."""
+    return {**record, "site": None, "round": None}
+
+
+def test_a_match_record_written_with_nulls_and_without_is_one_record(tmp_path: Path, db_url: str) -> None:
+    record = _record()
+    engine = make_engine(db_url)
+    try:
+        upgrade(engine)
+        nulls = _write(tmp_path / "nulls.jsonl", _record_with_nulls(record))
+        assert import_paths([nulls], engine).matches.imported == 1
+        again = import_paths([_write(tmp_path / "plain.jsonl", record)], engine).matches
+        assert (again.imported, again.present, again.conflicting) == (0, 1, 0)
+    finally:
+        engine.dispose()
+
+
+def test_a_record_stored_with_its_nulls_in_its_hash_is_found_stored(tmp_path: Path, db_url: str) -> None:
+    from cribstats.match.model import dump_match, match_hash, validate_match
+
+    record = _record()
+    plain = validate_match(record)
+    hashed = dump_match(plain) | {"games": [game["id"] for game in record["games"]]}  # games named by their keys
+    digest = hashlib.sha256(orjson.dumps(hashed, option=orjson.OPT_SORT_KEYS)).hexdigest()
+    assert digest == match_hash(plain)
+    before = hashlib.sha256(orjson.dumps(_record_with_nulls(hashed), option=orjson.OPT_SORT_KEYS)).hexdigest()
+    match = sa.table("match", sa.column("source_id"), sa.column("content_hash"))
+    engine = make_engine(db_url)
+    try:
+        upgrade(engine)
+        assert import_paths([_write(tmp_path / "plain.jsonl", record)], engine).matches.imported == 1
+        with engine.begin() as conn:  # the hash as the store made it of the record written with its nulls
+            conn.execute(sa.update(match).values(content_hash=before))
+        again = import_paths([_write(tmp_path / "nulls.jsonl", _record_with_nulls(record))], engine).matches
+        assert (again.imported, again.present, again.conflicting) == (0, 1, 0)
+        with engine.connect() as conn:
+            assert conn.execute(sa.select(match.c.content_hash)).scalar_one() == digest
+        other = {**record, "event": "Another event"}  # a record that is not the same is still a conflict
+        assert import_paths([_write(tmp_path / "other.jsonl", other)], engine).matches.conflicting == 1
     finally:
         engine.dispose()

@@ -370,9 +370,12 @@ def inner_place(outer: str | None, inner: str) -> str:
     return f"{outer}: {inner}"
 
 
-def dump_match(record: MatchRecord) -> dict[str, Any]:
-    """The record as JSON-ready data: the fields it was given, rules in object form, games as given."""
-    data = record.model_dump(mode="json", by_alias=True, exclude_unset=True, exclude={"rules", "games"})
+def dump_match(record: MatchRecord, *, nulls: bool = False) -> dict[str, Any]:
+    """The record as JSON-ready data: the fields it was given, a field given as ``null`` left out as the absent
+    field it means (as in a game log), rules in object form, games as given. ``nulls``: keep such fields, as
+    records were hashed before (:func:`match_hash`)."""
+    data = record.model_dump(mode="json", by_alias=True, exclude_unset=True, exclude_none=not nulls,
+                             exclude={"rules", "games"})  # fmt: skip
     out: dict[str, Any] = {}
     for name in MatchRecord.model_fields:
         if name == "rules":
@@ -384,12 +387,14 @@ def dump_match(record: MatchRecord) -> dict[str, Any]:
     return out
 
 
-def match_hash(record: MatchRecord) -> str:
+def match_hash(record: MatchRecord, *, nulls: bool = False) -> str:
     """sha256 (hex) of the record's canonical JSON, inline games named by their keys (they are stored as games).
 
-    Two records that differ only in the spelling of the rules (shorthand or object) or key order hash alike.
+    Two records that differ only in the spelling of the rules (shorthand or object), key order or a field
+    written ``null`` instead of left out hash alike. ``nulls``: the hash as stores made it before a ``null``
+    was left out (fields given as ``null`` kept), by which a store recognises a record it holds from then.
     """
-    data = dump_match(record)
+    data = dump_match(record, nulls=nulls)
     if record.games is not None:
         data["games"] = [key for _number, key, _place in listed_games(record)]
     return hashlib.sha256(orjson.dumps(data, option=orjson.OPT_SORT_KEYS)).hexdigest()

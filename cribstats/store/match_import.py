@@ -162,10 +162,15 @@ class MatchWriter:
         digest = match_hash(record)
         m = t.match_table
         existing = conn.execute(sa.select(m.c.id, m.c.content_hash).where(m.c.source_id == record.id)).first()
-        if existing is not None and existing.content_hash == digest:
+        stored_hash = None if existing is None else existing.content_hash
+        before = stored_hash not in (None, digest) and stored_hash == match_hash(record, nulls=True)
+        if existing is not None and before:  # stored when a field given as null still counted in the hash
+            conn.execute(sa.update(m).where(m.c.id == existing.id).values(content_hash=digest))
+            stored_hash = digest  # the same record: its hash made anew
+        if existing is not None and stored_hash == digest:
             self.tally.present += 1
             return None
-        if existing is not None and existing.content_hash is not None and not self.replace:
+        if existing is not None and stored_hash is not None and not self.replace:
             self.tally.conflicting += 1
             raise MatchInputError("id", f"match {record.id!r} is already stored with other content "
                                   f"({REPLACE_HINT})")
