@@ -241,3 +241,20 @@ def test_a_table_shows_a_flag_as_yes_or_no() -> None:
     lines = terminal.file.getvalue().splitlines()
     rows = [line.split() for line in lines if line.strip().startswith(("Ann", "Ben"))]
     assert rows == [["Ann", "yes", "3"], ["Ben", "no", "3"]]
+
+
+def test_a_narrow_tables_title_stands_on_one_line_where_the_terminal_has_room() -> None:
+    # a bracket or a night with a long event name and few columns: the title is not folded to the table's width
+    import polars as pl
+    from rich.console import Console
+
+    from cribstats.cli.stats import rich_table
+
+    title = "Bracket: Tuesday Evening League Playoffs: 5 entrants, 2 qualifiers, 0 byes"
+    frame = pl.DataFrame({"round": [1], "winner": ["Ann"]})
+    for width, lines_of_title in ((100, 1), (40, 3)):  # a terminal narrower than the title still folds it
+        terminal = Console(width=width, file=io.StringIO(), color_system=None)
+        terminal.print(rich_table(frame, list(frame.columns), title))
+        lines = [line.rstrip() for line in terminal.file.getvalue().splitlines()]
+        assert " ".join(lines[:lines_of_title]).split() == title.split() and not lines[lines_of_title]
+        assert max(len(line) for line in lines) <= width

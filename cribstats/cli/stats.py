@@ -229,7 +229,10 @@ def rich_table(
     # Light rules and one space between columns, and no column narrower than its longest word, so that a table
     # of ten columns fits an 80-column terminal without breaking a heading or a name inside a word.
     # User text (the player's name) is a literal cell: hidden characters escaped, a long name shortened.
-    table = Table(title=message(title), title_justify="left", box=box.SIMPLE_HEAD, padding=(0, 0))
+    # The table is at least as wide as its title, which would otherwise wrap to the width of a narrow table.
+    heading = message(title)
+    table = Table(title=heading, title_justify="left", box=box.SIMPLE_HEAD, padding=(0, 0),
+                  min_width=display_width(heading.plain))  # fmt: skip
     rows = [
         tuple(name_cell(str(v)) if c == "player" and v is not None
               else cell(f"{v:.{places}f}" if places is not None and isinstance(v, float) else _cell(v))
