@@ -173,7 +173,7 @@ def test_stats_out_says_what_it_wrote(db: str, tmp_path: Path) -> None:
 def test_stats_tables_fit_80_columns_without_breaking_words(db: str) -> None:
     from rich.console import Console
 
-    from cribstats.cli.stats import rich_table
+    from cribstats.cli.tables import rich_table
     from cribstats.stats import compute_stats
     from cribstats.stats.measures import DEAL_COLUMNS
 
@@ -233,7 +233,7 @@ def test_a_table_shows_a_flag_as_yes_or_no() -> None:
     import polars as pl
     from rich.console import Console
 
-    from cribstats.cli.stats import rich_table
+    from cribstats.cli.tables import rich_table
 
     frame = pl.DataFrame({"player": ["Ann", "Ben"], "grand_slam": [True, False], "games": [3, 3]})
     terminal = Console(width=80, file=io.StringIO(), color_system=None)
@@ -248,7 +248,7 @@ def test_a_narrow_tables_title_stands_on_one_line_where_the_terminal_has_room() 
     import polars as pl
     from rich.console import Console
 
-    from cribstats.cli.stats import rich_table
+    from cribstats.cli.tables import rich_table
 
     title = "Bracket: Tuesday Evening League Playoffs: 5 entrants, 2 qualifiers, 0 byes"
     frame = pl.DataFrame({"round": [1], "winner": ["Ann"]})

@@ -123,6 +123,7 @@ THE_MODELS = {
 NOT_FOR_A_PLAIN_AUDIT = {
     "cribstats.cli.store", "cribstats.cli.stats", "cribstats.cli.serve", "cribstats.cli.simulate",
     "cribstats.cli.club_tables", "cribstats.cli.discards", "cribstats.cli.housekeeping", "cribstats.cli.rules",
+    "cribstats.cli.tables",
     "cribstats.match.model", "cribstats.match.judge", "cribstats.formats.tally", "cribstats.formats.scorecard",
     "cribstats.formats.cribzero", "rich.progress", "rich.table", *THE_MODELS,
 }

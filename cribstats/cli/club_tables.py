@@ -23,8 +23,8 @@ from cribstats.cli.stats import (
     _open_store,
     date_option,
     name_option,
-    rich_table,
 )
+from cribstats.cli.tables import rich_table
 from cribstats.cli.terminal import message
 
 if TYPE_CHECKING:

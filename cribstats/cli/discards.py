@@ -33,8 +33,8 @@ from cribstats.cli.stats import (
     _handled,
     _none_stored,
     _open_store,
-    rich_table,
 )
+from cribstats.cli.tables import rich_table
 from cribstats.errors import CribstatsError
 
 if TYPE_CHECKING:
