@@ -87,7 +87,7 @@ def four_card_points(hands: np.ndarray) -> tuple[np.ndarray, int]:
 
     by_starter, own, places, suit_numbers = _rank_points_by_starter()
     n = hands.shape[1]
-    keep, throw = _option_positions(n)
+    keep, throw = option_arrays(n, n - FLUSH_KEEP)
     starters = DECK_SIZE - n
     ranks, suits = hands >> 2, hands & 3
     key = ranks[:, keep] @ places  # the four kept ranks as one key of the rank table, per option
@@ -109,11 +109,16 @@ def four_card_points(hands: np.ndarray) -> tuple[np.ndarray, int]:
 
 
 @cache
-def _option_positions(dealt: int) -> tuple[np.ndarray, np.ndarray]:
-    """The kept and thrown positions of every option of keeping four of ``dealt`` cards, as arrays."""
+def option_arrays(dealt: int, thrown: int) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`options` as two arrays: the kept positions of every option, and the thrown ones.
+
+    >>> keep, throw = option_arrays(6, 2)
+    >>> keep.shape, throw[0].tolist()
+    ((15, 4), [0, 1])
+    """
     import numpy as np
 
-    opts = options(dealt, dealt - FLUSH_KEEP)
+    opts = options(dealt, thrown)
     return np.array([k for k, _ in opts], dtype=np.intp), np.array([t for _, t in opts], dtype=np.intp)
 
 

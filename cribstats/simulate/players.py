@@ -16,7 +16,7 @@ from functools import cache
 import numpy as np
 
 from cribstats.cards import VALUES, Card
-from cribstats.discards.hands import FLUSH_KEEP, four_card_points, options
+from cribstats.discards.hands import FLUSH_KEEP, four_card_points, option_arrays
 from cribstats.play import VALUE, peg_points
 from cribstats.scoring import FIFTEEN, THIRTY_ONE, score_show
 from cribstats.scoring_many import score_show_many
@@ -37,14 +37,6 @@ class Player:
 
     name: str
     strength: float = 1.0
-
-
-@cache
-def _keep_indexes(dealt: int, to_crib: int) -> tuple[np.ndarray, np.ndarray]:
-    """Index arrays of every way to keep ``dealt - to_crib`` cards, and the matching discards (in
-    :func:`~cribstats.discards.hands.options` order)."""
-    opts = options(dealt, to_crib)
-    return np.array([k for k, _ in opts], dtype=np.intp), np.array([t for _, t in opts], dtype=np.intp)
 
 
 @cache
@@ -99,14 +91,14 @@ def table_values(dealts: Sequence[Sequence[Card]], crib_signs: Sequence[int]) ->
     """
     cards = np.array(dealts, dtype=np.int64)
     points, starters = four_card_points(cards)
-    throws = _keep_indexes(cards.shape[1], cards.shape[1] - FLUSH_KEEP)[1]
+    throws = option_arrays(cards.shape[1], cards.shape[1] - FLUSH_KEEP)[1]
     signs = np.array(crib_signs, dtype=np.int64)[:, None]
     values: list[list[float]] = (points / starters + signs * crib_values(cards[:, throws])).tolist()
     return values
 
 
 def discard_values(dealt: Sequence[Card], to_crib: int, crib_sign: int, *, method: str = "table") -> list[float]:
-    """Expected points of each way to discard (in :func:`_keep_indexes` order).
+    """Expected points of each way to discard (in :func:`~cribstats.discards.hands.options` order).
 
     The hand is averaged over every starter the player cannot see; the crib's value is added (``crib_sign``
     +1: the crib is the player's side's) or subtracted (-1). ``method``: ``"table"`` (:func:`table_values`,
@@ -114,7 +106,7 @@ def discard_values(dealt: Sequence[Card], to_crib: int, crib_sign: int, *, metho
     """
     if method == "table" and len(dealt) - to_crib == FLUSH_KEEP:
         return table_values([dealt], [crib_sign])[0]
-    keep_idx, throw_idx = _keep_indexes(len(dealt), to_crib)
+    keep_idx, throw_idx = option_arrays(len(dealt), to_crib)
     cards = np.asarray(dealt, dtype=np.intp)
     hand = hand_values(cards[keep_idx], cards, "one" if method == "one" else "many")
     values: list[float] = (hand + crib_sign * crib_values(cards[throw_idx])).tolist()
@@ -127,7 +119,7 @@ def choose_discards(
 ) -> list[tuple[list[Card], list[Card]]]:
     """The cards each player keeps and lays away, in dealt order: the best expected value, blurred by ``noise``
     for weaker players."""
-    throw_idx = _keep_indexes(len(dealts[0]), to_crib)[1]
+    throw_idx = option_arrays(len(dealts[0]), to_crib)[1]
     in_order = [sorted(as_dealt) for as_dealt in dealts]
     if method == "table" and len(in_order[0]) - to_crib == FLUSH_KEEP:  # every player's hand in one pass
         valued = table_values(in_order, crib_signs)
