@@ -40,9 +40,11 @@ HEADINGS: dict[str, str] = {
     "game_key": "Game", "round": "Round", "deal": "Deal", "what": "Hand or crib", "cards": "Cards",
     "starter": "Starter", "points": "Points", "special": "Side pot", "four_of_a_kind": "Four of a kind",
     "date": "Date", "event": "Event", "side1": "Side 1", "score": "Score", "side2": "Side 2", "winner": "Winner",
-    "rules": "Rules", "finding_kinds": "Findings",
+    "rules": "Rules", "finding_kinds": "Findings", "claimed": "Claimed", "due": "Due",
+    "message": "What the cards say",
 }  # fmt: skip
 NIGHT_COLUMNS = ("place", "player", "card", "games", "wins", "game_points", "spread", "grand_slam")
+CARD_COLUMNS = ("player", "claimed", "due", "message")  # a night's scorecards that disagree
 HAND_COLUMNS = ("player", "round", "deal", "what", "cards", "starter", "points", "special", "four_of_a_kind")
 SEASON_COLUMNS = ("rank", "player", "nights", "game_points", "average", "nights_12_plus", "win_rate", "spread",
                   "skunks_given", "skunks_taken", "rating_points")  # fmt: skip
@@ -51,7 +53,7 @@ MATCH_COLUMNS = ("date", "event", "round", "side1", "score", "side2", "winner", 
 LATEST_MATCHES = 30
 #: the columns of words (names, cards, events), set flush left as text is; numbers stand flush right
 WORD_COLUMNS = frozenset(("player", "what", "cards", "starter", "special", "event", "side1", "side2", "winner",
-                          "rules", "finding_kinds", "game_key"))  # fmt: skip
+                          "rules", "finding_kinds", "game_key", "message"))  # fmt: skip
 
 
 def cell(name: str, value: object) -> str:
@@ -97,6 +99,7 @@ def club_context(engine: Engine, filters: StatsFilter | None = None) -> dict[str
             "event": night.event or "", "date": night.date.isoformat(),
             "placings": table(night.placings, NIGHT_COLUMNS),
             "hands": table(night.special_hands, HAND_COLUMNS),
+            "scorecards": table(night.scorecards, CARD_COLUMNS),
             "grand_slams": night.grand_slams,
         },
         "season": table(season_standings(nights), SEASON_COLUMNS),

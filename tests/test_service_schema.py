@@ -69,7 +69,7 @@ def test_every_answer_matches_the_document(live: LiveServer) -> None:
 
         _checked(operation, excluded)()
         checked.append(operation.label)
-    assert len(checked) == 15
+    assert len(checked) == 16
     assert "GET /api/v1/players" in accepting, accepting
 
 
@@ -81,7 +81,7 @@ def test_the_document_types_each_endpoint(live: LiveServer) -> None:
     assert paths == {"/api/v1/logs", "/api/v1/games", "/api/v1/games/{game}", "/api/v1/players",
                      "/api/v1/players/{name}", "/api/v1/stats", "/api/v1/standings", "/api/v1/findings",
                      "/api/v1/matches", "/api/v1/matches/{match}", "/api/v1/nights", "/api/v1/seasons",
-                     "/api/v1/head-to-head", "/api/v1/ratings", "/api/v1/discards"}
+                     "/api/v1/head-to-head", "/api/v1/ratings", "/api/v1/discards", "/api/v1/scorecards"}
     for path in document["paths"].values():
         for operation in path.values():
             for status, answer in operation["responses"].items():

@@ -10,8 +10,9 @@ from fastapi import APIRouter, Depends, Query, Request
 from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import JSONResponse
 
+from cribstats.findings import FindingKind
+from cribstats.service import audit_views, views
 from cribstats.service import filters as q
-from cribstats.service import views
 from cribstats.service.auth import KEY_SCHEME, api_reader, api_writer, service_of
 from cribstats.service.keys import KeyHolder
 from cribstats.service.models import (
@@ -26,6 +27,7 @@ from cribstats.service.models import (
     PlayerItem,
     RatingRow,
     RatingStep,
+    ScorecardFinding,
     SeasonRow,
     StandingsRow,
     StatsRow,
@@ -199,11 +201,21 @@ def standings(request: Request, event: q.Event = None,
 @router.get("/findings", response_model=Page[StoredFinding], summary="Stored findings, newest game first")
 def findings(request: Request, player: q.Player = None, event: q.Event = None, since: q.Since = None,
              until: q.Until = None,
-             kind: Annotated[str | None, Query(max_length=40, description="Only findings of this kind.")] = None,
+             kind: Annotated[FindingKind | None, Query(description="Only findings of this kind.")] = None,
              limit: q.Limit = q.LIMIT_DEFAULT, offset: q.Offset = 0) -> Any:  # fmt: skip
-    """The audit's findings of the stored games (a player filter keeps that player's own)."""
+    """The audit's findings of the stored games (a player filter keeps that player's own). A match's findings
+    are the match's (`/matches`), a club night's scorecards that disagree are `/scorecards`."""
     filters = q.make_filter(player, event, since, until)
-    total, rows = views.findings_page(service_of(request).engine, filters, q.text(kind, "kind"), limit, offset)
+    total, rows = audit_views.findings_page(service_of(request).engine, filters, kind, limit, offset)
+    return _page(total, limit, offset, rows)
+
+
+@router.get("/scorecards", response_model=Page[ScorecardFinding],
+            summary="Scorecards of club nights that disagree, the latest night first")
+def scorecards(request: Request, limit: q.Limit = q.LIMIT_DEFAULT, offset: q.Offset = 0) -> Any:
+    """The `scorecard` findings: two players' cards of a night's game that do not tell the same result (the game
+    is stored once they agree), with the night's date, event and round."""
+    total, rows = audit_views.night_findings_page(service_of(request).engine, limit, offset)
     return _page(total, limit, offset, rows)
 
 
@@ -211,7 +223,7 @@ def findings(request: Request, player: q.Player = None, event: q.Event = None, s
 def matches(request: Request, player: q.Player = None, event: q.Event = None, since: q.Since = None,
             until: q.Until = None, limit: q.Limit = q.LIMIT_DEFAULT, offset: q.Offset = 0) -> Any:  # fmt: skip
     """Matches from their records and from games carrying a match id, judged from the stored games."""
-    total, items = views.matches_page(service_of(request).engine, q.make_filter(player, event, since, until),
+    total, items = audit_views.matches_page(service_of(request).engine, q.make_filter(player, event, since, until),
                                       limit, offset)  # fmt: skip
     return _page(total, limit, offset, items)
 
@@ -219,7 +231,7 @@ def matches(request: Request, player: q.Player = None, event: q.Event = None, si
 @router.get("/matches/{match:path}", response_model=MatchItem, summary="One match",
             responses=problem_responses(404))  # fmt: skip
 def match(request: Request, match: str) -> Any:
-    found = views.stored_match(service_of(request).engine, q.text(match, "match") or "")
+    found = audit_views.stored_match(service_of(request).engine, q.text(match, "match") or "")
     if found is None:
         raise ProblemError(404, f"no stored match {match!r}")
     return found

@@ -143,6 +143,18 @@ class StoredFinding(FindingOut):
     date: Date | None
 
 
+class ScorecardFinding(BaseModel):
+    """Two players' cards of a club night's game that disagree (a ``scorecard`` finding), with the night."""
+
+    date: Date | None
+    event: str | None
+    round: str | None
+    player: str | None
+    claimed: int | None
+    due: int | None
+    message: str
+
+
 class PlayerDeal(BaseModel):
     player: str
     seat: int

@@ -15,8 +15,8 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from markupsafe import Markup, escape
 
 from cribstats.safetext import page_value
+from cribstats.service import audit_views, views
 from cribstats.service import filters as q
-from cribstats.service import views
 from cribstats.service.auth import (
     check_csrf,
     close_session,
@@ -162,14 +162,14 @@ def home(request: Request, holder: Reader) -> Response:
 
     engine = service_of(request).engine
     found = views.latest_night(engine)
-    night = latest = None
+    night = latest = disagree = None
     if found is not None:
-        event, day, rows = found
-        night = f"{event}, {day}" if event else str(day)
+        night = f"{found.event}, {found.date}" if found.event else str(found.date)
         labels = LABELS | {"place": "Place", "card": "Card"}
-        latest = {"head": [labels[c] for c in NIGHT_COLUMNS], "rows": _table(rows, NIGHT_COLUMNS)}
+        latest = {"head": [labels[c] for c in NIGHT_COLUMNS], "rows": _table(found.placings, NIGHT_COLUMNS)}
+        disagree = _records(found.scorecards, NIGHT_CARD_COLUMNS)
     return render(request, "home.html.j2", title="Club records", holder=holder, night=night, latest=latest,
-                  overall=_standings(engine, q.make_filter()))  # fmt: skip
+                  disagree=disagree, overall=_standings(engine, q.make_filter()))  # fmt: skip
 
 
 FormText = Annotated[str | None, Query(max_length=q.TEXT_MAX)]
@@ -276,9 +276,33 @@ def game(request: Request, game: str, holder: Reader) -> Response:
 
 @router.get("/audit", response_class=HTMLResponse)
 def audit(request: Request, holder: Reader, offset: q.Offset = 0) -> Response:
-    total, rows = views.audit_page(service_of(request).engine, PAGE_SIZE, offset)
+    """The games with findings, a page at a time; then every scorecard of a night that disagrees and every
+    match's findings (a few, where a club has any)."""
+    engine = service_of(request).engine
+    total, rows = audit_views.audit_page(engine, PAGE_SIZE, offset)
+    cards_total, cards = audit_views.night_findings_page(engine, RECORD_FINDINGS_SHOWN, 0)
+    matches = audit_views.match_findings(engine)
     return render(request, "audit.html.j2", title="Audit", holder=holder, games=rows,
-                  pages=_pages(request, total, offset))  # fmt: skip
+                  pages=_pages(request, total, offset), scorecards=_records(cards, SCORECARD_COLUMNS),
+                  scorecards_total=cards_total, matches=_records(matches, MATCH_FINDING_COLUMNS))  # fmt: skip
+
+
+RECORD_FINDINGS_SHOWN = 100  # scorecards that disagree on the audit page, the latest nights' first
+#: the columns of the records' findings the pages show, with their headings and whether each holds words
+NIGHT_CARD_COLUMNS = {"player": ("Player", True), "claimed": ("Claimed", False), "due": ("Due", False),
+                      "message": ("What the cards say", True)}  # fmt: skip
+SCORECARD_COLUMNS = {"date": ("Date", False), "event": ("Event", True),
+                     "round": ("Round", True)} | NIGHT_CARD_COLUMNS  # fmt: skip
+MATCH_FINDING_COLUMNS = {"match": ("Match", True), "date": ("Date", False), "game": ("Game", True),
+                         "kind": ("Kind", True), "player": ("Player", True), "message": ("What happened", True)}
+
+
+def _records(rows: list[dict[str, Any]], columns: dict[str, tuple[str, bool]]) -> dict[str, Any] | None:
+    """Findings of records (scorecards, matches) as a table for the pages; None when there are none."""
+    if not rows:
+        return None
+    return {"head": [head for head, _ in columns.values()], "words": [word for _, word in columns.values()],
+            "rows": _table(rows, tuple(columns))}  # fmt: skip
 
 
 @router.get("/charts/{kind}.svg")

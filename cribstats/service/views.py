@@ -191,19 +191,31 @@ def recent_games(engine: Engine, player: str, limit: int = RECENT_GAMES) -> list
     return CACHE.get(engine, ("recent", name_key(player), limit), read)
 
 
-def latest_night(engine: Engine) -> tuple[str | None, Date, list[dict[str, Any]]] | None:
+@dataclass(frozen=True, slots=True)
+class LatestNight:
+    """The latest club night: its event and date, its placings, and the scorecards of it that disagree."""
+
+    event: str | None
+    date: Date
+    placings: list[dict[str, Any]]
+    scorecards: list[dict[str, Any]]
+
+
+def latest_night(engine: Engine) -> LatestNight | None:
     """The latest club night as the report finds it (an event on the latest date: of that date's events, the one
-    named first), with the placings ``cribstats night`` gives it; None when no finished game is dated."""
+    named first), with the placings and the scorecards that disagree as ``cribstats night`` gives them; None
+    when no finished game is dated."""
     from cribstats.stats.night import latest_night as find
     from cribstats.stats.night import load_night
 
-    def read() -> tuple[str | None, Date, list[dict[str, Any]]] | None:
+    def read() -> LatestNight | None:
         with engine.connect() as conn:
             found = find(conn, StatsFilter())
             if found is None:
                 return None
             event, day = found
-            return event, day, _rows(load_night(conn, event, day).placings)
+            night = load_night(conn, event, day)
+            return LatestNight(event, day, _rows(night.placings), _rows(night.scorecards))
 
     return CACHE.get(engine, ("latest-night",), read)
 
@@ -215,92 +227,6 @@ def stored_game(engine: Engine, ref: str) -> StoredGame | None:
         return None
     with engine.connect() as conn:
         return find_game(conn, ref)
-
-
-FINDING_FIELDS = ("game", "date", "deal", "event", "kind", "phase", "player", "claimed", "due", "message")
-
-
-def findings_page(engine: Engine, filters: StatsFilter, kind: str | None, limit: int,
-                  offset: int) -> tuple[int, list[dict[str, Any]]]:  # fmt: skip
-    """Stored findings of the covered games (a player filter keeps that player's), newest game first, then in
-    game order."""
-    from cribstats.stats.frames import game_ids
-    from cribstats.store.players import player_id_query
-
-    f, g, p = t.finding_table, t.game_table, t.player_table
-    conditions: list[sa.ColumnElement[bool]] = []
-    ids = game_ids(StatsFilter(None, filters.event, filters.since, filters.until, filters.variant))
-    if ids is not None:
-        conditions.append(f.c.game_id.in_(ids))
-    if filters.player is not None:  # a spelling renamed or merged away finds the player it now is
-        conditions.append(f.c.player_id == player_id_query(filters.player_key or ""))
-    if kind is not None:
-        conditions.append(f.c.kind == kind)
-    source = f.join(g, f.c.game_id == g.c.id).outerjoin(p, f.c.player_id == p.c.id)
-    query = (
-        sa.select(g.c.game_key.label("game"), g.c.date, f.c.deal_number.label("deal"), f.c.event, f.c.kind,
-                  f.c.phase, p.c.name.label("player"), f.c.claimed, f.c.due, f.c.message)
-        .select_from(source).where(*conditions)
-        .order_by(g.c.date.is_(None), g.c.date.desc(), g.c.id.desc(), f.c.seq)
-        .limit(limit).offset(offset)
-    )  # fmt: skip
-    with engine.connect() as conn:
-        total = conn.execute(sa.select(sa.func.count()).select_from(f).where(*conditions)).scalar_one()
-        rows = [dict(r._mapping) for r in conn.execute(query)]
-    return int(total), rows
-
-
-def audit_page(engine: Engine, limit: int, offset: int) -> tuple[int, list[dict[str, Any]]]:
-    """Games with findings, worst first: the most points between claimed and due, then the most findings."""
-    f, g = t.finding_table, t.game_table
-    gap = sa.func.sum(sa.func.abs(sa.func.coalesce(f.c.due, 0) - sa.func.coalesce(f.c.claimed, 0)))
-    query = (
-        sa.select(g.c.game_key.label("game"), g.c.date, g.c.finding_count.label("findings"),
-                  gap.label("points"))
-        .select_from(f.join(g, f.c.game_id == g.c.id))
-        .group_by(g.c.id, g.c.game_key, g.c.date, g.c.finding_count)
-        .order_by(gap.desc(), g.c.finding_count.desc(), g.c.id)
-        .limit(limit).offset(offset)
-    )  # fmt: skip
-    with engine.connect() as conn:
-        total = conn.execute(sa.select(sa.func.count()).where(g.c.finding_count > 0)).scalar_one()
-        rows = [dict(r._mapping) for r in conn.execute(query)]
-    return int(total), rows
-
-
-def match_json(match: Any) -> dict[str, Any]:
-    """A stored match (``cribstats.store.matches.StoredMatch``) as the API gives it."""
-    return {
-        "match": match.source_id, "event": match.event, "date": match.date, "round": match.round,
-        "site": match.site, "rules": match.rules.model_dump(mode="json"),
-        "sides": [list(side) for side in match.sides], "points": list(match.points),
-        "winner": list(match.winner) if match.winner else None, "finished": match.finished,
-        "ended_after_game": match.ended_after_game, "recorded_winner": match.recorded_winner,
-        "recorded_points": list(match.recorded_points), "has_record": match.has_record,
-        "games": [{"number": g.number, "game": g.game_key, "stored": g.game_id is not None,
-                   "winner_side": g.winner_side, "match_points": g.match_points, "counted": g.counted}
-                  for g in match.games],
-        "findings": [f.to_dict() for f in match.findings],
-    }  # fmt: skip
-
-
-def matches_page(engine: Engine, filters: StatsFilter, limit: int,
-                 offset: int) -> tuple[int, list[dict[str, Any]]]:  # fmt: skip
-    """Stored matches (``cribstats.store.matches``) in date order, then by id: one page, and the total."""
-    from cribstats.store.matches import load_matches
-
-    with engine.connect() as conn:
-        found = load_matches(conn, event=filters.event, player=filters.player, since=filters.since,
-                             until=filters.until)  # fmt: skip
-    return len(found), [match_json(m) for m in found[offset : offset + limit]]
-
-
-def stored_match(engine: Engine, ref: str) -> dict[str, Any] | None:
-    from cribstats.store.matches import load_match
-
-    with engine.connect() as conn:
-        found = load_match(conn, ref)
-    return None if found is None else match_json(found)
 
 
 def _rows(frame: Any) -> list[dict[str, Any]]:

@@ -5,8 +5,8 @@ and the scorecard findings of club nights.
 >>> engine = make_engine("sqlite://")
 >>> upgrade(engine)
 >>> with engine.connect() as conn:
-...     load_matches(conn), load_match(conn, "final"), scorecard_findings(conn)
-([], None, [])
+...     load_matches(conn), load_match(conn, "final"), scorecard_findings(conn), night_findings(conn)
+([], None, [], (0, []))
 """
 
 from __future__ import annotations
@@ -133,19 +133,49 @@ def scorecard_findings(conn: Connection, *, event: str | None = None, date: Date
     return [finding for _match_id, finding in _findings(conn, sa.and_(*where))]
 
 
+@dataclass(frozen=True, slots=True)
+class NightFinding:
+    """A stored ``scorecard`` finding with the night it is about: its date, event and round."""
+
+    date: Date | None
+    event: str | None
+    round: str | None
+    finding: Finding
+
+
+def night_findings(conn: Connection, *, limit: int | None = None,
+                   offset: int = 0) -> tuple[int, list[NightFinding]]:  # fmt: skip
+    """The stored ``scorecard`` findings of every night, the latest night first (then by event, round and the
+    order they were found): how many there are, and the page of them asked for."""
+    f, e = t.match_finding_table, t.event_table
+    where = f.c.kind == "scorecard"
+    query = _query(where).order_by(f.c.date.is_(None), f.c.date.desc(), e.c.name, f.c.round, f.c.seq, f.c.id)
+    total = conn.execute(sa.select(sa.func.count()).select_from(f).where(where)).scalar_one()
+    rows = conn.execute(query.limit(limit).offset(offset))
+    return int(total), [NightFinding(row.date, row.event_name, row.round, _finding(row)) for row in rows]
+
+
 def _findings(conn: Connection, where: sa.ColumnElement[bool]) -> list[tuple[int | None, Finding]]:
-    f, pt, m = t.match_finding_table, t.player_table, t.match_table
-    query = (
-        sa.select(f, pt.c.name.label("player_name"), m.c.source_id.label("match_source"))
-        .select_from(f.outerjoin(pt, pt.c.id == f.c.player_id).outerjoin(m, m.c.id == f.c.match_id))
+    f = t.match_finding_table
+    query = _query(where).order_by(f.c.match_id, f.c.seq, f.c.id)
+    return [(row.match_id, _finding(row)) for row in conn.execute(query)]
+
+
+def _query(where: sa.ColumnElement[bool]) -> sa.Select[Any]:
+    """Stored match and scorecard findings with their player's name, match id and event name."""
+    f, pt, m, e = t.match_finding_table, t.player_table, t.match_table, t.event_table
+    return (
+        sa.select(f, pt.c.name.label("player_name"), m.c.source_id.label("match_source"),
+                  e.c.name.label("event_name"))
+        .select_from(f.outerjoin(pt, pt.c.id == f.c.player_id).outerjoin(m, m.c.id == f.c.match_id)
+                     .outerjoin(e, e.c.id == f.c.event_id))
         .where(where)
-        .order_by(f.c.match_id, f.c.seq, f.c.id)
-    )
-    return [
-        (row.match_id, Finding(row.game_key, None, None, row.kind, row.phase, row.player_name, row.claimed,
-                               row.due, row.message, row.match_source))
-        for row in conn.execute(query)
-    ]
+    )  # fmt: skip
+
+
+def _finding(row: sa.Row[Any]) -> Finding:
+    return Finding(row.game_key, None, None, row.kind, row.phase, row.player_name, row.claimed, row.due,
+                   row.message, row.match_source)
 
 
 def _match(row: sa.Row[Any]) -> StoredMatch:
