@@ -28,7 +28,7 @@ import orjson
 from cribstats.errors import CribstatsError
 from cribstats.findings import FINDING_KINDS, OVERCLAIM_KINDS, Finding
 from cribstats.match.audit import MatchCollector
-from cribstats.names import one_player_twice
+from cribstats.names import one_player_twice, quoted
 from cribstats.replay import GameOutcome, ReplayVisitor, replay
 
 
@@ -180,8 +180,8 @@ class AuditCollector(ReplayVisitor):
             if key is not None and on_note is not None:
                 first = self._ids.setdefault(key, where)
                 if first != where:
-                    on_note(f"{where}: note: game {key!r} is in this input already ({first}): the import stores "
-                            "one game an id, and refuses a second with other content as a conflict")
+                    on_note(f"{where}: note: game {quoted(key)} is in this input already ({first}): the import "
+                            "stores one game an id, and refuses a second with other content as a conflict")
             self.matches.game(source.game, outcome, where)
             self.set_source(where)
             yield self.add(outcome)

@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import TypeAlias
 
 from cribstats.errors import CardError
+from cribstats.names import quoted
 
 Card: TypeAlias = int
 Rank: TypeAlias = int
@@ -25,7 +26,7 @@ JACK: Rank = 10
 
 _RANK_ALIASES = {ch: i for i, ch in enumerate(RANKS)} | {"10": 9}
 _SUIT_ALIASES = {ch: i for i, ch in enumerate(SUITS)} | {"♣": 0, "♦": 1, "♥": 2, "♠": 3}
-_CARD_ERROR = "{text!r} is not a card: ranks are A 2-9 T J Q K, suits C D H S"
+_CARD_ERROR = "{text} is not a card: ranks are A 2-9 T J Q K, suits C D H S"
 
 
 def parse_card(text: str) -> Card:
@@ -42,7 +43,7 @@ def parse_card(text: str) -> Card:
     rank = _RANK_ALIASES.get(stripped[:-1])
     suit = _SUIT_ALIASES.get(stripped[-1:])
     if rank is None or suit is None:
-        raise CardError(_CARD_ERROR.format(text=text))
+        raise CardError(_CARD_ERROR.format(text=quoted(text)))
     return rank * 4 + suit
 
 

@@ -37,6 +37,7 @@ from matplotlib.ticker import PercentFormatter
 
 from cribstats.atomicfile import WriteError, write_atomic
 from cribstats.errors import CribstatsError
+from cribstats.names import quoted
 from cribstats.safetext import CHART_NAME_WIDTH, safe_name
 from cribstats.stats.frames import StatsFrames
 from cribstats.stats.measures import (
@@ -383,7 +384,7 @@ def draw_chart(kind: str, frames: StatsFrames) -> Figure:
     try:
         drawer = DRAWERS[kind]
     except KeyError:
-        raise ChartError(f"unknown chart {kind!r}: use one of {', '.join(CHART_KINDS)}") from None
+        raise ChartError(f"unknown chart {quoted(kind)}: use one of {', '.join(CHART_KINDS)}") from None
     with quiet_drawing():
         return drawer(frames)
 

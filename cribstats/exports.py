@@ -30,6 +30,7 @@ import polars as pl
 
 from cribstats.atomicfile import WriteError, write_atomic
 from cribstats.errors import CribstatsError
+from cribstats.names import quoted
 from cribstats.safetext import json_visible, visible
 
 ExportFormat = Literal["csv", "json", "parquet"]
@@ -83,7 +84,7 @@ def format_frame(frame: pl.DataFrame, fmt: str) -> str:
         return json_visible(orjson.dumps(frame_rows(frame), option=orjson.OPT_SERIALIZE_NUMPY).decode())
     if fmt == "parquet":
         raise ExportError("parquet is a binary format: give a file to write it to (--out FILE)")
-    raise ExportError(f"unknown format {fmt!r}: use one of {', '.join(EXPORT_FORMATS)}")
+    raise ExportError(f"unknown format {quoted(fmt)}: use one of {', '.join(EXPORT_FORMATS)}")
 
 
 def frame_bytes(frame: pl.DataFrame, fmt: str) -> bytes:

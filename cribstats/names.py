@@ -71,6 +71,31 @@ def forbidden_character(text: str) -> str | None:
     return None
 
 
+def escape_char(char: str) -> str:
+    """One character written as a Python-style escape: ``\\x1b``, ``\\u200b``, ``\\U000e0fff``."""
+    code = ord(char)
+    if code < 0x100:
+        return f"\\x{code:02x}"
+    if code < 0x10000:
+        return f"\\u{code:04x}"
+    return f"\\U{code:08x}"
+
+
+def quoted(text: str) -> str:
+    r"""User text (a name, an event, an id, a path) for a message: between single quotes and as typed, with only
+    the characters of :data:`FORBIDDEN_CATEGORIES` (hidden or controlling ones) written as escapes. A backslash
+    or a quote is itself, as it is not in ``repr``.
+
+    >>> print(quoted("C:\\games\\g1"), quoted("Ann\\tX"), quoted("Bob's"), quoted('Ann "A"'))
+    'C:\games\g1' 'Ann\tX' 'Bob's' 'Ann "A"'
+    >>> print(quoted("Ann\tX"), quoted("Zoë\u200b"))
+    'Ann\x09X' 'Zoë\u200b'
+    """
+    if not (text.isascii() and text.isprintable()):
+        text = "".join(escape_char(c) if unicodedata.category(c) in FORBIDDEN_CATEGORIES else c for c in text)
+    return f"'{text}'"
+
+
 def _nfc(text: str) -> str:
     return text if text.isascii() else unicodedata.normalize("NFC", text)
 
@@ -176,7 +201,8 @@ def normalise_keys(names: dict[str, Any], field: str = "") -> dict[str, Any]:
             normal_name = name_or_same(name)
             first = seen.setdefault(normal_name, name)
             if first != name:
-                raise NameClash(field, f"{first!r} and {name!r} are one name, {normal_name!r}: give it once")
+                raise NameClash(field, f"{quoted(first)} and {quoted(name)} are one name, {quoted(normal_name)}: "
+                                "give it once")
     return normal
 
 
@@ -222,8 +248,8 @@ def one_player_twice(players: list[str]) -> str | None:
         trimmed = name.strip()
         key = name_key(trimmed)
         if key in seen:
-            return (f"players {seen[key]!r} and {trimmed!r} differ only in case or spacing: they would be one "
-                    "player")
+            return (f"players {quoted(seen[key])} and {quoted(trimmed)} differ only in case or spacing: they "
+                    "would be one player")
         seen[key] = trimmed
     return None
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
-from cribstats.names import FORBIDDEN_CATEGORIES
+from cribstats.names import FORBIDDEN_CATEGORIES, escape_char
 
 # Control, format (zero-width, bidi), surrogate, private use, unassigned, line and paragraph separators: the
 # categories the name rule refuses (cribstats.names), and that a store written before the rule may still hold.
@@ -28,15 +28,6 @@ TABLE_NAME_WIDTH = 24  # terminal columns a name takes at most in a table
 CHART_NAME_WIDTH = 20  # a tick label under a bar
 
 
-def _escape(char: str) -> str:
-    code = ord(char)
-    if code < 0x100:
-        return f"\\x{code:02x}"
-    if code < 0x10000:
-        return f"\\u{code:04x}"
-    return f"\\U{code:08x}"
-
-
 # Characters worth a look: anything but printable ASCII (JSON text may also hold its own line breaks).
 _SUSPECT = re.compile(r"[^\x20-\x7e]")
 _JSON_SUSPECT = re.compile(r"[^\x20-\x7e\n]")
@@ -44,7 +35,7 @@ _JSON_SUSPECT = re.compile(r"[^\x20-\x7e\n]")
 
 def _shown(match: re.Match[str]) -> str:
     char = match.group()
-    return _escape(char) if unicodedata.category(char) in HIDDEN_CATEGORIES else char
+    return escape_char(char) if unicodedata.category(char) in HIDDEN_CATEGORIES else char
 
 
 def visible(text: str) -> str:

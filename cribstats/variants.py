@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from cribstats.errors import VariantError
+from cribstats.names import quoted
 
 CRIB_SIZE = 4
 SKUNK_STEP = 30
@@ -118,4 +119,4 @@ def find_variant(name: str) -> Variant:
     for variant in VARIANTS:
         if variant.name == wanted:
             return variant
-    raise VariantError(f"unknown variant {name!r}: use one of {', '.join(VARIANT_NAMES)}")
+    raise VariantError(f"unknown variant {quoted(name)}: use one of {', '.join(VARIANT_NAMES)}")

@@ -10,7 +10,6 @@ import json
 from pathlib import Path
 
 import pytest
-
 from service_server import cli, live_server
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -11,6 +11,7 @@ import typer
 from cribstats.atomicfile import WriteError
 from cribstats.cli.options import err_console, fail, player_names
 from cribstats.findings import counted
+from cribstats.names import quoted
 
 PANEL_OUT = "Output"
 
@@ -69,7 +70,7 @@ def simulate_matches(
     from cribstats.simulate.club import simulate_matches as play
 
     if out.suffix.lower() != ".jsonl":
-        raise fail(f"--out {str(out)!r}: match records are written as JSON Lines: name a .jsonl file", 2)
+        raise fail(f"--out {quoted(str(out))}: match records are written as JSON Lines: name a .jsonl file", 2)
     try:
         shape = rules_from_shorthand(rules)
         match_rules = MatchRules.model_validate({**shape, "triple_skunk_wins": triple_skunk_wins})  # type: ignore[dict-item]
@@ -123,9 +124,9 @@ def simulate_nights(
     from cribstats.simulate.club import simulate_nights as play
 
     if out.suffix.lower() != ".jsonl":
-        raise fail(f"--out {str(out)!r}: the games are written as JSON Lines: name a .jsonl file", 2)
+        raise fail(f"--out {quoted(str(out))}: the games are written as JSON Lines: name a .jsonl file", 2)
     if scorecards is not None and scorecards.suffix.lower() != ".csv":
-        raise fail(f"--scorecards {str(scorecards)!r}: a scorecard sheet is a .csv file", 2)
+        raise fail(f"--scorecards {quoted(str(scorecards))}: a scorecard sheet is a .csv file", 2)
     first = _date(start_date, "--start-date")
     try:
         logs = [g.log for g in play(nights, player_names(players), games_each=games_each, seed=seed, event=event,

@@ -26,6 +26,7 @@ from cribstats.cli.stats import (
 )
 from cribstats.cli.tables import rich_table
 from cribstats.cli.terminal import message
+from cribstats.names import quoted
 
 if TYPE_CHECKING:
     import polars as pl
@@ -232,7 +233,7 @@ def rating(
 
     try:
         if chart is not None and not chart.lower().endswith((".png", ".svg")):
-            raise UsageError(f"--chart {chart!r}: write a .png or .svg file")
+            raise UsageError(f"--chart {quoted(chart)}: write a .png or .svg file")
         filters = _filters(None, event, since, until)
         name_option(player, "PLAYER")
         table, steps = ratings_tables(_open_store(db), filters, player, history=history or chart is not None)

@@ -14,6 +14,7 @@ from cribstats.cli.options import DEFAULT_DB, DbOption, FormatOption, OutOption,
 from cribstats.cli.terminal import cell
 from cribstats.errors import CribstatsError
 from cribstats.findings import counted
+from cribstats.names import quoted
 from cribstats.safetext import visible
 
 if TYPE_CHECKING:
@@ -158,7 +159,7 @@ def delete(
                 except AmbiguousGameError as err:
                     raise UsageError(str(err)) from None
                 if stored is None:
-                    raise UsageError(f"no stored game {ref!r}: `cribstats games` lists them")
+                    raise UsageError(f"no stored game {quoted(ref)}: `cribstats games` lists them")
                 if stored.id not in ids:
                     ids.append(stored.id)
                     keys.append(stored.key)
@@ -292,7 +293,7 @@ def rename(
         return done
 
     before, after = _run(db, change)
-    err_console().print(Text(f"renamed {before!r} to {after!r}"), soft_wrap=True)
+    err_console().print(Text(f"renamed {quoted(before)} to {quoted(after)}"), soft_wrap=True)
 
 
 @players_app.command("merge", epilog=HOUSEKEEPING_HELP)
@@ -319,7 +320,8 @@ def merge(
             return find_player(conn, alias)[1], find_player(conn, into)[1]
 
     gone, kept = _run(db, names)
-    _confirm(f"Merge {gone!r} into {kept!r} (every game of {gone!r} becomes {kept!r}'s)?", yes)
+    _confirm(f"Merge {quoted(gone)} into {quoted(kept)} (every game of {quoted(gone)} becomes a game of "
+             f"{quoted(kept)})?", yes)
 
     def change() -> tuple[str, str, int]:
         with engine.connect() as raw:
@@ -329,8 +331,8 @@ def merge(
 
     gone, kept, moved = _run(db, change)
     engine.dispose()
-    err_console().print(Text(f"merged {gone!r} into {kept!r}: {counted(moved, 'game')} moved; {gone!r} is now "
-                             f"an alias of {kept!r}"), soft_wrap=True)
+    err_console().print(Text(f"merged {quoted(gone)} into {quoted(kept)}: {counted(moved, 'game')} moved; "
+                             f"{quoted(gone)} is now an alias of {quoted(kept)}"), soft_wrap=True)
 
 
 def register(app: typer.Typer) -> None:

@@ -104,7 +104,7 @@ def player_names(text: str, option: str = "--players") -> list[str]:
 
     :raises typer.Exit: (exit 2) naming the option and the name.
     """
-    from cribstats.names import TextError, normalise_name, one_player_twice
+    from cribstats.names import TextError, normalise_name, one_player_twice, quoted
 
     names: list[str] = []
     for part in text.split(","):
@@ -113,7 +113,7 @@ def player_names(text: str, option: str = "--players") -> list[str]:
         try:
             names.append(normalise_name(part))
         except TextError as err:
-            raise fail(f"{option}: {part.strip()!r}: {err}", 2) from None
+            raise fail(f"{option}: {quoted(part.strip())}: {err}", 2) from None
     twice = one_player_twice(names)
     if twice is not None:
         raise fail(f"{option}: {twice}", 2)

@@ -18,6 +18,7 @@ from cribstats.cli.options import err_console, fail, player_names
 from cribstats.cli.terminal import message
 from cribstats.errors import CribstatsError
 from cribstats.findings import counted
+from cribstats.names import quoted
 from cribstats.variants import VARIANT_NAMES
 
 if TYPE_CHECKING:
@@ -135,12 +136,12 @@ def simulate(
     try:
         first_date = Date.fromisoformat(start_date) if start_date is not None else None
     except ValueError:
-        raise fail(f"--start-date {start_date!r} is not a date: write YYYY-MM-DD", 2) from None
+        raise fail(f"--start-date {quoted(str(start_date))} is not a date: write YYYY-MM-DD", 2) from None
     problem = _out_problem(out)
     if problem is None and expected is not None and str(out) != STDOUT and expected.resolve() == out.resolve():
         problem = "--expected names the same file: the games and their findings need a file each"
     if problem is not None:
-        raise fail(f"--out {str(out)!r}: {problem}", 2)
+        raise fail(f"--out {quoted(str(out))}: {problem}", 2)
     try:
         stream = simulate_games(
             games, variant=variant.value, players=names, seed=seed, mistake_rate=mistakes,

@@ -14,6 +14,7 @@ from cribstats.cli.output import OutputUsageError, check_output, emit, say_writt
 from cribstats.cli.tables import rich_table, with_first_dealer_record, with_skunk_levels
 from cribstats.cli.terminal import message
 from cribstats.errors import CribstatsError, VariantError
+from cribstats.names import quoted
 
 if TYPE_CHECKING:
     from sqlalchemy.engine import Engine
@@ -290,7 +291,7 @@ def chart(
 
     try:
         if not out.lower().endswith((".png", ".svg")):
-            raise UsageError(f"--out {out!r}: write a .png or .svg file")
+            raise UsageError(f"--out {quoted(out)}: write a .png or .svg file")
         filters = _filters(player, event, since, until, variant)
         engine = _open_store(db)
         count = _games_matching(engine, filters)

@@ -24,6 +24,7 @@ from cribstats.cli.options import (
 )
 from cribstats.cli.terminal import message, out_console
 from cribstats.errors import CribstatsError
+from cribstats.names import quoted
 from cribstats.safetext import visible
 
 IMPORT_HELP = (
@@ -331,7 +332,7 @@ def show(
 
             if show_match(db, game):  # not a game but a match: the match, game by game
                 return
-            raise fail(f"no stored game {game!r}: `cribstats games` lists them", 2)
+            raise fail(f"no stored game {quoted(game)}: `cribstats games` lists them", 2)
         view = TextView()
         replay(stored.game(), view, key=stored.key)
     sys.stdout.write(view.result() + "\n")

@@ -23,6 +23,7 @@ from cribstats.cards import Card, format_card
 from cribstats.discards.hands import hand_values, options
 from cribstats.discards.table import TABLE_VARIANTS, CribTable, load_crib_table
 from cribstats.errors import CribstatsError
+from cribstats.names import quoted
 from cribstats.variants import Variant, find_variant
 
 TIE = 1e-9
@@ -96,7 +97,7 @@ def _values(
     """For each option (in :func:`options` order): the hand value, the crib value (None for a hand-only
     variant) and the expected value."""
     if role not in ROLES:
-        raise DiscardError(f"role {role!r}: use dealer or pone")
+        raise DiscardError(f"role {quoted(role)}: use dealer or pone")
     _check(dealt, v)
     opts = options(len(dealt), v.to_crib)
     hands = hand_values(dealt, v.hand_size)

@@ -27,7 +27,7 @@ from cribstats.errors import CribstatsError, LogError
 from cribstats.findings import counted
 from cribstats.formats.sources import OnError, SourceGame, empty_input, line_place, report
 from cribstats.gamelog import CARD_SPELLINGS, FORMAT, GameLogError, card_message, validate_game
-from cribstats.names import TextError, check_game_size, check_text, normalise_name
+from cribstats.names import TextError, check_game_size, check_text, normalise_name, quoted
 
 _TAG = re.compile(r'^\[\s*([A-Za-z0-9_]+)\s+"(.*)"\s*\]$')
 _ROUND = re.compile(r"^(\d+)\.(.*)$")
@@ -110,7 +110,8 @@ def _records(lines: Iterable[str]) -> Iterator[_Record | RecordError]:
         if spoiled:
             continue
         if record is None:
-            yield RecordError(number, f"expected a tag line such as [FirstDealer \"...\"], found {text[:30]!r}")
+            yield RecordError(number, "expected a tag line such as [FirstDealer \"...\"], found "
+                              f"{quoted(text[:30])}")
             record, spoiled = _Record(number), True
             continue
         start = _ROUND.match(text)
@@ -119,7 +120,7 @@ def _records(lines: Iterable[str]) -> Iterator[_Record | RecordError]:
             record.rounds.append(current)
             text = start.group(2).strip()
         if current is None:
-            yield RecordError(number, f"expected a round number such as '1.', found {text[:30]!r}")
+            yield RecordError(number, f"expected a round number such as '1.', found {quoted(text[:30])}")
             spoiled = True
             continue
         for token in text.split():
@@ -131,7 +132,7 @@ def _records(lines: Iterable[str]) -> Iterator[_Record | RecordError]:
                     break
                 current.values[key] = []
             elif key is None:
-                yield RecordError(number, f"{token!r} comes before any key (H1, H2, D1, D2, C, P, ...)")
+                yield RecordError(number, f"{quoted(token)} comes before any key (H1, H2, D1, D2, C, P, ...)")
                 spoiled = True
                 break
             else:
@@ -151,7 +152,7 @@ def record_to_log(record: _Record) -> dict[str, Any]:
             raise RecordError(record.line, f"the record has no [{name} \"...\"] tag")
     players = [_player(tags, name, record.line) for name in PLAYER_TAGS]
     if players[0] == players[1]:
-        raise RecordError(record.line, f"FirstDealer and FirstPone are both {players[0]!r}")
+        raise RecordError(record.line, f"FirstDealer and FirstPone are both {quoted(players[0])}")
     log: dict[str, Any] = {"format": FORMAT}
     for tag, key in (("Event", "event"), ("Date", "date"), ("Site", "site"), ("Round", "round")):
         value = tags.get(tag, "").strip()
@@ -242,7 +243,7 @@ def _numbers(tokens: list[tuple[str, int]], key: str) -> list[int]:
     out = []
     for token, line in tokens:
         if not _NUMBER.fullmatch(token):
-            raise RecordError(line, f"{key}: {token!r} is not a whole number of points")
+            raise RecordError(line, f"{key}: {quoted(token)} is not a whole number of points")
         out.append(int(token))
     return out
 

@@ -58,7 +58,7 @@ from cribstats.formats.tally import (
 )
 from cribstats.gamelog import FORMAT, GameLogError, validate_game
 from cribstats.gamelog.contract import iso_date
-from cribstats.names import TextError, check_text, event_key, name_key, normalise_name
+from cribstats.names import TextError, check_text, event_key, name_key, normalise_name, quoted
 from cribstats.variants import DEFAULT_VARIANT, Variant, find_variant, game_points
 
 SCORECARD_COLUMNS = ("date", "event", "round", "player", "opponent", "game_points", "spread")
@@ -155,7 +155,7 @@ def read_scorecards(
             player = name_key(card.player)
             first = next((c.line for c in cards if name_key(c.player) == player), None)
             if first is not None:
-                raise RowError(f"{card.player!r} has a card for this game already (line {first})", "player")
+                raise RowError(f"{quoted(card.player)} has a card for this game already (line {first})", "player")
             event = events.setdefault(event_key(card.event), card.event)
             cards.append(card if event == card.event else replace(card, event=event))
         except RowError as err:
@@ -259,21 +259,24 @@ def _card(header: list[str], row: list[str], line: int) -> Card:
         except ValueError as err:
             raise RowError(str(err), "date") from None
     if cells["player"] == cells["opponent"]:
-        raise RowError(f"player and opponent are both {cells['player']!r}")
+        raise RowError(f"player and opponent are both {quoted(cells['player'])}")
     if name_key(cells["player"]) == name_key(cells["opponent"]):
-        raise RowError(f"player {cells['player']!r} and opponent {cells['opponent']!r} differ only in case or "
-                       "spacing: they would be one player")
+        raise RowError(f"player {quoted(cells['player'])} and opponent {quoted(cells['opponent'])} differ only in "
+                       "case or spacing: they would be one player")
     points_text = cells["game_points"]
     if not _WHOLE.fullmatch(points_text) or int(points_text) not in GAME_POINTS:
-        raise RowError(f"{points_text!r} is not game points: a card gives {_GAME_POINTS_WORDS}", "game_points")
+        raise RowError(f"{quoted(points_text)} is not game points: a card gives {_GAME_POINTS_WORDS}",
+                       "game_points")
     spread_text = cells["spread"].translate(_MINUS_SIGNS)
     if not _SIGNED.fullmatch(spread_text):
-        raise RowError(f"{cells['spread']!r} is not a spread: write a whole number such as +17 or -17", "spread")
+        raise RowError(f"{quoted(cells['spread'])} is not a spread: write a whole number such as +17 or -17",
+                       "spread")
     variant = find_variant(_variant(cells["variant"])) if cells.get("variant") else DEFAULT_VARIANT
     target = variant.target
     if cells.get("target"):
         if not _WHOLE.fullmatch(cells["target"]) or int(cells["target"]) == 0:
-            raise RowError(f"{cells['target']!r} is not a target: write a whole number such as 121", "target")
+            raise RowError(f"{quoted(cells['target'])} is not a target: write a whole number such as 121",
+                           "target")
         target = int(cells["target"])
     spread = int(spread_text)
     if abs(spread) > target:

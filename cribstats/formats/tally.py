@@ -28,7 +28,7 @@ from typing import Any
 from cribstats.errors import CribstatsError, LogError, VariantError
 from cribstats.formats.sources import OnError, SourceGame, empty_input, header_only, line_place, report
 from cribstats.gamelog import FORMAT, GameLogError, validate_game
-from cribstats.names import TextError, normalise_name
+from cribstats.names import TextError, normalise_name, quoted
 from cribstats.variants import DEFAULT_VARIANT, VARIANT_NAMES, find_variant
 
 COLUMNS = ("date", "event", "round", "player1", "player2", "score1", "score2")
@@ -173,12 +173,13 @@ def sheet_header_problem(
     listed = ",".join(columns)
     for name in columns:
         if name not in header:
-            return f"missing column {name!r}: {sheet} has the columns {listed}"
+            return f"missing column {quoted(name)}: {sheet} has the columns {listed}"
     for name in header:
         if name not in columns and name not in optional:
-            return f"unknown column {name!r}: {sheet} has the columns {listed}, and may add " + ", ".join(optional)
+            return (f"unknown column {quoted(name)}: {sheet} has the columns {listed}, and may add "
+                    + ", ".join(optional))
         if header.count(name) > 1:
-            return f"column {name!r} is named twice"
+            return f"column {quoted(name)} is named twice"
     return None
 
 
@@ -192,7 +193,7 @@ def row_to_log(header: list[str], row: list[str]) -> dict[str, Any]:
     cells = {name: cell.strip() for name, cell in zip(header, row, strict=True)}
     names = [_name(cells, "player1"), _name(cells, "player2")]
     if names[0] == names[1]:
-        raise RowError(f"player1 and player2 are both {names[0]!r}")
+        raise RowError(f"player1 and player2 are both {quoted(names[0])}")
     scores = [_points(cells, "score1"), _points(cells, "score2")]
     if scores[0] == scores[1]:
         raise RowError(f"a tie ({scores[0]}-{scores[1]}) is not a result: a game of cribbage has a winner")
@@ -213,7 +214,7 @@ def row_to_log(header: list[str], row: list[str]) -> dict[str, Any]:
     if first:
         first = _name(cells, "first_dealer")
         if first not in names:
-            raise RowError(f"{first!r} is neither player1 nor player2", "first_dealer")
+            raise RowError(f"{quoted(first)} is neither player1 nor player2", "first_dealer")
         players = [first, names[1 - names.index(first)]]
     log["players"] = players
     target = log.get("target", find_variant(log.get("variant", DEFAULT_VARIANT.name)).target)
@@ -238,7 +239,7 @@ def _name(cells: dict[str, str], column: str) -> str:
 def _points(cells: dict[str, str], column: str) -> int:
     text = cells[column]
     if not _WHOLE.fullmatch(text):
-        raise RowError(f"{text!r} is not a whole number", column)
+        raise RowError(f"{quoted(text)} is not a whole number", column)
     return int(text)
 
 
@@ -246,7 +247,8 @@ def _variant(text: str) -> str:
     try:
         variant = find_variant(text)
     except VariantError:
-        raise RowError(f"{text!r} is not a variant: use one of {', '.join(VARIANT_NAMES)}", "variant") from None
+        raise RowError(f"{quoted(text)} is not a variant: use one of {', '.join(VARIANT_NAMES)}",
+                       "variant") from None
     if variant.players != 2:
         raise RowError(f"{variant.name} is played by {variant.players}: a row of this sheet is a game between two "
                        "players", "variant")

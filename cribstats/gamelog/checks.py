@@ -18,6 +18,7 @@ from cribstats.names import (
     normalise_deal_names,
     normalise_keys,
     normalise_name,
+    quoted,
 )
 
 if TYPE_CHECKING:
@@ -36,7 +37,7 @@ def check_players(game: AnyGame, *, play_names: frozenset[str] | None = None) ->
     known = set(players)
     if len(known) != len(players):
         twice = next(p for p in players if players.count(p) > 1)
-        raise GameLogError("players", f"{twice!r} is named twice: player names must be distinct")
+        raise GameLogError("players", f"{quoted(twice)} is named twice: player names must be distinct")
     if CRIB in known:
         raise GameLogError("players", CRIB_NAME_MESSAGE)
     rules = game.variant_rules
@@ -177,7 +178,7 @@ def check_options(game: AnyGame) -> None:
 
 
 def _not_a_player(name: str) -> str:
-    return f"{name!r} is not a player of this game"
+    return f"{quoted(name)} is not a player of this game"
 
 
 def _check_names(names: dict[str, Any] | None, known: set[str], place: str) -> None:
@@ -194,11 +195,11 @@ def _check_deal(
     _check_names(deal.hands, known, f"{where}.hands")
     for name in players:
         if name not in deal.hands:
-            raise GameLogError(f"{where}.hands", f"no hand for {name!r}")
+            raise GameLogError(f"{where}.hands", f"no hand for {quoted(name)}")
     _check_names(deal.discards, known, f"{where}.discards")
     for name in players:
         if name not in deal.discards:
-            raise GameLogError(f"{where}.discards", f"no discards for {name!r}")
+            raise GameLogError(f"{where}.discards", f"no discards for {quoted(name)}")
     play = deal.play or []
     for e, event in enumerate(play):
         if event[0] not in known:
@@ -215,10 +216,10 @@ def _check_deal(
             if name not in known:
                 raise GameLogError(place, _not_a_player(name))
         if call.by == call.from_:
-            raise GameLogError(place, f"{call.by!r} cannot call muggins on themself")
+            raise GameLogError(place, f"{quoted(call.by)} cannot call muggins on themself")
         if side_of(players.index(call.by)) == side_of(players.index(call.from_)):  # partners score together
-            raise GameLogError(place, f"{call.by!r} cannot call muggins on {call.from_!r}, a partner: muggins "
-                               "takes points from an opponent")
+            raise GameLogError(place, f"{quoted(call.by)} cannot call muggins on {quoted(call.from_)}, a partner: "
+                               "muggins takes points from an opponent")
         if call.event is not None and call.event >= len(play):
             raise GameLogError(f"{place}.event", f"there is no play event {call.event} in this deal "
                                f"(its play has {len(play)})")

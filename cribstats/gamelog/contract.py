@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING
 import orjson
 
 from cribstats.errors import CribstatsError
+from cribstats.names import quoted
 from cribstats.variants import DEFAULT_VARIANT, Variant, find_variant
 
 if TYPE_CHECKING:
@@ -86,11 +87,11 @@ def iso_date(text: str) -> str:
     :raises ValueError: saying which of the two it is not.
     """
     if not _DATE.fullmatch(text):
-        raise ValueError(f"{text!r} is not a date: write YYYY-MM-DD")
+        raise ValueError(f"{quoted(text)} is not a date: write YYYY-MM-DD")
     try:
         Date.fromisoformat(text)
     except ValueError:
-        raise ValueError(f"{text!r} is not a date of the calendar") from None
+        raise ValueError(f"{quoted(text)} is not a date of the calendar") from None
     return text
 
 

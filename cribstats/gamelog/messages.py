@@ -20,6 +20,7 @@ from cribstats.gamelog.spelling import (
     card_message,
     describe,
 )
+from cribstats.names import quoted
 from cribstats.variants import VARIANT_NAMES
 
 _EXPECTED = {
@@ -71,12 +72,17 @@ def _too_large(value: object) -> bool:
     return isinstance(value, float) and value > HIGHEST_NUMBER and value.is_integer()
 
 
+def _field(name: int | str) -> str:
+    """A field's name (a log's own key among them) quoted, as typed; an array's index as a number."""
+    return quoted(name) if isinstance(name, str) else str(name)
+
+
 def _message(error: Mapping[str, Any], loc: tuple[int | str, ...]) -> str:
     kind, value = error["type"], error.get("input")
     if kind == "missing":
-        return f"missing required field {loc[-1]!r}"
+        return f"missing required field {_field(loc[-1])}"
     if kind == "extra_forbidden":
-        return f"unknown field {loc[-1]!r}"
+        return f"unknown field {_field(loc[-1])}"
     if kind in ("value_error", "assertion_error"):
         return str(error["ctx"]["error"]) if "ctx" in error else error["msg"]
     if kind == "literal_error":

@@ -4,6 +4,7 @@ messages. Pure data and small functions, shared by the model, the fast decoder a
 from __future__ import annotations
 
 from cribstats.cards import RANKS, SUITS
+from cribstats.names import quoted
 
 FORMAT = "cribstats/game/1"
 #: a match record's format and the choices of its rules (docs/match.md; the match model takes them from here)
@@ -27,7 +28,7 @@ CARD_SPELLINGS: dict[str, str] = {
 _CARD_REGEX = "(?:[A2-9TJQKatjqk]|10)[CDHScdhs♣♦♥♠]"
 CARD_PATTERN = f"^{_CARD_REGEX}$"
 CARD_OR_GO_PATTERN = f"^(?:{_CARD_REGEX}|[Gg][Oo])$"
-CARD_MESSAGE = "{text!r} is not a card: ranks are A 2-9 T J Q K, suits C D H S"
+CARD_MESSAGE = "{text} is not a card: ranks are A 2-9 T J Q K, suits C D H S"
 
 _JSON_TYPES: dict[type, str] = {list: "an array", tuple: "an array", dict: "an object"}
 
@@ -35,7 +36,7 @@ _JSON_TYPES: dict[type, str] = {list: "an array", tuple: "an array", dict: "an o
 def describe(value: object) -> str:
     """A JSON value in a few words, for messages: ``'1H'``, ``the number 5``, ``null``, ``an array``."""
     if isinstance(value, str):
-        return repr(value if len(value) <= 40 else value[:37] + "...")
+        return quoted(value if len(value) <= 40 else value[:37] + "...")
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, int | float):
@@ -52,5 +53,5 @@ def card_message(value: object) -> str:
     "'1H' is not a card: ranks are A 2-9 T J Q K, suits C D H S"
     """
     if isinstance(value, str):
-        return CARD_MESSAGE.format(text=value)
+        return CARD_MESSAGE.format(text=quoted(value))
     return f"{describe(value)} is not a card: a card is a string such as '5H'"

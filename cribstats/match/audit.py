@@ -24,6 +24,7 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from cribstats.match.game import MatchGame
+from cribstats.names import quoted
 
 if TYPE_CHECKING:  # the match models and the judge load when there is a match to judge: start-up stays short
     from cribstats.gamelog.fast import AnyGame
@@ -100,7 +101,7 @@ class MatchCollector:
         for record, file, place in self._records:
             where = f"{file}:{place}" if place else file
             if record.id in matches:
-                self._error(f"{file}:{inner_place(place, 'id')}: match {record.id!r} is recorded twice")
+                self._error(f"{file}:{inner_place(place, 'id')}: match {quoted(record.id)} is recorded twice")
                 continue
             match = _Match(record.id, record, where, record.sides)
             if self._take_listed(match, record, file, place):
@@ -124,7 +125,7 @@ class MatchCollector:
             game = self._facts.get(key)
             where = f"{file}:{inner_place(at, place)}"  # as the import names it: file:line 3: games[0]
             if game is None:
-                self._error(f"{where}: no game {key!r} in the input")
+                self._error(f"{where}: no game {quoted(key)} in the input")
                 return False
             owner = self._owner.get(key)
             if owner is not None and owner[0] != match.id:
@@ -151,18 +152,20 @@ class MatchCollector:
         if any(f.game.key == game.key for f in match.games.values()):
             taken = next(n for n, f in match.games.items() if f.game.key == game.key)
             if number is not None and number != taken:
-                self._error(f"{where}: game {game.key!r} is game {taken} of match {match.id!r}, not {number}")
+                self._error(f"{where}: game {quoted(game.key)} is game {taken} of match {quoted(match.id)}, "
+                            f"not {number}")
                 return False
             return True
         if match.sides is None:
             match.sides = game_sides(game.players)
             if match.sides is None:
-                self._error(f"{where}: a {game.variant} game cannot be a game of match {match.id!r}: "
+                self._error(f"{where}: a {game.variant} game cannot be a game of match {quoted(match.id)}: "
                             "a match is between two sides")
                 return False
         if not same_sides(match.sides, game.players):
             self._error(f"{where}: this game is between {describe_players(game.players)}, not "
-                        f"{describe_sides(match.sides)}: every game of match {match.id!r} has the same sides")
+                        f"{describe_sides(match.sides)}: every game of match {quoted(match.id)} has the same "
+                        "sides")
             return False
         if match.variant is not None and game.variant != match.variant:
             self._error(f"{where}: {one_variant_message(game.variant, match.variant)}")
@@ -170,7 +173,7 @@ class MatchCollector:
         n = number if number is not None else max(match.games, default=0) + 1
         if n in match.games:
             taken_by = match.games[n].game.key
-            self._error(f"{where}: game {n} of match {match.id!r} is already game {taken_by!r}")
+            self._error(f"{where}: game {n} of match {quoted(match.id)} is already game {quoted(taken_by)}")
             return False
         match.variant = game.variant
         match.games[n] = _Facts(replace(game, number=n), match.id, n, where)

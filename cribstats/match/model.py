@@ -41,7 +41,7 @@ from cribstats.gamelog import (
     join_place,
 )
 from cribstats.gamelog.spelling import MATCH_FORMAT
-from cribstats.names import TextError, normalise_name
+from cribstats.names import TextError, normalise_name, quoted
 from cribstats.variants import VARIANTS
 
 _BEST_OF = re.compile(r"best-of-(3|5|7)")
@@ -65,7 +65,7 @@ def rules_from_shorthand(value: object) -> object:
     points_to = _POINTS_TO.fullmatch(value)
     if points_to:
         return {"first_to": int(points_to.group(1)), "count": "points"}
-    raise ValueError(f"{value!r} is not a match rule: write best-of-3, best-of-5, best-of-7 or points-N, "
+    raise ValueError(f"{quoted(value)} is not a match rule: write best-of-3, best-of-5, best-of-7 or points-N, "
                      "or the rules as an object")
 
 
@@ -161,7 +161,7 @@ def one_match_message(key: str, number: int, match: str) -> str:
     >>> one_match_message("f1", 1, "final")
     "game 'f1' is already game 1 of match 'final': a game belongs to one match"
     """
-    return f"game {key!r} is already game {number} of match {match!r}: a game belongs to one match"
+    return f"game {quoted(key)} is already game {number} of match {quoted(match)}: a game belongs to one match"
 
 
 def one_variant_message(variant: str, before: str) -> str:
@@ -265,7 +265,8 @@ def _normalise_sides(record: MatchRecord) -> None:
         if result.winner is not None:
             result.winner = _rule_name(result.winner, "result.winner")
         if result.points:
-            result.points = {_rule_name(name, f"result.points[{name!r}]"): n for name, n in result.points.items()}
+            result.points = {_rule_name(name, f"result.points[{quoted(name)}]"): n
+                             for name, n in result.points.items()}
 
 
 def _rule_name(name: str, place: str) -> str:
@@ -280,7 +281,7 @@ def _check_record(record: MatchRecord) -> None:
     names = [name for side in record.sides for name in side]
     twice = next((n for n in names if names.count(n) > 1), None)
     if twice is not None:
-        raise MatchError("players", f"{twice!r} is named twice: the two sides are different players")
+        raise MatchError("players", f"{quoted(twice)} is named twice: the two sides are different players")
     for g, game in enumerate(record.games or ()):
         if isinstance(game, str):
             continue
@@ -294,20 +295,21 @@ def _check_record(record: MatchRecord) -> None:
             raise MatchError(f"{place}.players", f"this game is between {describe_players(game.players)}, not the "
                              "match's two sides: every game of a match has the same sides")
         if game.match is not None and game.match != record.id:
-            raise MatchError(f"{place}.match", f"this game names match {game.match!r}, not {record.id!r}")
+            raise MatchError(f"{place}.match",
+                             f"this game names match {quoted(game.match)}, not {quoted(record.id)}")
         if game.match_game is not None and game.match_game != g + 1:
             raise MatchError(f"{place}.match_game", f"this is game {g + 1} of the match, not {game.match_game}")
     result = record.result
     if result is not None:
         if result.winner is not None and record.side_of(result.winner) is None:
-            raise MatchError("result.winner", f"{result.winner!r} is not a player of this match")
+            raise MatchError("result.winner", f"{quoted(result.winner)} is not a player of this match")
         sides_named: set[int] = set()
         for name in result.points or {}:
             side = record.side_of(name)
             if side is None:
-                raise MatchError("result.points", f"{name!r} is not a player of this match")
+                raise MatchError("result.points", f"{quoted(name)} is not a player of this match")
             if side in sides_named:
-                raise MatchError("result.points", f"{name!r}'s side has its points given twice")
+                raise MatchError("result.points", f"the side of {quoted(name)} has its points given twice")
             sides_named.add(side)
 
 

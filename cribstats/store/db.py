@@ -23,6 +23,7 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Connection, Engine
 
 from cribstats.errors import CribstatsError
+from cribstats.names import quoted
 
 LOGGER = logging.getLogger(__name__)
 
@@ -63,7 +64,7 @@ def normalize_url(url: str) -> sa.URL:
     try:
         parsed = sa.make_url(url)
     except sa.exc.ArgumentError:
-        raise StoreError(f"{url!r} is not a database URL: write e.g. sqlite:///cribstats.db") from None
+        raise StoreError(f"{quoted(url)} is not a database URL: write e.g. sqlite:///cribstats.db") from None
     if parsed.drivername in ("postgresql", "postgres"):
         parsed = parsed.set(drivername="postgresql+psycopg")
     if parsed.get_backend_name() == "postgresql" and "@" in f"{parsed.host or ''}{parsed.database or ''}":
@@ -110,7 +111,7 @@ def make_engine(url: str = DEFAULT_URL, **kwargs: Any) -> Engine:
     parsed = normalize_url(url)
     backend = parsed.get_backend_name()
     if backend not in ("sqlite", "postgresql"):
-        raise StoreError(f"unsupported database {backend!r}: use sqlite:///FILE or postgresql://...")
+        raise StoreError(f"unsupported database {quoted(backend)}: use sqlite:///FILE or postgresql://...")
     if backend == "sqlite":
         in_memory = parsed.database in (None, "", ":memory:")
         parsed, read_only = _sqlite_access(parsed)

@@ -12,6 +12,7 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
+from cribstats.names import quoted
 from cribstats.store import tables as t
 from cribstats.store.bulk import chunks
 from cribstats.store.rows import PreparedGame
@@ -57,11 +58,11 @@ REPLACE_HINT = "import with --replace to replace it"
 
 
 def id_conflict(g: PreparedGame) -> str:
-    return f"game {g.source_id!r} is already stored with different content ({REPLACE_HINT})"
+    return f"game {quoted(g.source_id or g.key)} is already stored with different content ({REPLACE_HINT})"
 
 
 def key_conflict(g: PreparedGame) -> str:
-    return f"another stored game is already known as {g.key!r}"
+    return f"another stored game is already known as {quoted(g.key)}"
 
 
 def existing_games(conn: Connection, games: Sequence[PreparedGame]) -> list[Any]:

@@ -44,7 +44,7 @@ from cribstats.match.model import (
     one_variant_message,
     same_sides,
 )
-from cribstats.names import event_key
+from cribstats.names import event_key, quoted
 from cribstats.safetext import storable_path
 from cribstats.store import tables as t
 from cribstats.store.db import atomic
@@ -172,7 +172,7 @@ class MatchWriter:
             return None
         if existing is not None and stored_hash is not None and not self.replace:
             self.tally.conflicting += 1
-            raise MatchInputError("id", f"match {record.id!r} is already stored with other content "
+            raise MatchInputError("id", f"match {quoted(record.id)} is already stored with other content "
                                   f"({REPLACE_HINT})")
         listed = listed_games(record)
         stored = stored_games(conn, [key for _n, key, _p in listed])
@@ -184,7 +184,7 @@ class MatchWriter:
             if game is None:
                 if key in self.conflicting:
                     continue  # read but not stored, a conflict: reported with the game
-                raise MatchInputError(place, f"no game {key!r} in the input or in the store")
+                raise MatchInputError(place, f"no game {quoted(key)} in the input or in the store")
             _check_sides(sides, game.players, record.sides, place)
             _check_variant(game.variant, variants, place)
             variants.add(game.variant)
@@ -281,7 +281,7 @@ def _link_game(conn: Connection, link: _GameLink) -> int:
     if row is None:
         sides = game_sides(game.players)
         if sides is None:
-            raise MatchInputError("", f"a {game.variant} game cannot be a game of match {link.match!r}: "
+            raise MatchInputError("", f"a {game.variant} game cannot be a game of match {quoted(link.match)}: "
                                   "a match is between two sides")
         values = {"source_id": link.match, "content_hash": None, "rules": _rules_json(MatchRules()),
                   "first_to": 2, "count_by": "games", "side1": _names_json(sides[0]),
@@ -299,15 +299,16 @@ def _link_game(conn: Connection, link: _GameLink) -> int:
     _check_variant(game.variant, [other.variant for other in joined])
     if link.key in numbers:
         if link.number is not None and numbers[link.key] != link.number:
-            raise MatchInputError("", f"game {link.key!r} is game {numbers[link.key]} of match {link.match!r}, "
-                                  f"not {link.number}")
+            raise MatchInputError("", f"game {quoted(link.key)} is game {numbers[link.key]} of match "
+                                  f"{quoted(link.match)}, not {link.number}")
         conn.execute(sa.update(mg).where(mg.c.match_id == match_id, mg.c.game_source_id == link.key)
                      .values(game_id=game.id))
         return match_id
     number = link.number if link.number is not None else max(numbers.values(), default=0) + 1
     taken = next((key for key, n in numbers.items() if n == number), None)
     if taken is not None:
-        raise MatchInputError("match_game", f"game {number} of match {link.match!r} is already game {taken!r}")
+        raise MatchInputError("match_game",
+                              f"game {number} of match {quoted(link.match)} is already game {quoted(taken)}")
     conn.execute(sa.insert(mg), {"match_id": match_id, "game_id": game.id, "game_source_id": link.key,
                                  "number": number, "counted": True, "match_points": 0})
     return match_id

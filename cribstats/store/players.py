@@ -17,6 +17,7 @@ be merged (a game has each player once). Each change happens in the caller's tra
 
 from __future__ import annotations
 
+import shlex
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -27,7 +28,7 @@ from sqlalchemy.engine import Connection
 
 from cribstats.errors import CribstatsError
 from cribstats.gamelog.spelling import CRIB, CRIB_NAME_MESSAGE
-from cribstats.names import TextError, name_key, normalise_name
+from cribstats.names import TextError, name_key, normalise_name, quoted
 from cribstats.store import tables as t
 
 CHUNK = 300
@@ -98,8 +99,8 @@ def seated_twice(names: Mapping[str, str], ids: Mapping[str, int]) -> str | None
         if player is None:
             continue
         if player in seen:
-            return (f"{seen[player]!r} and {name!r} are one stored player (one spelling was merged into the "
-                    "other): a player sits once in a game")
+            return (f"{quoted(seen[player])} and {quoted(name)} are one stored player (one spelling was merged "
+                    "into the other): a player sits once in a game")
         seen[player] = name
     return None
 
@@ -141,7 +142,7 @@ def find_player(conn: Connection, name: str) -> tuple[int, str]:
     p = t.player_table
     row = conn.execute(sa.select(p.c.id, p.c.name).where(p.c.id == player_id_query(name_key(name)))).first()
     if row is None:
-        raise PlayerError(f"no stored player {name!r}: `cribstats players` lists them")
+        raise PlayerError(f"no stored player {quoted(name)}: `cribstats players` lists them")
     return row.id, row.name
 
 
@@ -151,7 +152,7 @@ def _valid(name: str) -> str:
     try:
         normal = normalise_name(name)
     except TextError as err:
-        raise PlayerError(f"{name!r}: {err}") from None
+        raise PlayerError(f"{quoted(name)}: {err}") from None
     if normal == CRIB:
         raise PlayerError(CRIB_NAME_MESSAGE)
     return normal
@@ -177,8 +178,8 @@ def rename_player(conn: Connection, old: str, new: str) -> tuple[str, str]:
     p, a = t.player_table, t.player_alias_table
     taken = conn.execute(sa.select(p.c.name).where(p.c.id == player_id_query(key), p.c.id != player_id)).first()
     if taken is not None:
-        raise PlayerError(f"{after!r} is the stored player {taken.name!r}: to make them one player, use "
-                          f"`cribstats players merge {before!r} {taken.name!r}`")
+        raise PlayerError(f"{quoted(after)} is the stored player {quoted(taken.name)}: to make them one player, "
+                          f"use `cribstats players merge {shlex.quote(before)} {shlex.quote(taken.name)}`")
     conn.execute(sa.update(p).where(p.c.id == player_id).values(name=after, name_key=key))
     conn.execute(sa.delete(a).where(a.c.name_key == key))
     if name_key(before) != key:
@@ -229,8 +230,8 @@ def _refuse_shared_match(conn: Connection, gone: tuple[int, str], kept: tuple[in
     )
     shared = conn.execute(both).scalar()
     if shared is not None:
-        raise PlayerError(f"{gone[1]!r} and {kept[1]!r} both play in match {shared!r}: they are two players, "
-                          "and cannot be merged")
+        raise PlayerError(f"{quoted(gone[1])} and {quoted(kept[1])} both play in match {quoted(shared)}: they are "
+                          "two players, and cannot be merged")
 
 
 def merge_players(conn: Connection, alias: str, into: str) -> tuple[str, str, int]:
@@ -244,7 +245,7 @@ def merge_players(conn: Connection, alias: str, into: str) -> tuple[str, str, in
     gone_id, gone_name = find_player(conn, alias)
     kept_id, kept_name = find_player(conn, into)
     if gone_id == kept_id:
-        raise PlayerError(f"{alias!r} and {into!r} are already one player, {kept_name!r}")
+        raise PlayerError(f"{quoted(alias)} and {quoted(into)} are already one player, {quoted(kept_name)}")
     gp, g = t.game_player_table, t.game_table
     both = (
         sa.select(g.c.game_key)
@@ -255,7 +256,7 @@ def merge_players(conn: Connection, alias: str, into: str) -> tuple[str, str, in
     )
     shared = conn.execute(both).scalar()
     if shared is not None:
-        raise PlayerError(f"{gone_name!r} and {kept_name!r} both played in game {shared!r}: "
+        raise PlayerError(f"{quoted(gone_name)} and {quoted(kept_name)} both played in game {quoted(shared)}: "
                           "they are two players, and cannot be merged")
     _refuse_shared_match(conn, (gone_id, gone_name), (kept_id, kept_name))
     games = conn.execute(sa.select(sa.func.count()).where(gp.c.player_id == gone_id)).scalar_one()

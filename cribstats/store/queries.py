@@ -20,7 +20,7 @@ from sqlalchemy.engine import Connection
 
 from cribstats.errors import CribstatsError
 from cribstats.gamelog import GameLog, validate_game_json
-from cribstats.names import event_key
+from cribstats.names import event_key, quoted
 from cribstats.store import tables as t
 from cribstats.store.players import player_id_query
 from cribstats.store.tables import name_key
@@ -35,7 +35,7 @@ class AmbiguousGameError(CribstatsError):
     def __init__(self, ref: str, keys: list[str]) -> None:
         named = ", ".join(keys[:AMBIGUOUS_SHOWN]) + (", ..." if len(keys) > AMBIGUOUS_SHOWN else "")
         super().__init__(
-            f"{ref!r} begins the content hash of several stored games ({named}): "
+            f"{quoted(ref)} begins the content hash of several stored games ({named}): "
             "give more of the hash, or the game's key"
         )
         self.ref, self.keys = ref, keys

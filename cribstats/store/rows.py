@@ -13,7 +13,7 @@ from cribstats.discards.analysis import DiscardError
 from cribstats.discards.values import Discard, many_discard_values
 from cribstats.errors import CribstatsError
 from cribstats.gamelog import GO, canonical_json, game_key
-from cribstats.names import one_player_twice, stored_event
+from cribstats.names import one_player_twice, quoted, stored_event
 from cribstats.replay import DealFacts, GameOutcome, ReplayVisitor, replay
 from cribstats.replay.facts import PlayerDealFacts
 from cribstats.safetext import storable_path
@@ -338,7 +338,7 @@ def prepare_game(game: AnyGame, file: str, place: str | None, values: DiscardQue
         trimmed = name.strip()
         k = name_key(trimmed)
         if not k:
-            raise GameRefused(f"player name {name!r} is blank")
+            raise GameRefused(f"player name {quoted(name)} is blank")
         names[k] = trimmed
         key_of[name] = k
         seat_of[name] = seat
