@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import errno
+import os
+import socket
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -57,8 +60,6 @@ def serve(
 
         cribstats serve --db postgresql://club@db/club --host 0.0.0.0 --workers 4 --private
     """
-    import os
-
     from cribstats.service.settings import Settings
     from cribstats.store.db import ensure_schema, make_engine, normalize_url, shown_url
 
@@ -71,12 +72,89 @@ def serve(
     settings = Settings.from_env({**os.environ, "CRIBSTATS_DB": db, "CRIBSTATS_SERVE_MAX_UPLOAD": str(max_upload),
                                   "CRIBSTATS_SERVE_PRIVATE": "1" if private else "0"})  # fmt: skip
     os.environ.update(settings.to_env())
-    import uvicorn
+    if host.startswith("[") and host.endswith("]") and ":" in host:
+        host = host[1:-1]  # an IPv6 address written as in a URL
+    sock = _listen(host, port)
+    with sock:
+        bound = _url_host(host or sock.getsockname()[0]) + f":{sock.getsockname()[1]}"
+        err_console().print(Text(f"serving {shown_url(db)} on http://{bound}/ (stop with Ctrl-C)"), soft_wrap=True)
+        _run(sock, host, workers)
 
-    err_console().print(Text(f"serving {shown_url(db)} on "
-                             f"http://{host}:{port}/ (stop with Ctrl-C)"), soft_wrap=True)  # fmt: skip
-    uvicorn.run("cribstats.service.app:from_env", factory=True, host=host, port=port, workers=workers,
-                proxy_headers=True, log_level="warning", server_header=False)  # fmt: skip
+
+_BACKLOG = 2048  # uvicorn's
+# Reasons worded for the one-line refusal; any other error is told by the system's own words.
+_LISTEN_REASONS = {
+    errno.EADDRINUSE: "address already in use",
+    errno.EADDRNOTAVAIL: "no such address on this machine",
+    errno.EACCES: "permission denied",
+}
+_HOST_NOT_FOUND = {socket.EAI_NONAME, getattr(socket, "EAI_NODATA", socket.EAI_NONAME)}
+
+
+def _url_host(host: str) -> str:
+    """``host`` as it is written in a URL: an IPv6 address in brackets."""
+    return f"[{host}]" if ":" in host else host
+
+
+def _listen(host: str, port: int) -> socket.socket:
+    """A socket listening on ``host`` (a name, an IPv4 or IPv6 address, or empty for every address) and ``port``
+    (0: one the system chooses), made as uvicorn makes it (``SO_REUSEADDR``, its backlog) and inheritable by the
+    worker processes. A name is resolved once, its IPv4 address preferred.
+
+    :raises typer.Exit: (exit 2) ``cannot listen on HOST:PORT: reason`` when the host is not found or the address
+        cannot be had.
+    """
+    where = f"{_url_host(host)}:{port}"
+    try:
+        found = socket.getaddrinfo(host or None, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+        family, kind, proto, _, address = min(found, key=lambda info: info[0] != socket.AF_INET)
+        sock = socket.socket(family, kind, proto)
+    except socket.gaierror as err:
+        reason = "host not found" if err.errno in _HOST_NOT_FOUND else _reason(err)
+        raise fail(f"cannot listen on {where}: {reason}", 2) from None
+    except (UnicodeError, ValueError):  # a name no resolver takes: a label too long, a NUL
+        raise fail(f"cannot listen on {where}: host not found", 2) from None
+    except OSError as err:
+        raise fail(f"cannot listen on {where}: {_reason(err)}", 2) from None
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind(address)
+        sock.listen(_BACKLOG)
+    except OSError as err:
+        sock.close()
+        raise fail(f"cannot listen on {where}: {_reason(err)}", 2) from None
+    sock.set_inheritable(True)
+    return sock
+
+
+def _reason(err: OSError) -> str:
+    """An operating system error in words, lower case, without its number."""
+    if err.errno in _LISTEN_REASONS:
+        return _LISTEN_REASONS[err.errno]
+    words = err.strerror or (os.strerror(err.errno) if err.errno else str(err))
+    return words[:1].lower() + words[1:]
+
+
+def _run(sock: socket.socket, host: str, workers: int) -> None:
+    """Serve on ``sock`` as ``uvicorn.run`` would have (one process, or ``workers`` started by uvicorn's
+    supervisor), the application made by ``from_env`` in each process; Ctrl-C stops it quietly, and a server that
+    never started exits 3 as uvicorn's does."""
+    import uvicorn
+    from uvicorn.supervisors import Multiprocess
+
+    config = uvicorn.Config("cribstats.service.app:from_env", factory=True, host=host,
+                            port=sock.getsockname()[1], workers=workers, proxy_headers=True, log_level="warning",
+                            server_header=False)  # fmt: skip
+    server = uvicorn.Server(config)
+    try:
+        if workers > 1:
+            Multiprocess(config, sockets=[sock]).run()
+        else:
+            server.run(sockets=[sock])
+    except KeyboardInterrupt:
+        pass
+    if workers == 1 and not server.started:
+        raise typer.Exit(3)
 
 
 def _engine(db: str) -> Engine:
