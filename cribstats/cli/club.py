@@ -9,7 +9,7 @@ from typing import Annotated
 import typer
 
 from cribstats.atomicfile import WriteError
-from cribstats.cli.options import err_console, fail, player_names
+from cribstats.cli.options import err_console, fail, named_path, player_names
 from cribstats.findings import counted
 from cribstats.names import quoted
 
@@ -40,8 +40,9 @@ def _write_whole(path: Path, data: bytes) -> None:
 
 def simulate_matches(
     matches: Annotated[int, typer.Option("--matches", "-n", min=1, help="How many matches to play.")],
-    out: Annotated[Path, typer.Option("--out", "-o", help="A .jsonl file: one match record a line, its games "
-                                      "inline.", show_default=False, rich_help_panel=PANEL_OUT)],
+    out: Annotated[Path, typer.Option("--out", "-o", parser=named_path("--out"),
+                                      help="A .jsonl file: one match record a line, its games inline.",
+                                      show_default=False, rich_help_panel=PANEL_OUT)],
     players: Annotated[str, typer.Option("--players", help="Names, comma-separated; each match draws two of "
                                          "them.")] = "Alice,Bob",
     rules: Annotated[str, typer.Option("--rules", help="best-of-3, best-of-5, best-of-7 or points-N (first to N "
@@ -91,13 +92,15 @@ def simulate_matches(
 
 def simulate_nights(
     nights: Annotated[int, typer.Option("--nights", "-n", min=1, help="How many club nights, one a week.")],
-    out: Annotated[Path, typer.Option("--out", "-o", help="A .jsonl file: the games, one a line.",
-                                      show_default=False, rich_help_panel=PANEL_OUT)],
+    out: Annotated[Path, typer.Option("--out", "-o", parser=named_path("--out"),
+                                      help="A .jsonl file: the games, one a line.", show_default=False,
+                                      rich_help_panel=PANEL_OUT)],
     players: Annotated[str, typer.Option("--players", help="Names, comma-separated: an even number, every one "
                                          "playing a game each round.")] = "Alice,Bob,Carol,Dave,Erin,Frank",
     games_each: Annotated[int, typer.Option("--games-each", min=1, help="Games a player plays a night.")] = 9,
     scorecards: Annotated[Path | None, typer.Option(
-        "--scorecards", help="Also write both players' scorecards of every game (a .csv scorecard sheet).",
+        "--scorecards", parser=named_path("--scorecards"),
+        help="Also write both players' scorecards of every game (a .csv scorecard sheet).",
         show_default=False, rich_help_panel=PANEL_OUT)] = None,
     disagree: Annotated[int, typer.Option("--disagree", min=0, help="Games whose two cards disagree (the "
                                           "loser's spread written 2 short), spread evenly.")] = 0,

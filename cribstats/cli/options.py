@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from enum import StrEnum
+from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
 import typer
@@ -64,7 +65,29 @@ def _format_read(ctx: typer.Context, param: typer.CallbackParam, value: OutputFo
     return _settled(ctx, param.name, value, ctx.params[out])
 
 
+def named_file(value: str, flag: str = "--out") -> str:
+    """A file option's value as given, refused (exit 2) when it is blank: an empty name names no file (the
+    current folder, or a file called " ", is never what was meant)."""
+    if not value.strip():
+        from cribstats.names import quoted
+
+        raise fail(f"{flag} {quoted(value)}: name the file to write", 2)
+    return value
+
+
+def named_path(flag: str) -> Callable[[str], Path]:
+    """:func:`named_file` for a file option typed as a path: its ``parser``, which reads the text before it
+    becomes a path (``""`` would be the current folder)."""
+    return lambda value: Path(named_file(value, flag))
+
+
+def named_out(ctx: typer.Context, param: typer.CallbackParam, value: str | None) -> str | None:
+    """:func:`named_file` as an option's callback (for any file option that is text)."""
+    return value if value is None else named_file(value, param.opts[0] if param.opts else "--out")
+
+
 def _out_read(ctx: typer.Context, param: typer.CallbackParam, value: str | None) -> str | None:
+    named_out(ctx, param, value)
     fmt = _option_name(ctx, "--format")
     if fmt is not None and isinstance(ctx.params.get(fmt), OutputFormat):
         ctx.params[fmt] = _settled(ctx, fmt, ctx.params[fmt], value)

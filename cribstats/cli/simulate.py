@@ -14,7 +14,7 @@ from typing import IO, TYPE_CHECKING, Annotated
 import typer
 
 from cribstats.atomicfile import AtomicOutput, WriteError, atomic_output, sync_all, write_atomic
-from cribstats.cli.options import err_console, fail, player_names
+from cribstats.cli.options import err_console, fail, named_path, player_names
 from cribstats.cli.terminal import message
 from cribstats.errors import CribstatsError
 from cribstats.findings import counted
@@ -53,7 +53,7 @@ def simulate(
     out: Annotated[
         Path,
         typer.Option(
-            "--out", "-o",
+            "--out", "-o", parser=named_path("--out"),
             help="A .jsonl file (one game a line), a .json file (a JSON array), a folder (a .json file a "
             "game), or - for standard output (JSON Lines).",
             show_default=False, rich_help_panel=PANEL_OUT,
@@ -82,7 +82,7 @@ def simulate(
     expected: Annotated[
         Path | None,
         typer.Option(
-            "--expected",
+            "--expected", parser=named_path("--expected"),
             help="Write the findings the audit must give (one JSON object a line, as `audit --json` prints). "
             "Name it so that log readers skip it, e.g. night.expected-findings.txt.",
             show_default=False, rich_help_panel=PANEL_OUT,

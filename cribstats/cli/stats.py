@@ -9,7 +9,15 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from cribstats.cli.options import DbOption, FormatOption, OutOption, OutputFormat, err_console, fail
+from cribstats.cli.options import (
+    DbOption,
+    FormatOption,
+    OutOption,
+    OutputFormat,
+    err_console,
+    fail,
+    named_out,
+)
 from cribstats.cli.output import OutputUsageError, check_output, emit, say_written
 from cribstats.cli.tables import rich_table, with_first_dealer_record, with_skunk_levels
 from cribstats.cli.terminal import message
@@ -266,7 +274,8 @@ def standings(
 
 def chart(
     kind: Annotated[ChartKind, typer.Argument(help="Which chart.", case_sensitive=False, show_default=False)],
-    out: Annotated[str, typer.Option("--out", "-o", help="The image to write: FILE.png or FILE.svg.")],
+    out: Annotated[str, typer.Option("--out", "-o", callback=named_out,
+                                     help="The image to write: FILE.png or FILE.svg.")],
     db: DbOption = "sqlite:///cribstats.db",
     player: PlayerOption = None,
     event: EventOption = None,
@@ -311,7 +320,8 @@ def chart(
 
 
 def report(
-    out: Annotated[str, typer.Option("--out", "-o", help="The HTML file to write.")] = "report.html",
+    out: Annotated[str, typer.Option("--out", "-o", callback=named_out,
+                                     help="The HTML file to write.")] = "report.html",
     db: DbOption = "sqlite:///cribstats.db",
     player: PlayerOption = None,
     event: EventOption = None,
