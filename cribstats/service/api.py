@@ -106,7 +106,7 @@ async def receive_and_import(request: Request, *, replace: bool) -> dict[str, An
         parts.append(Part("upload", handle, kind == "text/csv"))
     else:
         raise ProblemError(415, "send multipart/form-data with file fields, or a body typed "
-                           + ", ".join(RAW_TYPES[:3]))  # fmt: skip
+                           + ", ".join(RAW_TYPES))  # fmt: skip
     if not parts:
         raise ProblemError(400, "the form holds no file field", [ProblemPlace(place="file", detail="missing")])
     return await run_in_threadpool(import_parts, svc.engine, parts, replace=replace)
