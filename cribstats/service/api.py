@@ -11,6 +11,7 @@ from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import JSONResponse
 
 from cribstats.findings import FindingKind
+from cribstats.names import quoted
 from cribstats.service import audit_views, views
 from cribstats.service import filters as q
 from cribstats.service.auth import KEY_SCHEME, api_reader, api_writer, service_of
@@ -148,7 +149,7 @@ def game(request: Request, game: str) -> Any:
 
     stored = views.stored_game(service_of(request).engine, q.text(game, "game") or "")
     if stored is None:
-        raise ProblemError(404, f"no stored game {game!r}")
+        raise ProblemError(404, f"no stored game {quoted(game)}")
     return replayed(stored)[0]
 
 
@@ -169,7 +170,7 @@ def player_detail(request: Request, name: str) -> dict[str, Any]:
     engine = service_of(request).engine
     stored = views.player_name(engine, q.text(name, "name") or "")
     if stored is None:
-        raise ProblemError(404, f"no stored player {name!r}")
+        raise ProblemError(404, f"no stored player {quoted(name)}")
     rows = views.stats_rows(engine, q.make_filter(player=stored))
     recent = [g.to_dict() for g in views.recent_games(engine, stored)]
     return {"name": stored, "stats": rows[0] if rows else None, "recent_games": recent}
@@ -223,8 +224,8 @@ def scorecards(request: Request, limit: q.Limit = q.LIMIT_DEFAULT, offset: q.Off
 def matches(request: Request, player: q.Player = None, event: q.Event = None, since: q.Since = None,
             until: q.Until = None, limit: q.Limit = q.LIMIT_DEFAULT, offset: q.Offset = 0) -> Any:  # fmt: skip
     """Matches from their records and from games carrying a match id, judged from the stored games."""
-    total, items = audit_views.matches_page(service_of(request).engine, q.make_filter(player, event, since, until),
-                                      limit, offset)  # fmt: skip
+    filters = q.make_filter(player, event, since, until)
+    total, items = audit_views.matches_page(service_of(request).engine, filters, limit, offset)
     return _page(total, limit, offset, items)
 
 
@@ -233,7 +234,7 @@ def matches(request: Request, player: q.Player = None, event: q.Event = None, si
 def match(request: Request, match: str) -> Any:
     found = audit_views.stored_match(service_of(request).engine, q.text(match, "match") or "")
     if found is None:
-        raise ProblemError(404, f"no stored match {match!r}")
+        raise ProblemError(404, f"no stored match {quoted(match)}")
     return found
 
 

@@ -12,8 +12,6 @@ from sqlalchemy.engine import Engine
 from cribstats.stats.frames import StatsFilter
 from cribstats.store import tables as t
 
-FINDING_FIELDS = ("game", "date", "deal", "event", "kind", "phase", "player", "claimed", "due", "message")
-
 
 def findings_page(engine: Engine, filters: StatsFilter, kind: str | None, limit: int,
                   offset: int) -> tuple[int, list[dict[str, Any]]]:  # fmt: skip

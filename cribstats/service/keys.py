@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import hashlib
 import secrets
+import shlex
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Literal, get_args
@@ -26,6 +27,7 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Engine
 
 from cribstats.errors import CribstatsError
+from cribstats.names import quoted
 from cribstats.store.db import ensure_schema, writer
 from cribstats.store.tables import api_key_table
 
@@ -75,7 +77,7 @@ def _now() -> datetime:
 def _check_name(name: str) -> str:
     name = name.strip()
     if not name or len(name) > NAME_MAX or not name.isprintable():
-        raise KeyNameError(f"{name!r} is not a key name: use 1 to {NAME_MAX} printable characters")
+        raise KeyNameError(f"{quoted(name)} is not a key name: use 1 to {NAME_MAX} printable characters")
     return name
 
 
@@ -85,7 +87,7 @@ def add_key(engine: Engine, name: str, role: str = "recorder") -> str:
     :raises KeyNameError: for a bad role or name, or a name that already has a key in use.
     """
     if role not in ROLES:
-        raise KeyNameError(f"unknown role {role!r}: use one of {', '.join(ROLES)}")
+        raise KeyNameError(f"unknown role {quoted(role)}: use one of {', '.join(ROLES)}")
     name = _check_name(name)
     ensure_schema(engine)
     key = KEY_PREFIX + secrets.token_urlsafe(32)
@@ -94,7 +96,8 @@ def add_key(engine: Engine, name: str, role: str = "recorder") -> str:
     with writer(engine.connect()) as conn, conn.begin():
         row = conn.execute(sa.select(k.c.id, k.c.revoked_at).where(k.c.name == name)).first()
         if row is not None and row.revoked_at is None:
-            raise KeyNameError(f"{name!r} already has a key: revoke it first with `cribstats keys revoke {name}`")
+            raise KeyNameError(f"{quoted(name)} already has a key: revoke it first with "
+                               f"`cribstats keys revoke {shlex.quote(name)}`")
         if row is None:
             conn.execute(sa.insert(k).values(name=name, **values))
         else:
@@ -121,7 +124,7 @@ def revoke_key(engine: Engine, name: str) -> None:
             sa.update(k).where(k.c.name == name.strip(), k.c.revoked_at.is_(None)).values(revoked_at=_now())
         ).rowcount
     if not done:
-        raise KeyNameError(f"no key in use is named {name.strip()!r}: `cribstats keys list` shows them")
+        raise KeyNameError(f"no key in use is named {quoted(name.strip())}: `cribstats keys list` shows them")
 
 
 def check_key(engine: Engine, key: str) -> KeyHolder | None:

@@ -14,6 +14,7 @@ from fastapi import APIRouter, Depends, Form, Query, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from markupsafe import Markup, escape
 
+from cribstats.names import quoted
 from cribstats.safetext import page_value
 from cribstats.service import audit_views, views
 from cribstats.service import filters as q
@@ -268,7 +269,7 @@ def game(request: Request, game: str, holder: Reader) -> Response:
 
     stored = views.stored_game(service_of(request).engine, q.text(game, "game") or "")
     if stored is None:
-        raise ProblemError(404, f"no stored game {game!r}")
+        raise ProblemError(404, f"no stored game {quoted(game)}")
     detail, text = replayed(stored)
     lines = [(line, line.lstrip().startswith("! ")) for line in text.splitlines()]
     return render(request, "game.html.j2", title=f"Game {stored.key}", holder=holder, game=detail, lines=lines)
@@ -309,7 +310,7 @@ def _records(rows: list[dict[str, Any]], columns: dict[str, tuple[str, bool]]) -
 def chart(request: Request, kind: str, holder: Reader, player: q.Player = None, event: q.Event = None,
           since: q.Since = None, until: q.Until = None) -> Response:  # fmt: skip
     if kind not in CHART_KINDS:
-        raise ProblemError(404, f"no chart {kind!r}: use one of {', '.join(CHART_KINDS)}")
+        raise ProblemError(404, f"no chart {quoted(kind)}: use one of {', '.join(CHART_KINDS)}")
     svg = views.chart_svg(service_of(request).engine, kind, q.make_filter(player, event, since, until))
     return Response(svg, media_type="image/svg+xml", headers={"content-security-policy": CHART_CSP})
 

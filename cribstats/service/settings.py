@@ -24,6 +24,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from cribstats.errors import CribstatsError
+from cribstats.names import quoted
 
 DB_ENV = "CRIBSTATS_DB"
 PRIVATE_ENV = "CRIBSTATS_SERVE_PRIVATE"
@@ -53,7 +54,8 @@ class Settings:
         env = os.environ if env is None else env
         size = env.get(MAX_UPLOAD_ENV, str(DEFAULT_MAX_UPLOAD))
         if not size.isdigit() or int(size) == 0:
-            raise SettingsError(f"{MAX_UPLOAD_ENV}={size!r}: give the largest upload in bytes, e.g. 50000000")
+            raise SettingsError(f"{MAX_UPLOAD_ENV}={quoted(size)}: give the largest upload in bytes, "
+                                "e.g. 50000000")
         return cls(
             db=env.get(DB_ENV) or DEFAULT_DB,
             private=env.get(PRIVATE_ENV, "") in ("1", "true", "yes"),
