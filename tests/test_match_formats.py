@@ -40,7 +40,9 @@ def test_a_match_record_on_a_line_gives_its_games_and_itself(tmp_path: Path) -> 
     broken = dict(MATCH, id="broken", players=["Alice"])
     path.write_bytes(b"\n".join(orjson.dumps(r) for r in (MATCH, broken)) + b"\n")
     games, records, errors = read(path)
-    assert [(g.place, g.game.match, g.game.match_game) for g in games] == [("line 1: games[0]", "final", 1)]
+    # the broken record is refused; its game is still a game, numbered as the record has it (docs/match.md)
+    assert [(g.place, g.game.match, g.game.match_game) for g in games] == [("line 1: games[0]", "final", 1),
+                                                                           ("line 2: games[0]", "broken", 1)]
     assert [(type(r), r.place, r.record.id) for r in records] == [(SourceMatch, "line 1", "final")]
     assert errors == [f"{path}:line 2: players: a match has two sides: write two names, or two partnerships "
                       "of two"]

@@ -131,6 +131,8 @@ def read_match(
         record = validate_match(data)
     except MatchError as err:
         report(LogError(file, inner_place(place, err.place) or None, err.message), on_error)
+        for number, game in err.games:  # the record is refused; each of its whole games is still a game
+            yield SourceGame(file, inner_place(place, f"games[{number - 1}]"), game)
         return
     for number, game in inline_games(record):
         yield SourceGame(file, inner_place(place, f"games[{number - 1}]"), game)

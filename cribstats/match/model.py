@@ -34,14 +34,12 @@ from cribstats.gamelog import (
     SiteText,
     Text,
     _explain,
-    check_options,
-    check_players,
     dump_game,
     game_key,
     join_place,
 )
 from cribstats.gamelog.spelling import MATCH_FORMAT
-from cribstats.names import TextError, normalise_name, quoted
+from cribstats.names import quoted
 from cribstats.variants import VARIANTS
 
 _BEST_OF = re.compile(r"best-of-(3|5|7)")
@@ -199,7 +197,13 @@ def same_sides(sides: Sides, players: Sequence[str]) -> bool:
 
 
 class MatchError(GameLogError):
-    """A match record, or a game's part in a match, that breaks the contract; ``place`` as for a game log."""
+    """A match record, or a game's part in a match, that breaks the contract; ``place`` as for a game log.
+
+    ``games``: the whole games of a refused record that are games all the same, by their number in it, to be read
+    as any other game (:func:`cribstats.match.record_checks.still_games`).
+    """
+
+    games: list[tuple[int, GameLog]] = []  # noqa: RUF012 (set on the instance when there are any)
 
 
 def is_match_record(data: object) -> bool:
@@ -216,22 +220,35 @@ def validate_match(data: object) -> MatchRecord:
     if isinstance(players, list) and not (_all_names(players) or all(
             isinstance(side, list) and len(side) == 2 and _all_names(side) for side in players)):
         raise MatchError("players", SIDES_MESSAGE)
+    from cribstats.match.record_checks import check_record, still_games
+
     games = data.get("games") if isinstance(data, dict) else None
+    first: MatchError | None = None
+    read: list[tuple[int, GameLog | None]] = []  # each whole game by its number, None for one that is no game
     for g, game in enumerate(games if isinstance(games, list) else ()):
         if isinstance(game, dict):  # a whole game: checked as a game, so that its places read as a game's
             try:
-                GameLog.model_validate(game)
+                read.append((g + 1, GameLog.model_validate(game)))
             except ValidationError as err:
                 explained = _explain(err, game)
-                raise MatchError(join_place(f"games[{g}]", explained.place), explained.message) from None
+                first = first or MatchError(join_place(f"games[{g}]", explained.place), explained.message)
+                read.append((g + 1, None))
         elif not isinstance(game, str) or not game:
-            raise MatchError(f"games[{g}]", "a game of a match is a game log (an object) or a game id (a string)")
+            first = first or MatchError(f"games[{g}]", "a game of a match is a game log (an object) or a game id "
+                                        "(a string)")
+    given_id = data.get("id") if isinstance(data, dict) else None
+    record_id = given_id if isinstance(given_id, str) else None
+    if first is not None:
+        first.games = still_games(record_id, read)
+        raise first
     try:
         record = MatchRecord.model_validate(data)
     except ValidationError as err:
         explained = _explain(err, data)
-        raise MatchError(explained.place, _match_message(explained)) from None
-    _check_record(record)
+        refused = MatchError(explained.place, _match_message(explained))
+        refused.games = still_games(record_id, read)
+        raise refused from None
+    check_record(record)
     return record
 
 
@@ -245,72 +262,6 @@ def _match_message(err: GameLogError) -> str:
 
 def _all_names(items: list[object]) -> bool:
     return all(isinstance(item, str) for item in items)
-
-
-def _normalise_sides(record: MatchRecord) -> None:
-    """The sides' names under the name rule (:func:`cribstats.names.normalise_name`), put back in the record, and
-    the recorded result's names with them.
-
-    :raises MatchError: at ``players[i]`` (``players[i][j]`` for a partnership) for a name the rule refuses.
-    """
-    sides: list[Any] = []
-    for i, side in enumerate(record.players):
-        if isinstance(side, str):
-            sides.append(_rule_name(side, f"players[{i}]"))
-        else:
-            sides.append([_rule_name(name, f"players[{i}][{j}]") for j, name in enumerate(side)])
-    record.players = sides
-    result = record.result
-    if result is not None:
-        if result.winner is not None:
-            result.winner = _rule_name(result.winner, "result.winner")
-        if result.points:
-            result.points = {_rule_name(name, f"result.points[{quoted(name)}]"): n
-                             for name, n in result.points.items()}
-
-
-def _rule_name(name: str, place: str) -> str:
-    try:
-        return normalise_name(name)
-    except TextError as err:
-        raise MatchError(place, str(err)) from None
-
-
-def _check_record(record: MatchRecord) -> None:
-    _normalise_sides(record)
-    names = [name for side in record.sides for name in side]
-    twice = next((n for n in names if names.count(n) > 1), None)
-    if twice is not None:
-        raise MatchError("players", f"{quoted(twice)} is named twice: the two sides are different players")
-    for g, game in enumerate(record.games or ()):
-        if isinstance(game, str):
-            continue
-        place = f"games[{g}]"
-        try:
-            check_players(game)
-            check_options(game if game.match is not None else game.model_copy(update={"match": record.id}))
-        except GameLogError as err:
-            raise MatchError(join_place(place, err.place), err.message) from None
-        if not same_sides(record.sides, game.players):
-            raise MatchError(f"{place}.players", f"this game is between {describe_players(game.players)}, not the "
-                             "match's two sides: every game of a match has the same sides")
-        if game.match is not None and game.match != record.id:
-            raise MatchError(f"{place}.match",
-                             f"this game names match {quoted(game.match)}, not {quoted(record.id)}")
-        if game.match_game is not None and game.match_game != g + 1:
-            raise MatchError(f"{place}.match_game", f"this is game {g + 1} of the match, not {game.match_game}")
-    result = record.result
-    if result is not None:
-        if result.winner is not None and record.side_of(result.winner) is None:
-            raise MatchError("result.winner", f"{quoted(result.winner)} is not a player of this match")
-        sides_named: set[int] = set()
-        for name in result.points or {}:
-            side = record.side_of(name)
-            if side is None:
-                raise MatchError("result.points", f"{quoted(name)} is not a player of this match")
-            if side in sides_named:
-                raise MatchError("result.points", f"the side of {quoted(name)} has its points given twice")
-            sides_named.add(side)
 
 
 def inline_games(record: MatchRecord) -> list[tuple[int, GameLog]]:
