@@ -283,9 +283,11 @@ def _link_game(conn: Connection, link: _GameLink) -> int:
         if sides is None:
             raise MatchInputError("", f"a {game.variant} game cannot be a game of match {quoted(link.match)}: "
                                   "a match is between two sides")
+        g = t.game_table  # a match known from its games is where and when its first game stored was played
+        played = conn.execute(sa.select(g.c.event_id, g.c.date, g.c.site).where(g.c.id == game.id)).one()
         values = {"source_id": link.match, "content_hash": None, "rules": _rules_json(MatchRules()),
                   "first_to": 2, "count_by": "games", "side1": _names_json(sides[0]),
-                  "side2": _names_json(sides[1]), "imported_at": _now()}
+                  "side2": _names_json(sides[1]), "imported_at": _now(), **played._mapping}
         match_id = int(conn.execute(sa.insert(m).returning(m.c.id), values).scalar_one())
         _set_sides(conn, match_id, sides)
     else:
