@@ -148,7 +148,35 @@ def test_an_import_on_a_full_disk_says_what_was_stored(small_disk: Path, many_ga
     assert 0 < stored < 600 and stored % BATCH == 0
     assert f"; {stored} games of this import were stored" in message
     assert message.endswith("run the same import again to complete it")
+    # the history says what is stored, not a batch less: it is written in each batch's own transaction
+    assert scalar(url, "SELECT games_imported FROM import_run") == stored
+    assert scalar(url, "SELECT findings FROM import_run") == scalar(url, "SELECT count(*) FROM finding")
     subprocess.run(["mount", "-o", "remount,size=64m", str(small_disk)], check=True)
     again = run("import", "--db", url, "-q", str(many_games))
     assert again.exit_code == 0, again.output
     assert scalar(url, "SELECT count(*) FROM game") == 600
+    assert scalar(url, "SELECT sum(games_imported) FROM import_run") == 600
+    assert scalar(url, "SELECT sum(findings) FROM import_run") == scalar(url, "SELECT count(*) FROM finding")
+
+
+def test_the_history_is_written_with_its_batch_or_not_at_all(tmp_path: Path, many_games: Path) -> None:
+    # the store refuses the history's third write (a trigger, as a full disk would at that moment): the batch it
+    # belongs to must not be stored either, so the history never says less than what is stored
+    url = f"sqlite:///{tmp_path / 'club.db'}"
+    assert run("db", "upgrade", "--db", url).exit_code == 0
+    engine = make_engine(url)
+    try:
+        with engine.begin() as conn:
+            conn.execute(sa.text(
+                f"CREATE TRIGGER history_stops BEFORE UPDATE OF games_imported ON import_run "
+                f"WHEN NEW.games_imported > {2 * BATCH} "
+                "BEGIN SELECT RAISE(ABORT, 'database or disk is full'); END"))
+    finally:
+        engine.dispose()
+    result = run("import", "--db", url, "-q", "-j", "1", "--batch-size", str(BATCH), str(many_games))
+    assert result.exit_code != 0 and "Traceback" not in result.output
+    assert f"; {2 * BATCH} games of this import were stored" in result.stderr
+    stored = scalar(url, "SELECT count(*) FROM game")
+    assert stored == 2 * BATCH
+    assert scalar(url, "SELECT games_imported FROM import_run") == stored
+    assert scalar(url, "SELECT findings FROM import_run") == scalar(url, "SELECT count(*) FROM finding")

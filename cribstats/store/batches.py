@@ -4,7 +4,7 @@ games' identity within a batch (content hash, source id, key), and each file's h
 from __future__ import annotations
 
 import gc
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection, Engine
@@ -116,8 +116,7 @@ class Importer:
         """The readers' error hook: an input that could not be read is refused with its file and place."""
         self._switch_file(error.file)
         self.summary._refuse(Refusal(error.file, error.place, error.message))
-        if self._tally is not None:
-            self._tally.refused += 1
+        self._count(refused=1)
 
     def add(self, source: SourceGame) -> None:
         """Replay one game and queue it; the batch is written when full."""
@@ -126,6 +125,7 @@ class Importer:
             prepared = prepare_game(source.game, source.file, source.place, self._values)
         except Exception as err:
             self._refused(source.file, source.place, failure_reason(err), None)
+            self._count(refused=1)
             return
         if len(self._values) >= VALUE_TOGETHER:
             self._values.fill()
@@ -142,12 +142,14 @@ class Importer:
         """Refuse a game that was read but cannot be stored."""
         self._switch_file(file)
         self._refused(file, place, reason, None)
+        self._count(refused=1)
 
     def add_prepared(self, prepared: PreparedGame) -> None:
         """Queue a game already turned into rows."""
         self._switch_file(prepared.file)
         if prepared.content_hash in self._batch_hashes:
             self._present(prepared)
+            self._count(present=1)
             return
         if prepared.key in self._batch_keys or (prepared.source_id and prepared.source_id in self._batch_ids):
             self._flush()  # the same id twice in one batch: let the first be stored, then judge the second
@@ -186,21 +188,21 @@ class Importer:
         if self.on_progress is not None and self._file is not None:
             self.on_progress(self.summary, self._file)
 
+    def _count(self, **counts: int) -> None:
+        """Count games outside a batch in the file's history (it is written with the next batch, or at the end)."""
+        if self._tally is not None:
+            for name, n in counts.items():
+                setattr(self._tally, name, getattr(self._tally, name) + n)
+
     def _refused(self, file: str, place: str | None, reason: str, key: str | None) -> None:
         self.summary._refuse(Refusal(file, place, reason, key))
-        if self._tally is not None:
-            self._tally.refused += 1
 
     def _present(self, g: PreparedGame) -> None:
         self.summary.present += 1
-        if self._tally is not None:
-            self._tally.present += 1
 
     def _conflicting(self, g: PreparedGame, reason: str) -> None:
         self.matches.game_met(g.key, "", g.file, g.place, stored_now=False)
         self.summary._conflict(Refusal(g.file, g.place, reason, g.key))
-        if self._tally is not None:
-            self._tally.conflicting += 1
 
     def _imported(self, g: PreparedGame, replaced: bool) -> None:
         self.matches.game_met(g.key, g.log, g.file, g.place, stored_now=True)
@@ -209,9 +211,6 @@ class Importer:
         s.replaced += replaced
         s.deals += len(g.deals)
         s.findings += len(g.findings)
-        if self._tally is not None:
-            self._tally.imported += 1
-            self._tally.findings += len(g.findings)
 
     # writing
 
@@ -228,25 +227,40 @@ class Importer:
             try:
                 with atomic(self.conn):
                     outcome = self._write(batch)
+                    committed = self._history(outcome)
                 break
             except (sa.exc.DBAPIError, OverflowError) as err:
                 if retryable(err) and attempt + 1 < RETRIES:
                     continue
                 if refusable(err) or retryable(err):
-                    outcome = self._write_one_by_one(batch)
+                    outcome, committed = self._write_one_by_one(batch)
                     break
                 raise
         self._apply(outcome)
+        self._tally = committed
         del batch, outcome  # the games written, freed by their count before the collector walks what is young
         gc.collect(1)  # the SQL statements' cycles, while young: the collector may run seldom (few_collections)
-        if self._tally is not None:  # the history says what is committed, batch by batch
-            with atomic(self.conn):
-                record_run(self.conn, self._tally)
         if self.on_progress is not None and self._file is not None:
             self.on_progress(self.summary, self._file)
 
-    def _write_one_by_one(self, batch: list[PreparedGame]) -> BatchOutcome:
-        """The slow path: a savepoint per game, so one game the database refuses is refused alone."""
+    def _history(self, outcome: BatchOutcome) -> _FileTally | None:
+        """The file's counts once ``outcome`` is committed, written to its history in the batch's own transaction:
+        the history says what is committed, batch by batch, and never less (a full disk that stops the history's
+        write stops the batch's). The counts to keep once the transaction commits."""
+        if self._tally is None:
+            return None
+        after = replace(self._tally)
+        after.imported += len(outcome.imported)
+        after.findings += sum(len(g.findings) for g, _ in outcome.imported)
+        after.present += len(outcome.present)
+        after.conflicting += len(outcome.conflicts)
+        after.refused += len(outcome.refused)
+        record_run(self.conn, after)
+        return after
+
+    def _write_one_by_one(self, batch: list[PreparedGame]) -> tuple[BatchOutcome, _FileTally | None]:
+        """The slow path: a savepoint per game, so one game the database refuses is refused alone; with the
+        file's counts as committed (:meth:`_history`)."""
         total = BatchOutcome()
         with atomic(self.conn):
             for g in batch:
@@ -263,7 +277,8 @@ class Importer:
                             total.refused.append((g, f"the database refused it: {describe_db_error(err)}"))
                             break
                         raise
-        return total
+            committed = self._history(total)
+        return total, committed
 
     def _apply(self, outcome: BatchOutcome) -> None:
         """Count a committed batch and remember the ids it made."""
