@@ -119,7 +119,7 @@ def test_missing_database(tmp_path: Path) -> None:
     missing = tmp_path / "none.db"
     code, _, err = run("stats", "--db", f"sqlite:///{missing}")
     assert code == 1
-    assert err.strip() == f"error: no database at {missing}: store games first with `cribstats import PATH`"
+    assert err.strip() == f"error: no database at {missing}: import games first (`cribstats import PATH`)"
     assert not missing.exists()
 
 

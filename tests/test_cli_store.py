@@ -206,11 +206,25 @@ def test_show_a_tally_result_lists_the_players_in_one_order(sqlite_url: str, tmp
     assert "Won by Bob, a skunk" in lines
 
 
+def test_a_store_in_a_folder_that_is_not_there_is_refused_naming_the_folder(tmp_path: Path) -> None:
+    # SQLite said "unable to open database file", and the import added "run the same import again to complete
+    # it", which could not help
+    folder = tmp_path / "no" / "such"
+    url = f"sqlite:///{folder / 'club.db'}"
+    sample = Path(__file__).resolve().parent.parent / "sample_logs" / "club-night.jsonl"
+    expected = (f"error: no folder {folder} for the database {folder / 'club.db'}: make the folder first, or "
+                "name a file in one that exists")
+    for args in (["import", "-q", str(sample)], ["db", "upgrade"], ["keys", "add", "Ann"]):
+        result = run(*args, "--db", url)
+        assert (result.exit_code, result.stderr.strip()) == (1, expected), args
+    assert not (tmp_path / "no").exists()
+
+
 def test_database_errors_are_one_line(tmp_path: Path) -> None:
     missing = run("games", "--db", f"sqlite:///{tmp_path / 'none.db'}")
     assert missing.exit_code == 1
     assert missing.stderr.strip() == (
-        f"error: no database at {tmp_path / 'none.db'}: import games first (cribstats import PATH)"
+        f"error: no database at {tmp_path / 'none.db'}: import games first (`cribstats import PATH`)"
     )
     assert not (tmp_path / "none.db").exists()
     bad_url = run("games", "--db", "not a url")

@@ -117,6 +117,7 @@ def _open_store(db: str) -> Engine:
         StoreError,
         describe_db_error,
         make_engine,
+        no_store_message,
         normalize_url,
         schema_state,
         shown_url,
@@ -125,7 +126,7 @@ def _open_store(db: str) -> Engine:
     url = normalize_url(db)
     file = url.database if url.get_backend_name() == "sqlite" else None
     if file and file != ":memory:" and not os.path.exists(file):
-        raise StoreError(f"no database at {file}: store games first with `cribstats import PATH`")
+        raise StoreError(no_store_message(file))
     engine = make_engine(db)
     try:
         state = schema_state(engine)

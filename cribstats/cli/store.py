@@ -66,12 +66,13 @@ def _engine(url: str, *, must_exist: bool = False):  # type: ignore[no-untyped-d
     """An engine for ``url``; with ``must_exist`` an SQLite file that is not there is an error, not created."""
     from pathlib import Path
 
-    from cribstats.store.db import StoreError, make_engine, normalize_url
+    from cribstats.store.db import StoreError, check_store_folder, make_engine, no_store_message, normalize_url
 
     parsed = normalize_url(url)
     file = parsed.database if parsed.get_backend_name() == "sqlite" else None
     if must_exist and file not in (None, "", ":memory:") and not Path(str(file)).exists():
-        raise StoreError(f"no database at {file}: import games first (cribstats import PATH)")
+        raise StoreError(no_store_message(str(file)))
+    check_store_folder(url)
     return make_engine(url)
 
 
