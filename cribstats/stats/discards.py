@@ -35,6 +35,7 @@ SUMMARY_COLUMNS: tuple[str, ...] = (
 STATS_DISCARD_COLUMNS: tuple[str, ...] = ("discard_loss_per_deal_dealer", "discard_loss_per_deal_pone")
 """The columns ``cribstats stats`` fills beside counting accuracy (``measures.DISCARD_COLUMNS``)."""
 
+LOSS_UNITS = 1e9  # a discard's loss is known to 1e-9 (a best discard is one within 1e-9 of the best)
 GROUP_SCHEMA: dict[str, Any] = {
     "player_id": pl.Int64, "role": pl.String, "hand_only": pl.Boolean, "deals": pl.Int64, "loss": pl.Float64,
     "best": pl.Int64,
@@ -53,7 +54,9 @@ def _groups_query(filters: StatsFilter) -> sa.Select[Any]:
     return (
         sa.select(
             dp.c.player_id, dp.c.role, dp.c.hand_only, sa.func.count().label("deals"),
-            sa.func.sum(dp.c.loss).label("loss"),
+            # summed as whole billionths, so that the total is the same in any row order, on any database
+            (sa.func.sum(sa.cast(sa.func.round(dp.c.loss * LOSS_UNITS), sa.BigInteger)) / LOSS_UNITS)
+            .label("loss"),
             sa.func.sum(sa.case((dp.c.loss == 0, 1), else_=0)).label("best"),
         )
         .where(dp.c.loss.is_not(None), *_own_rows(dp, filters))
