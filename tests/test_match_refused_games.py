@@ -77,3 +77,14 @@ def test_a_game_that_is_no_game_refuses_the_record_and_the_others_are_kept(tmp_p
     assert imported.exit_code == 2
     assert "line 1: games[1].deals[0].starter: '1H' is not a card" in " ".join(imported.output.split())
     assert set(_stored(db)) == {"cup-1"}
+
+
+def test_a_record_with_sides_that_are_no_names_keeps_its_games(tmp_path: Path) -> None:
+    db = f"sqlite:///{tmp_path / 'club.db'}"
+    path = tmp_path / "cup.jsonl"
+    record = _record("cup", [_game("cup-1", "Alice", "Bob")]) | {"players": ["Alice", 7]}
+    path.write_bytes(orjson.dumps(record))
+    imported = _run("import", str(path), "--db", db)
+    assert imported.exit_code == 2
+    assert "line 1: players: a match has two sides" in " ".join(imported.output.split())
+    assert set(_stored(db)) == {"cup-1"}

@@ -217,13 +217,13 @@ def validate_match(data: object) -> MatchRecord:
     :raises MatchError: naming the first place that breaks it (``games[1].deals[0].starter``, ``players``).
     """
     players = data.get("players") if isinstance(data, dict) else None
-    if isinstance(players, list) and not (_all_names(players) or all(
-            isinstance(side, list) and len(side) == 2 and _all_names(side) for side in players)):
-        raise MatchError("players", SIDES_MESSAGE)
     from cribstats.match.record_checks import check_record, still_games
 
+    first: MatchError | None = None  # the first place that breaks the contract: the record is refused there
+    if isinstance(players, list) and not (_all_names(players) or all(
+            isinstance(side, list) and len(side) == 2 and _all_names(side) for side in players)):
+        first = MatchError("players", SIDES_MESSAGE)
     games = data.get("games") if isinstance(data, dict) else None
-    first: MatchError | None = None
     read: list[tuple[int, GameLog | None]] = []  # each whole game by its number, None for one that is no game
     for g, game in enumerate(games if isinstance(games, list) else ()):
         if isinstance(game, dict):  # a whole game: checked as a game, so that its places read as a game's
