@@ -61,7 +61,8 @@ def serve(
         cribstats serve --db postgresql://club@db/club --host 0.0.0.0 --workers 4 --private
     """
     from cribstats.service.settings import Settings
-    from cribstats.store.db import check_store_folder, ensure_schema, make_engine, normalize_url, shown_url
+    from cribstats.store.db import ensure_schema, make_engine, normalize_url, shown_url
+    from cribstats.store.store_file import check_store_folder
 
     if workers > 1 and normalize_url(db).get_backend_name() != "postgresql":
         raise fail("--workers above 1 needs PostgreSQL: one SQLite file is served by one process", 2)
@@ -159,7 +160,8 @@ def _run(sock: socket.socket, host: str, workers: int) -> None:
 
 
 def _engine(db: str) -> Engine:
-    from cribstats.store.db import check_store_folder, make_engine
+    from cribstats.store.db import make_engine
+    from cribstats.store.store_file import check_store_folder
 
     check_store_folder(db)
     return make_engine(db)

@@ -117,11 +117,11 @@ def _open_store(db: str) -> Engine:
         StoreError,
         describe_db_error,
         make_engine,
-        no_store_message,
         normalize_url,
         schema_state,
         shown_url,
     )
+    from cribstats.store.store_file import no_store_message
 
     url = normalize_url(db)
     file = url.database if url.get_backend_name() == "sqlite" else None

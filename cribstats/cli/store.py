@@ -66,7 +66,8 @@ def _engine(url: str, *, must_exist: bool = False):  # type: ignore[no-untyped-d
     """An engine for ``url``; with ``must_exist`` an SQLite file that is not there is an error, not created."""
     from pathlib import Path
 
-    from cribstats.store.db import StoreError, check_store_folder, make_engine, no_store_message, normalize_url
+    from cribstats.store.db import StoreError, make_engine, normalize_url
+    from cribstats.store.store_file import check_store_folder, no_store_message
 
     parsed = normalize_url(url)
     file = parsed.database if parsed.get_backend_name() == "sqlite" else None
