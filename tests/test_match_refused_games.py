@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import orjson
+import pytest
 from typer.testing import CliRunner
 
 from cribstats.cli.app import app
@@ -57,34 +58,27 @@ def test_a_game_between_other_sides_refuses_the_record_not_its_games(tmp_path: P
     assert (cup["winner"], cup["score"]) == ("Alice", "2-0")
 
 
-def test_a_game_naming_another_match_is_stored_as_written(tmp_path: Path) -> None:
-    db = f"sqlite:///{tmp_path / 'club.db'}"
-    path = tmp_path / "cup.json"
-    path.write_bytes(orjson.dumps(_record("cup", [_game("x-1", "Alice", "Bob", match="other")])))
-    imported = _run("import", str(path), "--db", db)
-    assert imported.exit_code == 2
-    assert "games[0].match: this game names match 'other', not 'cup'" in " ".join(imported.output.split())
-    assert set(_stored(db)) == {"x-1"}
+BROKEN = {"format": "cribstats/game/1", "id": "cup-2", "players": ["Alice", "Bob"],
+          "deals": [{"dealer": "Alice", "hands": {}, "discards": {}, "starter": "1H"}]}
 
 
-def test_a_game_that_is_no_game_refuses_the_record_and_the_others_are_kept(tmp_path: Path) -> None:
-    db = f"sqlite:///{tmp_path / 'club.db'}"
-    path = tmp_path / "cup.jsonl"
-    broken = {"format": "cribstats/game/1", "id": "cup-2", "players": ["Alice", "Bob"],
-              "deals": [{"dealer": "Alice", "hands": {}, "discards": {}, "starter": "1H"}]}
-    path.write_bytes(orjson.dumps(_record("cup", [_game("cup-1", "Alice", "Bob"), broken])))
-    imported = _run("import", str(path), "--db", db)
-    assert imported.exit_code == 2
-    assert "line 1: games[1].deals[0].starter: '1H' is not a card" in " ".join(imported.output.split())
-    assert set(_stored(db)) == {"cup-1"}
-
-
-def test_a_record_with_sides_that_are_no_names_keeps_its_games(tmp_path: Path) -> None:
+@pytest.mark.parametrize(("record", "refused", "kept"), [
+    # a game naming another match: stored as written
+    (_record("cup", [_game("x-1", "Alice", "Bob", match="other")]),
+     "line 1: games[0].match: this game names match 'other', not 'cup'", {"x-1"}),
+    # a game that is no game refuses the record; the other is kept
+    (_record("cup", [_game("cup-1", "Alice", "Bob"), BROKEN]),
+     "line 1: games[1].deals[0].starter: '1H' is not a card", {"cup-1"}),
+    # sides that are no names
+    (_record("cup", [_game("cup-1", "Alice", "Bob")]) | {"players": ["Alice", 7]},
+     "line 1: players: a match has two sides", {"cup-1"}),
+])  # fmt: skip
+def test_a_refused_record_keeps_its_games(record: dict[str, Any], refused: str, kept: set[str],
+                                          tmp_path: Path) -> None:
     db = f"sqlite:///{tmp_path / 'club.db'}"
     path = tmp_path / "cup.jsonl"
-    record = _record("cup", [_game("cup-1", "Alice", "Bob")]) | {"players": ["Alice", 7]}
     path.write_bytes(orjson.dumps(record))
     imported = _run("import", str(path), "--db", db)
     assert imported.exit_code == 2
-    assert "line 1: players: a match has two sides" in " ".join(imported.output.split())
-    assert set(_stored(db)) == {"cup-1"}
+    assert refused in " ".join(imported.output.split())
+    assert set(_stored(db)) == kept
