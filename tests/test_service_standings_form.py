@@ -74,11 +74,14 @@ def test_the_form_with_empty_fields_filters_by_the_filled_one(site: LiveServer) 
 @pytest.mark.browser
 def test_the_form_filled_in_chromium_shows_the_events_standings(site: LiveServer, tmp_path: Path) -> None:
     from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
 
     with chromium_driver(tmp_path / "profile") as driver:
         driver.get(site.url + "/standings")
         driver.find_element(By.NAME, "event").send_keys("Ladder")
         driver.find_element(By.CSS_SELECTOR, "#filters button[type=submit]").click()
+        # the click starts the page's load: wait for the answer's address (the page before has a table too)
+        WebDriverWait(driver, 30).until(lambda d: "event=Ladder" in d.current_url)
         driver.find_element(By.CSS_SELECTOR, "#standings tbody")
         assert "date=" in driver.current_url  # the empty fields were sent
         rows = [[td.text.strip() for td in tr.find_elements(By.TAG_NAME, "td")][:7]
