@@ -78,6 +78,7 @@ def test_nothing_comes_from_elsewhere(site: LiveServer) -> None:
 @pytest.mark.browser
 def test_the_page_renders_in_chromium_without_console_errors(site: LiveServer, tmp_path: Path) -> None:
     from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
 
     with chromium_driver(tmp_path / "profile", console_log=True) as driver:
         driver.get(site.url + "/")
@@ -93,4 +94,5 @@ def test_the_page_renders_in_chromium_without_console_errors(site: LiveServer, t
         logged = driver.get_log("browser")
         assert [entry for entry in logged if entry["level"] in ("SEVERE", "WARNING")] == [], logged
         driver.find_element(By.ID, "openapi").click()
+        WebDriverWait(driver, 30).until(lambda d: d.current_url.endswith("/openapi.json"))  # the click's load
         assert '"openapi"' in driver.page_source
