@@ -270,9 +270,7 @@ def inline_games(record: MatchRecord) -> list[tuple[int, GameLog]]:
     for number, game in enumerate(record.games or (), start=1):
         if isinstance(game, str):
             continue
-        if game.match is None or game.match_game is None:
-            game = game.model_copy(update={"match": record.id, "match_game": number})
-        out.append((number, game))
+        out.append((number, as_match_game(record.id, number, game)))
     return out
 
 
@@ -298,14 +296,16 @@ def listed_games(record: MatchRecord) -> list[tuple[int, str, str]]:
     """Every game the record lists: (number, key, place in the record), inline games by :func:`game_key`."""
     out = []
     for (number, game) in enumerate(record.games or (), start=1):
-        key = game if isinstance(game, str) else game_key(_as_match_game(record, number, game))
+        key = game if isinstance(game, str) else game_key(as_match_game(record.id, number, game))
         out.append((number, key, f"games[{number - 1}]"))
     return out
 
 
-def _as_match_game(record: MatchRecord, number: int, game: GameLog) -> GameLog:
+def as_match_game(match_id: str, number: int, game: GameLog) -> GameLog:
+    """A whole game of a record as game ``number`` of match ``match_id``: the two given to it where it does not
+    give both itself."""
     if game.match is None or game.match_game is None:
-        return game.model_copy(update={"match": record.id, "match_game": number})
+        return game.model_copy(update={"match": match_id, "match_game": number})
     return game
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from cribstats.gamelog import GameLog, GameLogError, check_options, check_players, join_place
-from cribstats.match.model import MatchError, MatchRecord, describe_players, same_sides
+from cribstats.match.model import MatchError, MatchRecord, as_match_game, describe_players, same_sides
 from cribstats.names import TextError, check_text, normalise_name, quoted
 
 
@@ -53,7 +53,7 @@ def still_games(record_id: str | None, read: list[tuple[int, GameLog | None]],
                 misfits: set[int] | frozenset[int] = frozenset()) -> list[tuple[int, GameLog]]:  # fmt: skip
     """The whole games of a refused record that are games all the same, by their number in it: each that keeps
     the game contract (None in ``read``: one that does not), carrying the record's id and its number as an
-    accepted record's games do (:func:`cribstats.match.model.inline_games`), so that the record put right and
+    accepted record's games do (:func:`cribstats.match.model.as_match_game`), so that the record put right and
     read again finds them stored as they are; a game whose part in the match was wrong (``misfits``: other sides,
     another match, another number), or any game when the record's id is not one, as it was written.
     """
@@ -66,9 +66,8 @@ def still_games(record_id: str | None, read: list[tuple[int, GameLog | None]],
             check_players(game)
         except GameLogError:
             continue
-        if match_id is not None and number not in misfits and game.match in (None, match_id) and (
-                game.match_game is None):
-            game = game.model_copy(update={"match": match_id, "match_game": number})
+        if match_id is not None and number not in misfits and game.match in (None, match_id):
+            game = as_match_game(match_id, number, game)
         try:
             check_options(game)
         except GameLogError:
