@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 from datetime import date as Date
 from enum import StrEnum
 from typing import TYPE_CHECKING, Annotated
@@ -121,12 +120,10 @@ def _open_store(db: str) -> Engine:
         schema_state,
         shown_url,
     )
-    from cribstats.store.store_file import no_store_message
+    from cribstats.store.store_file import check_store_exists
 
     url = normalize_url(db)
-    file = url.database if url.get_backend_name() == "sqlite" else None
-    if file and file != ":memory:" and not os.path.exists(file):
-        raise StoreError(no_store_message(file))
+    check_store_exists(db)
     engine = make_engine(db)
     try:
         state = schema_state(engine)

@@ -64,15 +64,11 @@ def _database_errors(url: str) -> Iterator[None]:
 
 def _engine(url: str, *, must_exist: bool = False):  # type: ignore[no-untyped-def]
     """An engine for ``url``; with ``must_exist`` an SQLite file that is not there is an error, not created."""
-    from pathlib import Path
+    from cribstats.store.db import make_engine
+    from cribstats.store.store_file import check_store_exists, check_store_folder
 
-    from cribstats.store.db import StoreError, make_engine, normalize_url
-    from cribstats.store.store_file import check_store_folder, no_store_message
-
-    parsed = normalize_url(url)
-    file = parsed.database if parsed.get_backend_name() == "sqlite" else None
-    if must_exist and file not in (None, "", ":memory:") and not Path(str(file)).exists():
-        raise StoreError(no_store_message(str(file)))
+    if must_exist:
+        check_store_exists(url)
     check_store_folder(url)
     return make_engine(url)
 
