@@ -112,12 +112,9 @@ def night_findings_page(engine: Engine, limit: int, offset: int) -> tuple[int, l
 
 def match_findings(engine: Engine) -> list[dict[str, Any]]:
     """The findings of every stored match, the latest match first, each match's in the order found."""
-    from cribstats.store.matches import load_matches
+    from cribstats.store.matches import match_findings as stored
 
     with engine.connect() as conn:
-        found = load_matches(conn)
-    return [
-        {"match": m.source_id, "date": m.date, "game": f.game, "kind": f.kind, "player": f.player,
-         "message": f.message}
-        for m in reversed(found) for f in m.findings
-    ]  # fmt: skip
+        found = stored(conn)
+    return [{"match": f.match, "date": date, "game": f.game, "kind": f.kind, "player": f.player,
+             "message": f.message} for date, f in found]  # fmt: skip

@@ -155,6 +155,15 @@ def night_findings(conn: Connection, *, limit: int | None = None,
     return int(total), [NightFinding(row.date, row.event_name, row.round, _finding(row)) for row in rows]
 
 
+def match_findings(conn: Connection) -> list[tuple[Date | None, Finding]]:
+    """Every stored match's findings with the match's date, the latest match first (undated ones, newest stored
+    first, before the dated: the reverse of :func:`load_matches`' order), each match's in the order found."""
+    f, m = t.match_finding_table, t.match_table
+    query = (_query(f.c.match_id.is_not(None)).add_columns(m.c.date.label("match_date"))
+             .order_by(m.c.date.is_(None).desc(), m.c.date.desc(), m.c.id.desc(), f.c.seq, f.c.id))  # fmt: skip
+    return [(row.match_date, _finding(row)) for row in conn.execute(query)]
+
+
 def _findings(conn: Connection, where: sa.ColumnElement[bool]) -> list[tuple[int | None, Finding]]:
     f = t.match_finding_table
     query = _query(where).order_by(f.c.match_id, f.c.seq, f.c.id)
