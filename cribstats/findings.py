@@ -140,6 +140,15 @@ def show_what(phase: str, cards: list[str], starter: str) -> str:
     return f"the {phase} {' '.join(cards)} with starter {starter}"
 
 
+def unjudged_show_message(player: str, claimed: int, what: str, why: str) -> str:
+    """A show claim that a bad deal makes impossible to judge, and why: it is credited as claimed.
+
+    >>> unjudged_show_message("Ann", 10, show_what("hand", ["5S", "4S", "2S", "6H"], "5S"), "5S is in it twice")
+    "Ann's claim of 10 for the hand 5S 4S 2S 6H with starter 5S is not judged: 5S is in it twice"
+    """
+    return f"{player}'s claim of {claimed} for {what} is not judged: {why}"
+
+
 def heels_what(starter: str) -> str:
     return f"his heels (starter {starter})"
 

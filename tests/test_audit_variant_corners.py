@@ -118,10 +118,12 @@ def test_the_three_player_deal_is_clean() -> None:
 def test_a_crib_card_also_cut_as_the_starter_leaves_the_crib_unjudged() -> None:
     # the crib card 4S is the starter too: one bad-deal, player null (the later copy is the starter). The crib
     # 9D 4D 6C 4S with starter 4S would pair 4S with itself; it cannot be counted, so the claim of 14 stands on
-    # the board as claimed (Ann 20) and is not judged
+    # the board as claimed (Ann 20) and is not judged, which the audit says, right after the hands
     game = make_game([three_player_deal(crib_card="4S")], THREE, variant="three-player")
     assert findings(game) == [
         (1, None, "bad-deal", "deal", None, None, None, "4S appears twice in the deal (again as the starter)"),
+        (1, None, "bad-deal", "deal", "Ann", None, None, "Ann's claim of 14 for the crib 9D 4D 6C 4S with starter "
+         "4S is not judged: 4S is in it twice, the starter taken"),
     ]
     assert replay(game).scores_claimed == {"Ann": 20, "Ben": 5, "Cat": 9}
 
@@ -137,7 +139,12 @@ def test_a_hand_holding_the_starter_is_not_judged() -> None:
     assert [f[:7] for f in findings(game)] == [
         (1, None, "bad-deal", "deal", None, None, None),
         (1, None, "overclaim", "hand", "Bob", 9, 8),
+        (1, None, "bad-deal", "deal", "Alice", None, None),
     ]
+    assert findings(game)[2][7] == (
+        "Alice's claim of 10 for the hand 5S 4S 2S 6H with starter 5S is not judged: 5S is in it twice, the "
+        "starter taken"
+    )
 
 
 def test_a_crib_holding_a_card_twice_is_not_judged() -> None:
@@ -148,4 +155,9 @@ def test_a_crib_holding_a_card_twice_is_not_judged() -> None:
     deal["discards"]["Bob"] = ["8D", "KC"]
     assert [f[:5] for f in findings(make_game([deal], ["Alice", "Bob"]))] == [
         (1, None, "bad-deal", "deal", "Bob"),
+        (1, None, "bad-deal", "deal", "Alice"),  # her crib's claim, not judged
     ]
+    assert findings(make_game([deal], ["Alice", "Bob"]))[1][7] == (
+        "Alice's claim of 6 for the crib 8D 8C 8D KC with starter 5H is not judged: 8D is in it twice, the "
+        "starter taken"
+    )

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from test_audit_findings import GAME, audit, bare_deal, example_deal, make_game
 
+from cribstats.replay import replay
+
 
 def F(deal, event, kind, phase, player, claimed=None, due=None):
     return (GAME, deal, event, kind, phase, player, claimed, due)
@@ -67,10 +69,15 @@ def test_muggins_call_on_a_pegged_total_shares_what_the_total_missed() -> None:
 
 def test_a_claim_a_bad_deal_makes_impossible_to_judge_is_not_judged() -> None:
     # Bob is dealt seven cards (QD too) and keeps five: his hand cannot be a four-card hand, so his claim of 3 is
-    # neither missed nor over-claimed; Alice's hand (12) and the crib (6) are still judged, and are right.
+    # neither missed nor over-claimed, which the audit says right after the deal's other findings (Bob's hand is
+    # counted first); Alice's hand (12) and the crib (6) are still judged, and are right.
     hands = {"Alice": ["5S", "4S", "2S", "8D", "6H", "8C"], "Bob": ["TS", "6D", "JH", "4H", "KC", "7C", "QD"]}
     deal = bare_deal(hands=hands, show={"Bob": 3, "Alice": 12, "crib": 6})
-    assert audit(make_game([deal])) == [F(1, None, "bad-deal", "deal", "Bob")]
+    game = make_game([deal])
+    assert audit(game) == [F(1, None, "bad-deal", "deal", "Bob"), F(1, None, "bad-deal", "deal", "Bob")]
+    assert replay(game).findings[1].message == (
+        "Bob's claim of 3 for the hand 6D JH 4H 7C QD with starter 5H is not judged: it holds 5 cards, not 4"
+    )
 
 
 def test_when_nobody_can_play_the_next_card_is_a_lead() -> None:

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 from cribstats.cards import CARD_BY_TEXT, Card, format_card
 from cribstats.findings import (
     board_message,
+    counted,
     crib_card_message,
     dealer_rotation_message,
     dealt_count_message,
@@ -18,6 +19,7 @@ from cribstats.findings import (
     heels_what,
     muggins_heels_message,
     show_what,
+    unjudged_show_message,
 )
 from cribstats.replay.claims import NEVER, Claims
 from cribstats.replay.facts import DealFacts, PlayerDealFacts, ShowFact, ShowPhase
@@ -249,8 +251,11 @@ class DealReplay(Claims):
         size = CRIB_SIZE if crib else self.rules.hand_size
         if len(cards) != size or len({self.starter, *cards}) != size + 1:
             # a bad deal (the wrong number of cards, or a card in it twice, the starter included) makes this claim
-            # impossible to judge: credit it as claimed
+            # impossible to judge: credit it as claimed, and say so
             if claimed is not None:
+                shown = show_what(phase, [format_card(c) for c in cards], self.deal.starter)
+                why = self.unjudged_why(cards, size)
+                g.find("bad-deal", "deal", player, unjudged_show_message(player, claimed, shown, why), stage=phase)
                 g.credit(g.side_of[player], claimed, 0)
             return
         due = score_show_total(cards, self.starter, crib=crib)
@@ -274,6 +279,17 @@ class DealReplay(Claims):
         if self.calls:
             self.judge_calls(player, phase, None, what)
             self.credit_calls(player, phase, None)
+
+    def unjudged_why(self, cards: list[Card], size: int) -> str:
+        """Why a hand or crib cannot be counted: its size, or the first card in it twice (the starter taken)."""
+        if len(cards) != size:
+            return f"it holds {counted(len(cards), 'card')}, not {size}"
+        seen = {self.starter}
+        for card in cards:
+            if card in seen:
+                return f"{format_card(card)} is in it twice, the starter taken"
+            seen.add(card)
+        return "it holds a card twice"  # (not reached: the caller found one)
 
     # -- the board --------------------------------------------------------------------------------------------
 
