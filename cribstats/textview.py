@@ -2,7 +2,8 @@
 each finding beside the thing it is about. It returns text and prints nothing (``cribstats show`` prints it).
 
 :class:`TextView` is a :class:`~cribstats.replay.ReplayVisitor` (like python-chess's ``StringExporter``): pass it
-to ``replay(game, view)`` and ``view.result()`` is the text. :func:`render_game` does the same from an outcome.
+to ``replay(game, view)`` and ``view.result()`` is the text; it keeps where the replay told each finding, so
+that each is shown right after the thing it is about.
 
 >>> from cribstats.gamelog import validate_game
 >>> from cribstats.replay import replay
@@ -25,7 +26,7 @@ True
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING
 
 from cribstats.cards import format_card
@@ -36,7 +37,7 @@ from cribstats.safetext import visible
 from cribstats.variants import Variant, seat_after
 
 if TYPE_CHECKING:
-    from cribstats.gamelog.fast import AnyGame
+    from cribstats.gamelog.fast import AnyDeal, AnyGame
 
 INDENT = "    "
 
@@ -57,16 +58,18 @@ def _claim(due: int | None, claimed: int | None) -> str:
     return f"{due} (claimed {claimed})"
 
 
-def render_game(game: AnyGame, outcome: GameOutcome) -> str:
-    """The whole game as text, findings inline (see the module example)."""
+def render_game(game: AnyGame, outcome: GameOutcome, after_show: Mapping[int, int]) -> str:
+    """The whole game as text, findings inline (see the module example); ``after_show`` gives, by ``id``, the
+    show each finding of the show comes after (its index in the deal's shows), as the replay told them
+    (:class:`TextView` keeps it): a muggins call right after the claim it corrects, not under the caller's hand."""
     by_place: dict[tuple[int | None, int | None], list[Finding]] = defaultdict(list)
     for f in outcome.findings:
         by_place[(f.deal, f.event)].append(f)
     lines = [_header(game, outcome)]
     for facts in outcome.deals:
         lines.append("")
-        lines.extend(_deal_lines(facts, by_place, outcome.variant, _bonus_line(game, facts), sides(game),
-                                 judged=not game.giveaway_rule))  # fmt: skip
+        lines.extend(_deal_lines(facts, by_place, after_show, outcome.variant, _bonus_line(game, facts),
+                                 sides(game), judged=not game.giveaway_rule))  # fmt: skip
     lines.append("")
     lines.extend(_end_lines(outcome, by_place.get((None, None), []), sides(game)))
     # names, events, sites and ids are user text: a control or hidden character in one shows as an escape
@@ -124,6 +127,7 @@ def _board(scores: dict[str, int], teams: list[list[str]] | None) -> str:
 def _deal_lines(
     facts: DealFacts,
     by_place: dict[tuple[int | None, int | None], list[Finding]],
+    after_show: Mapping[int, int],
     variant: Variant,
     bonus: str | None = None,
     teams: list[list[str]] | None = None,
@@ -135,6 +139,7 @@ def _deal_lines(
     status = " (after the end of the game)" if facts.after_end else ""
     lines = [f"Deal {n}: {facts.dealer} deals, starter {format_card(facts.starter)}{status}"]
     width = max((len(p.player) for p in facts.players), default=0)
+    heels: list[str] = []  # his heels, scored at the cut: after a bid or a bonus, which come before it
     for p in facts.players:
         lines.append(
             f"{INDENT}{p.player:<{width}}  {p.role:<6}  dealt {_cards(p.dealt)}  to the crib {_cards(p.discards)}"
@@ -143,9 +148,10 @@ def _deal_lines(
         if told is not None:
             lines.append(f"{INDENT}{p.player:<{width}}  {told}")
         if p.heels_due or p.heels_claimed:
-            lines.append(f"{INDENT}{p.player} his heels: {_claim(p.heels_due, p.heels_claimed)}")
+            heels.append(f"{INDENT}{p.player} his heels: {_claim(p.heels_due, p.heels_claimed)}")
     if bonus is not None:
         lines.append(bonus)
+    lines.extend(heels)
     here = by_place.get((n, None), [])
     deal_findings = [f for f in here if f.phase in ("deal", "heels", "play") and f.kind != "board"]
     lines.extend(_finding_line(f, INDENT) for f in deal_findings if f.phase in ("deal", "heels"))
@@ -158,15 +164,11 @@ def _deal_lines(
     show_findings = [f for f in here if f.phase in ("hand", "crib")]
     if facts.shows:
         lines.append(f"{INDENT}The show")
-        for show in facts.shows:
+        for index, show in enumerate(facts.shows):
             lines.append(_show_line(show, width))
-            lines.extend(
-                _finding_line(f, INDENT * 2)
-                for f in show_findings
-                if f.phase == show.phase and f.player == show.player
-            )
-    shown = {(s.phase, s.player) for s in facts.shows}
-    lines.extend(_finding_line(f, INDENT) for f in show_findings if (f.phase, f.player) not in shown)
+            lines.extend(_finding_line(f, INDENT * 2) for f in show_findings if after_show.get(id(f)) == index)
+    placed = range(len(facts.shows))
+    lines.extend(_finding_line(f, INDENT) for f in show_findings if after_show.get(id(f)) not in placed)
     rest = [f for f in here if f not in deal_findings and f not in show_findings]
     if facts.scores_claimed:
         board = _board(facts.scores_claimed, teams)
@@ -233,13 +235,26 @@ class TextView(ReplayVisitor):
     def __init__(self) -> None:
         self._game: AnyGame | None = None
         self._text = ""
+        self._shows = 0  # the shows told so far in the deal
+        self._after_show: dict[int, int] = {}  # by id, each of the deal's findings told after a show: which
 
     def begin_game(self, game: AnyGame, key: str) -> None:
         self._game = game
+        self._after_show = {}
+
+    def begin_deal(self, number: int, deal: AnyDeal) -> None:
+        self._shows = 0
+
+    def visit_show(self, fact: ShowFact) -> None:
+        self._shows += 1
+
+    def visit_finding(self, finding: Finding) -> None:
+        if finding.deal is not None and self._shows:
+            self._after_show[id(finding)] = self._shows - 1
 
     def end_game(self, outcome: GameOutcome) -> None:
         assert self._game is not None
-        self._text = render_game(self._game, outcome)
+        self._text = render_game(self._game, outcome, self._after_show)
 
     def result(self) -> str:
         return self._text

@@ -16,7 +16,7 @@ from spec_example import example_deal
 
 from cribstats.gamelog import GameLog, validate_game
 from cribstats.replay import replay
-from cribstats.textview import render_game
+from cribstats.textview import TextView
 
 GAME = "corner-1"
 
@@ -64,12 +64,13 @@ def test_three_for_last_reaching_the_target_ends_the_game_before_the_first_deal(
         (1, None, "after-end", "deal", None, None, None,
          "the game had already ended at 3, but the log goes on: a whole deal"),
     ]
-    outcome = replay(game)
+    view = TextView()
+    outcome = replay(game, view)
     assert outcome.scores_claimed == {"Ann": 0, "Ben": 3}
     assert outcome.winners == ("Ben",)
     assert outcome.deals[0].after_end
     # show still tells the three for last, so that the board (Ben 3) adds up
-    assert "    Ben three for last: 3" in render_game(game, outcome).splitlines()
+    assert "    Ben three for last: 3" in view.result().splitlines()
 
 
 def test_three_for_last_short_of_the_target_does_not_end_the_game() -> None:

@@ -255,7 +255,8 @@ class DealReplay(Claims):
             if claimed is not None:
                 shown = show_what(phase, [format_card(c) for c in cards], self.deal.starter)
                 why = self.unjudged_why(cards, size)
-                g.find("bad-deal", "deal", player, unjudged_show_message(player, claimed, shown, why), stage=phase)
+                g.find("bad-deal", "deal", player, unjudged_show_message(player, claimed, shown, why), stage=phase,
+                       at=len(self.shows) - 1)  # right after the show before it: this one has none
                 g.credit(g.side_of[player], claimed, 0)
             return
         due = score_show_total(cards, self.starter, crib=crib)

@@ -9,7 +9,7 @@ from typing import Any
 from cribstats.cards import format_card
 from cribstats.replay import GameOutcome, replay
 from cribstats.store.queries import StoredGame
-from cribstats.textview import render_game
+from cribstats.textview import TextView
 
 
 def _cards(cards: tuple[int, ...]) -> list[str]:
@@ -18,9 +18,9 @@ def _cards(cards: tuple[int, ...]) -> list[str]:
 
 def replayed(stored: StoredGame) -> tuple[dict[str, Any], str]:
     """The game's JSON and its ``show`` text, from one replay."""
-    game = stored.game()
-    outcome = replay(game, key=stored.key)
-    return game_json(stored, outcome), render_game(game, outcome)
+    view = TextView()
+    outcome = replay(stored.game(), view, key=stored.key)
+    return game_json(stored, outcome), view.result()
 
 
 def game_json(stored: StoredGame, outcome: GameOutcome) -> dict[str, Any]:
