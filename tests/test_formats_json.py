@@ -256,3 +256,28 @@ def test_stdin_empty_not_json_and_binary(monkeypatch: pytest.MonkeyPatch) -> Non
 def test_read_stream_on_an_open_handle() -> None:
     games = list(read_stream(io.BytesIO((GAME % b"h1") + b"\n"), "pipe"))
     assert [(g.file, g.place, g.game.id) for g in games] == [("pipe", "line 1", "h1")]
+
+
+def test_a_stray_nul_refuses_its_line_and_not_the_file(tmp_path: Path) -> None:
+    # three games a line, a NUL inside the second's id (at its column 43): that line is refused where the NUL is;
+    # the file is text all the same, and the first and third are read
+    lines = [GAME % b"g1", GAME % b"g\x002", GAME % b"g3"]
+    path = tmp_path / "night.jsonl"
+    path.write_bytes(b"\n".join(lines) + b"\n")
+    games, errors = read_all(path)
+    assert [g.game.id for g in games] == ["g1", "g3"]
+    column = lines[1].index(b"\x00") + 1
+    assert errors == [f"{path}:line 2, column {column}: not valid JSON: unexpected control character in string"]
+
+
+def test_a_stray_nul_in_a_sheet_refuses_its_row(tmp_path: Path) -> None:
+    path = tmp_path / "ladder.csv"
+    path.write_bytes(b"date,event,round,player1,player2,score1,score2,first_dealer\n"
+                     b"2026-09-08,Autumn Ladder,1,Frank,Irene,118,121,Frank\n"
+                     b"2026-09-08,Autumn\x00Ladder,1,Grace,Alice,72,121,Grace\n"
+                     b"2026-09-08,Autumn Ladder,2,Frank,Alice,121,99,Alice\n")
+    games, errors = read_all(path)
+    # (a sheet's game seats its first dealer first)
+    assert [(g.place, g.game.players) for g in games] == [("line 2", ["Frank", "Irene"]),
+                                                          ("line 4", ["Alice", "Frank"])]
+    assert errors == [f"{path}:line 3: event: an event may not hold U+0000 (a control character)"]

@@ -119,8 +119,26 @@ def kind_of(path: str) -> str | None:
 
 
 def is_binary(head: bytes) -> bool:
-    """True for data no text log holds (a NUL byte, as in images, archives and databases)."""
-    return b"\x00" in head
+    """True for data no text log holds, by its first bytes: NUL bytes, as images, archives, databases and text in
+    UTF-16 or UTF-32 have, more than one in 64 bytes, or with bytes that are not UTF-8 around them. A stray NUL in
+    UTF-8 text is not enough: the reader refuses the line that holds it and reads the rest.
+
+    >>> line = b'{"format": "cribstats/game/1", "id": "g\\x002", "players": ["Alice", "Bob"]}\\n'
+    >>> is_binary(line * 3), is_binary("{}".encode("utf-16"))
+    (False, True)
+    >>> is_binary(bytes([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13]) + b"IHDR" * 20)
+    True
+    """
+    nuls = head.count(b"\x00")
+    if not nuls:
+        return False
+    if nuls * 64 > len(head):
+        return True
+    try:
+        head.decode("utf-8")
+    except UnicodeDecodeError as bad:
+        return bad.start < len(head) - 3  # (a character cut at the end of the bytes looked at is not bad)
+    return False
 
 
 #: the byte-order marks of text in a wide encoding, which a log saved as "Unicode" on Windows starts with
