@@ -229,3 +229,29 @@ def test_a_cell_longer_than_the_csv_limit_is_refused_at_its_line_and_the_other_r
         ("line 3" if kind == "tally" else "line 4", f"a cell is longer than {csv.field_size_limit()} characters")
     ]
     assert len(games) == games_left
+
+
+@pytest.mark.parametrize("kind", ["tally", "scorecards"])
+def test_a_quote_left_open_is_refused_where_it_opens_and_the_rows_after_it_read(tmp_path: Path, kind: str) -> None:
+    """The open quote ran its cell on to the end of the sheet: the error named the last line, for its number of
+    values, and the good rows after the quote were lost without a word."""
+    if kind == "tally":
+        rows = ["date,event,round,player1,player2,score1,score2",
+                "2026-09-08,Ladder,1,Ann,Bob,121,100",
+                '2026-09-08,"Ladder,1,Cid,Dee,121,90',
+                "2026-09-08,Ladder,1,Eve,Fay,99,121",
+                "2026-09-08,Ladder,2,Ann,Fay,121,80"]  # fmt: skip
+        read = ["line 2", "line 4", "line 5"]
+    else:
+        rows = ["date,event,round,player,opponent,game_points,spread",
+                '2026-11-05,"Night,1,Ann,Bob,2,+21',
+                "2026-11-05,Night,1,Cid,Dee,2,+21", "2026-11-05,Night,1,Dee,Cid,0,-21"]  # fmt: skip
+        read = ["lines 3, 4"]  # the two cards of lines 3 and 4 agree: a game
+    sheet = tmp_path / "sheet.csv"
+    sheet.write_text("\n".join(rows) + "\n")
+    errors: list[LogError] = []
+    games = list(read_games(sheet, on_error=errors.append))
+    line = "line 3" if kind == "tally" else "line 2"
+    message = 'a quote (") opened on this line is not closed on it'
+    assert [(e.place, e.message) for e in errors] == [(line, message)]
+    assert [g.place for g in games] == read

@@ -111,10 +111,15 @@ def sheet_delimiter(header_line: str) -> str:
 def sheet_rows(
     lines: Iterable[str], file: str, on_error: OnError | None, delimiter: str = ","
 ) -> Iterator[tuple[int, list[str]]]:
-    """The rows of a CSV sheet, each with its line number. A row the csv module cannot read (a cell longer than
-    its field limit) is refused at its line and passed over; the rows after it are read."""
-    reader = csv.reader(lines, delimiter=delimiter)
+    """The rows of a CSV sheet, each with the line it is on. A row the csv module cannot read (a cell longer than
+    its field limit) is refused at its line and passed over; the rows after it are read. A sheet's cells hold no
+    line breaks (no name, event or score does), so a quote left open, which would run its cell on over the lines
+    after it, is refused at the line where it opens, and those lines are read as the rows they are."""
+    feed = _LineFeed(lines)
+    reader = csv.reader(feed, delimiter=delimiter)
     while True:
+        feed.record = []
+        start = feed.line + 1
         try:
             row = next(reader)
         except StopIteration:
@@ -123,9 +128,41 @@ def sheet_rows(
             limit = csv.field_size_limit()
             problem = (f"a cell is longer than {limit} characters" if "field limit" in str(err)
                        else f"not a row of CSV: {err}")
-            report(LogError(file, line_place(reader.line_num), problem), on_error)
+            report(LogError(file, line_place(start), problem), on_error)
+            feed.put_back_after_first()
             continue
-        yield reader.line_num, row
+        if len(feed.record) > 1:
+            report(LogError(file, line_place(start), "a quote (\") opened on this line is not closed on it"),
+                   on_error)
+            feed.put_back_after_first()
+            continue
+        yield start, row
+
+
+class _LineFeed:
+    """The sheet's lines as the csv module reads them, counted, each row's lines kept (``record``) so that those
+    after its first can be read again."""
+
+    def __init__(self, lines: Iterable[str]) -> None:
+        self.source = iter(lines)
+        self.again: list[str] = []  # lines to read again, the next one last
+        self.line = 0
+        self.record: list[str] = []
+
+    def __iter__(self) -> _LineFeed:
+        return self
+
+    def __next__(self) -> str:
+        text = self.again.pop() if self.again else next(self.source)
+        self.line += 1
+        self.record.append(text)
+        return text
+
+    def put_back_after_first(self) -> None:
+        """Read the lines of the last row after its first again."""
+        later = self.record[1:]
+        self.again.extend(reversed(later))
+        self.line -= len(later)
 
 
 def sheet_header(row: list[str]) -> list[str]:
