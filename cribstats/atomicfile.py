@@ -1,7 +1,8 @@
 """Output files written whole or not at all: into a temporary file beside the target, flushed to disk, then renamed
-over it. A full disk, a missing folder or a kill part-way leaves the previous file exactly as it was, and the
-temporary file is removed. Every writer of cribstats (reports, exports, charts, simulated logs) comes here. The
-path ``-`` is standard output, and a device or a pipe is written into as it is.
+over it. A full disk, a missing folder or a kill part-way (Ctrl-C or SIGTERM) leaves the previous file exactly as
+it was, and the temporary file is removed. A link is followed: the file it points to is replaced. Every writer of
+cribstats (reports, exports, charts, simulated logs) comes here. The path ``-`` is standard output, and a device
+or a pipe is written into as it is.
 
 >>> import tempfile, pathlib
 >>> folder = pathlib.Path(tempfile.mkdtemp())
@@ -15,9 +16,11 @@ path ``-`` is standard output, and a device or a pipe is written into as it is.
 from __future__ import annotations
 
 import os
+import signal
 import stat
 import sys
 import tempfile
+import threading
 from collections.abc import Iterator
 from contextlib import contextmanager, suppress
 from pathlib import Path
@@ -75,7 +78,8 @@ def atomic_output(path: str | os.PathLike[str], *, durable: bool = True) -> Iter
         with _standard_output() as handle:
             yield handle
         return
-    target = Path(path)
+    # a link is followed: the file it points to is replaced (a club's web folder linking to its report)
+    target = Path(os.path.realpath(path))
     if _written_in_place(target):
         with _in_place_output(target, path) as handle:
             yield handle
@@ -85,7 +89,7 @@ def atomic_output(path: str | os.PathLike[str], *, durable: bool = True) -> Iter
     except OSError as err:
         raise write_error(path, err) from None
     try:
-        with os.fdopen(fd, "wb") as handle:
+        with os.fdopen(fd, "wb") as handle, _removed_on_term(temp):
             yield AtomicOutput(handle, path)
             try:
                 handle.flush()
@@ -101,6 +105,27 @@ def atomic_output(path: str | os.PathLike[str], *, durable: bool = True) -> Iter
     except BaseException:
         _remove(temp)
         raise
+
+
+@contextmanager
+def _removed_on_term(temp: str) -> Iterator[None]:
+    """While the block runs, SIGTERM (``kill``, a time limit, a service manager) removes the temporary file first
+    and is then handled as it was before (by default it ends the process), as Ctrl-C's exception removes it."""
+    if threading.current_thread() is not threading.main_thread():  # only the main thread may set a handler
+        yield
+        return
+    before = signal.getsignal(signal.SIGTERM)
+
+    def on_term(signum: int, frame: object) -> None:
+        _remove(temp)
+        signal.signal(signal.SIGTERM, before if before is not None else signal.SIG_DFL)
+        os.kill(os.getpid(), signal.SIGTERM)
+
+    signal.signal(signal.SIGTERM, on_term)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, before if before is not None else signal.SIG_DFL)
 
 
 @contextmanager

@@ -125,6 +125,46 @@ def test_a_missing_folder_is_named(tmp_path: Path) -> None:
         write_atomic(target, "x")
 
 
+def test_a_link_is_followed_and_the_file_it_points_to_replaced(tmp_path: Path) -> None:
+    """The link was replaced by a file, and the club's published file, which it points to, kept the old report."""
+    (tmp_path / "web").mkdir()
+    published = tmp_path / "web" / "report.html"
+    published.write_text("the old report")
+    link, dangling = tmp_path / "report.html", tmp_path / "new.html"
+    link.symlink_to(published)
+    dangling.symlink_to(tmp_path / "web" / "new.html")  # a link to a file not there yet
+    write_atomic(link, "the new report")
+    write_atomic(dangling, "a new page")
+    assert link.is_symlink() and dangling.is_symlink()
+    assert published.read_text() == "the new report"
+    assert (tmp_path / "web" / "new.html").read_text() == "a new page"
+
+
+def test_sigterm_midway_leaves_the_old_file_and_no_temporary_file(tmp_path: Path) -> None:
+    """Ctrl-C removed the temporary file; SIGTERM (``kill``, ``timeout``) left it behind, hidden, a whole
+    simulated log at a time."""
+    import subprocess
+    import sys
+    import time
+
+    target = tmp_path / "games.jsonl"
+    target.write_text("OLD")
+    writer = subprocess.Popen([sys.executable, "-c", (
+        "import sys, time\n"
+        "from cribstats.atomicfile import atomic_output\n"
+        "with atomic_output(sys.argv[1]) as out:\n"
+        "    out.write(b'half')\n"
+        "    print('writing', flush=True)\n"
+        "    time.sleep(60)\n"
+    ), str(target)], stdout=subprocess.PIPE)
+    assert writer.stdout is not None and writer.stdout.readline() == b"writing\n"
+    time.sleep(0.1)
+    writer.terminate()
+    assert writer.wait(timeout=30) == -15  # ended by the signal, as without the handler
+    assert target.read_text() == "OLD"
+    assert [p.name for p in tmp_path.iterdir()] == ["games.jsonl"]
+
+
 # --- chart fonts ---------------------------------------------------------------------------------------------
 
 
