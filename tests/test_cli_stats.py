@@ -95,10 +95,14 @@ def test_report_command(db: str, tmp_path: Path) -> None:
     assert 'id="standings"' in text and "Since 2026-03-10" in text
 
 
+PARQUET_NEEDS_A_FILE = "error: --format parquet needs --out FILE, not standard output (Parquet is binary)"
+
+
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (["stats", "--format", "parquet"], "error: --format parquet needs --out FILE (Parquet is binary)"),
+        (["stats", "--format", "parquet"], PARQUET_NEEDS_A_FILE),
+        (["stats", "--format", "parquet", "--out", "-"], PARQUET_NEEDS_A_FILE),  # it wrote to standard output
         (["stats", "--since", "March"], "error: --since 'March' is not a date: write YYYY-MM-DD"),
         (["stats", "--variant", "nine-card"], "error: unknown variant 'nine-card': use one of six-card, "
          "five-card, seven-card, three-player, four-player"),

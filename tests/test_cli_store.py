@@ -298,7 +298,7 @@ def test_games_as_parquet(sqlite_url: str, night: Path, tmp_path: Path) -> None:
     run("import", "--db", sqlite_url, "-q", str(night))
     result = CliRunner().invoke(app, ["games", "--db", sqlite_url, "-f", "parquet", "--player", "alice"])
     assert (result.exit_code, result.stdout) == (2, "")  # binary: never to standard output, as for stats
-    assert result.stderr == "error: --format parquet needs --out FILE (Parquet is binary)\n"
+    assert result.stderr == "error: --format parquet needs --out FILE, not standard output (Parquet is binary)\n"
     out = tmp_path / "g.parquet"
     args = ["games", "--db", sqlite_url, "-f", "parquet", "--player", "alice", "--out", str(out)]
     result = CliRunner().invoke(app, args)

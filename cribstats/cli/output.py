@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 
 from rich.table import Table
 
+from cribstats.atomicfile import STDOUT
 from cribstats.cli.options import OutputFormat, err_console
 from cribstats.cli.terminal import file_console, message, out_console
 from cribstats.errors import CribstatsError
@@ -23,7 +24,7 @@ from cribstats.errors import CribstatsError
 if TYPE_CHECKING:
     import polars as pl
 
-PARQUET_NEEDS_OUT = "--format parquet needs --out FILE (Parquet is binary)"
+PARQUET_NEEDS_OUT = "--format parquet needs --out FILE, not standard output (Parquet is binary)"
 #: the extensions that name a format (case ignored); any other (``.txt``, none) leaves the choice to ``--format``
 FORMAT_OF_SUFFIX = {".csv": OutputFormat.csv, ".json": OutputFormat.json, ".parquet": OutputFormat.parquet}
 
@@ -68,7 +69,7 @@ def check_output(fmt: OutputFormat, out: str | None) -> None:
 
     :raises OutputUsageError: for Parquet without a file, or a file whose extension names another format.
     """
-    if fmt is OutputFormat.parquet and not out:
+    if fmt is OutputFormat.parquet and (not out or out == STDOUT):  # standard output is no place for it either
         raise OutputUsageError(PARQUET_NEEDS_OUT)
     named = format_of_file(out) if out else None
     if out and named is not None and named is not fmt:
