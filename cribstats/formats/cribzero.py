@@ -2,10 +2,12 @@
 
 A record is tag lines (``[FirstDealer "Staples"]``, ``[FirstPone "..."]``, ``[Result "1-0"]``, and optionally
 ``[Event]``, ``[Site]``, ``[Date]``, ``[Round]``), then rounds: ``N.`` and lines of keys, each followed by its
-values: ``H1``/``H2`` the six cards dealt to player 1 (the first dealer) and player 2, ``D1``/``D2`` their
+values (which may go on over the next lines: a line that starts with a value, not a key, continues the last
+key): ``H1``/``H2`` the six cards dealt to player 1 (the first dealer) and player 2, ``D1``/``D2`` their
 discards, ``S1``/``S2`` their hand scores, ``SC`` the crib score, ``C`` the cut card, ``SH`` his heels (may be
 absent), ``P`` the cards in the order played with ``|`` where the count restarts, ``SP`` the points pegged on
-each played card, go and last card included. Player 1 deals the odd rounds. A file may hold several records,
+each played card, go and last card included. Rounds are numbered 1, 2, 3, ... in order (a repeated or skipped
+number is refused: the dealer is told by it); player 1 deals the odd rounds. A file may hold several records,
 each starting with its tags.
 
 The log has ``players`` = [first dealer, first pone]; each round a deal with the hands, discards, starter,
@@ -35,6 +37,10 @@ _NUMBER = re.compile(r"\d+")
 CARD_KEYS = ("H1", "H2", "D1", "D2", "C", "P")
 NUMBER_KEYS = ("S1", "S2", "SC", "SH", "SP")
 KEYS = frozenset(CARD_KEYS + NUMBER_KEYS)
+#: the keys as the format lists them, for messages
+KEY_LIST = "H1, H2, D1, D2, S1, S2, SC, C, SH, P, SP"
+#: a word that reads as a (misspelt or unknown) key where a line starts, unless it is a value of the last key
+_KEY_SHAPE = re.compile(r"[A-Za-z][A-Za-z0-9]{0,7}")
 REQUIRED = ("H1", "H2", "D1", "D2", "C")
 RESTART = "|"
 PLAYER_TAGS = ("FirstDealer", "FirstPone")
@@ -116,14 +122,23 @@ def _records(lines: Iterable[str]) -> Iterator[_Record | RecordError]:
             continue
         start = _ROUND.match(text)
         if start:
-            current, key = _Round(int(start.group(1)), number), None
+            wrong = _out_of_sequence(start.group(1), len(record.rounds))
+            if wrong:
+                yield RecordError(number, wrong)
+                spoiled = True
+                continue
+            current, key = _Round(len(record.rounds) + 1, number), None
             record.rounds.append(current)
             text = start.group(2).strip()
         if current is None:
             yield RecordError(number, f"expected a round number such as '1.', found {quoted(text[:30])}")
             spoiled = True
             continue
-        for token in text.split():
+        for at, token in enumerate(text.split()):
+            if at == 0 and token not in KEYS and _KEY_SHAPE.fullmatch(token) and not _value_of(key, token):
+                yield RecordError(number, f"round {current.number}: {token} is not a key ({KEY_LIST})")
+                spoiled = True
+                break
             if token in KEYS:
                 key = token
                 if key in current.values:
@@ -139,6 +154,25 @@ def _records(lines: Iterable[str]) -> Iterator[_Record | RecordError]:
                 current.values[key].append((token, number))
     if record is not None and not spoiled:
         yield record
+
+
+def _out_of_sequence(label: str, before: int) -> str | None:
+    """What is wrong with round ``label`` coming after ``before`` rounds (None: it is the next one). Rounds run
+    1, 2, 3, ...: the dealer is told by the round's place, so a repeated or skipped number is refused."""
+    expected = before + 1
+    if len(label) <= len(str(expected)) + 2 and int(label) == expected:  # "01." is round 1; no huge int()
+        return None
+    shown = label if len(label) <= 20 else label[:20] + "..."
+    where = f"comes after round {before}" if before else "is the first round"
+    return f"round {shown} {where}: rounds run 1, 2, 3, ... (expected round {expected})"
+
+
+def _value_of(key: str | None, token: str) -> bool:
+    """Whether ``token`` reads as a value of ``key``: a line that starts with one continues that key (with no key
+    yet, a card is a value that comes before any key, not an unknown key)."""
+    if key in NUMBER_KEYS:
+        return _NUMBER.fullmatch(token) is not None
+    return token in CARD_SPELLINGS or (key == "P" and token == RESTART)
 
 
 def record_to_log(record: _Record) -> dict[str, Any]:
