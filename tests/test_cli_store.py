@@ -345,9 +345,24 @@ def test_games_matching_nothing_say_so_on_stderr(sqlite_url: str, night: Path) -
     result = run("games", "--db", sqlite_url, "--player", "Nobody", "--format", "csv")
     assert result.exit_code == 0
     assert result.stdout == ",".join(
-        ("id", "game", "date", "event", "round", "variant", "players", "scores", "winners", "deals", "findings")
+        ("id", "game", "date", "event", "round", "variant", "players", "scores", "winners", "deals", "findings",
+         "source")
     ) + "\n"
     assert result.stderr == "no stored games match\n"
+
+
+def test_games_have_the_same_columns_in_every_format(sqlite_url: str, night: Path, tmp_path: Path) -> None:
+    """JSON had ``source`` (where the game was imported from) and CSV and Parquet did not."""
+    import polars as pl
+
+    run("import", "--db", sqlite_url, "-q", str(night))
+    as_json = orjson.loads(run("games", "--db", sqlite_url, "--format", "json").stdout)
+    header = run("games", "--db", sqlite_url, "--format", "csv").stdout.splitlines()[0].split(",")
+    run("games", "--db", sqlite_url, "--out", str(tmp_path / "g.parquet"))
+    frame = pl.read_parquet(tmp_path / "g.parquet")
+    assert list(as_json[0]) == header == frame.columns
+    assert frame["source"].to_list() == [g["source"] for g in as_json]
+    assert all(g["source"].startswith(f"{night}:") or g["source"] == str(night) for g in as_json)
 
 
 def test_games_since_after_until_is_a_usage_error(sqlite_url: str, night: Path) -> None:

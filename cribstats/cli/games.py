@@ -35,6 +35,7 @@ GAME_COLUMNS = (
     "winners",
     "deals",
     "findings",
+    "source",
 )
 
 
