@@ -27,6 +27,9 @@ True
 from __future__ import annotations
 
 import unicodedata
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import Any
 
 #: the longest player's name, in characters after NFC
@@ -54,6 +57,27 @@ FORBIDDEN_CATEGORIES: dict[str, str] = {
 
 class TextError(ValueError):
     """A name or free text that breaks the rule; the message says what, the caller says where."""
+
+
+#: text read back from a store, which may be older than the rule: taken as it was stored (see :func:`as_stored`)
+_STORED: ContextVar[bool] = ContextVar("stored_text", default=False)
+
+
+@contextmanager
+def as_stored() -> Iterator[None]:
+    """Within the block, a name or free text that breaks the rule's characters or lengths is taken as it is (still
+    trimmed and in NFC): a stored log, which a store written before the rule may hold, is read back as it was
+    stored, and every view escapes what it shows of it (:func:`cribstats.safetext.visible`).
+
+    >>> with as_stored():
+    ...     normalise_name("Ann\u200b") == "Ann\u200b"
+    True
+    """
+    token = _STORED.set(True)
+    try:
+        yield
+    finally:
+        _STORED.reset(token)
 
 
 def forbidden_character(text: str) -> str | None:
@@ -110,6 +134,8 @@ def normalise_name(name: str) -> str:
     normal = _nfc(name.strip())
     if not normal:
         raise TextError("a player's name must not be empty")
+    if _STORED.get():
+        return normal
     bad = forbidden_character(normal)
     if bad is not None:
         raise TextError(f"a player's name may not hold {bad}")
@@ -133,6 +159,8 @@ def check_text(text: str, field: str, limit: int | None = None) -> str:
     cribstats.names.TextError: a round is at most 40 characters, not 41
     """
     normal = _nfc(text)
+    if _STORED.get():
+        return normal
     bad = forbidden_character(normal)
     if bad is not None:
         raise TextError(f"{_article(field)} {field} may not hold {bad}")

@@ -15,6 +15,7 @@ from typing import Any
 import orjson
 import sqlalchemy as sa
 
+from cribstats.names import name_key
 from cribstats.simulate import simulate_games
 from cribstats.store.db import make_engine
 from cribstats.store.importer import import_paths
@@ -111,8 +112,8 @@ def build_store(folder: Path) -> tuple[str, list[dict[str, Any]]]:
         conn.execute(sa.text(f"UPDATE game SET log = replace(log, :old, :new) {older_games}"),
                      {"old": '"site":"Hall"', "new": '"site":' + orjson.dumps(OLDER_SITE).decode()})  # fmt: skip
         for stand_in, name in older.items():
-            conn.execute(sa.text("UPDATE player SET name = :name WHERE name = :old"),
-                         {"name": name, "old": stand_in})  # fmt: skip
+            conn.execute(sa.text("UPDATE player SET name = :name, name_key = :key WHERE name = :old"),
+                         {"name": name, "key": name_key(name), "old": stand_in})  # fmt: skip
             quoted_old, quoted_new = orjson.dumps(stand_in).decode(), orjson.dumps(name).decode()
             conn.execute(sa.text("UPDATE game SET log = replace(log, :old, :new)"),
                          {"old": quoted_old, "new": quoted_new})  # fmt: skip

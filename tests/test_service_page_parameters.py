@@ -11,21 +11,21 @@ from pathlib import Path
 
 from service_server import live_server
 
-LONG = "x" * 301  # over every page's text limit (200 for a filter, 300 for a name or key)
+LONG = "x" * 1025  # over every page's text limit (1024 for a filter, 300 for a name or key)
 # every page route with a typed parameter, a bad value, and the sentence it is answered with
 CASES: list[tuple[str, str, str]] = [
     ("GET", "/games?offset=abc", "offset must be a whole number"),
     ("GET", "/games?offset=-1", "offset must be 0 or more"),
-    ("GET", f"/games?player={LONG}", "player is too long: at most 200 characters"),
-    ("GET", f"/games?event={LONG}", "event is too long: at most 200 characters"),
+    ("GET", f"/games?player={LONG}", "player is too long: at most 1024 characters"),
+    ("GET", f"/games?event={LONG}", "event is too long: at most 1024 characters"),
     ("GET", "/players?offset=1.5", "offset must be a whole number"),
     ("GET", "/players?offset=1000000001", "offset must be 1000000000 or less"),
     ("GET", "/audit?offset=1e3", "offset must be a whole number"),
     ("GET", "/player", "name is needed: the player's name"),
     ("GET", f"/player?name={LONG}", "name is too long: at most 300 characters"),
     ("GET", "/game", "key is needed: the game's key, store id or content hash prefix"),
-    ("GET", f"/standings?event={LONG}", "event is too long: at most 200 characters"),
-    ("GET", f"/standings?variant={LONG}", "variant is too long: at most 200 characters"),
+    ("GET", f"/standings?event={LONG}", "event is too long: at most 1024 characters"),
+    ("GET", f"/standings?variant={LONG}", "variant is too long: at most 1024 characters"),
     ("GET", "/charts/skunks.svg?since=xx", "since: 'xx' is not a date: write YYYY-MM-DD"),
     ("POST", "/session", "key is needed: a key made with cribstats keys add"),
 ]
@@ -47,7 +47,7 @@ def test_each_page_answers_a_bad_parameter_in_words(sqlite_url: str, tmp_path: P
             assert _problem(answer.text) == sentence, url
             assert "query." not in answer.text and "Input should" not in answer.text
         both = client.get("/games", params={"offset": "abc", "player": LONG})
-        assert _problem(both.text) == "player is too long: at most 200 characters; offset must be a whole number"
+        assert _problem(both.text) == "player is too long: at most 1024 characters; offset must be a whole number"
         # the API answers as before: 422 problem details naming the place
         api = client.get("/api/v1/games", params={"offset": "abc"})
         assert api.status_code == 422 and api.headers["content-type"] == "application/problem+json"

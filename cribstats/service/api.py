@@ -8,7 +8,6 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Query, Request
 from fastapi.concurrency import run_in_threadpool
-from fastapi.responses import JSONResponse
 
 from cribstats.findings import FindingKind
 from cribstats.names import quoted
@@ -36,7 +35,13 @@ from cribstats.service.models import (
     UploadProblem,
     UploadSummary,
 )
-from cribstats.service.problems import PROBLEM_TYPE, ProblemError, ProblemPlace, problem_responses
+from cribstats.service.problems import (
+    PROBLEM_TYPE,
+    ProblemError,
+    ProblemPlace,
+    VisibleJSONResponse,
+    problem_responses,
+)
 from cribstats.service.uploads import RAW_TYPES, Part, import_parts, is_sheet, limited, part_name, spool
 
 READ_PROBLEMS = problem_responses(400, 401, 422)
@@ -125,7 +130,7 @@ def upload_answer(summary: dict[str, Any], instance: str) -> Any:
              "already stored"
     body = UploadProblem(title="Games refused" if status == 400 else "Conflicting games", status=status,
                          detail=detail, instance=instance, errors=errors, summary=UploadSummary(**summary))
-    return JSONResponse(body.model_dump(mode="json"), status_code=status, media_type=PROBLEM_TYPE)
+    return VisibleJSONResponse(body.model_dump(mode="json"), status_code=status, media_type=PROBLEM_TYPE)
 
 
 def _page(total: int, limit: int, offset: int, items: list[Any]) -> dict[str, Any]:

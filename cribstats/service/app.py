@@ -12,13 +12,13 @@ from typing import Any
 import sqlalchemy as sa
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse, RedirectResponse, Response
+from fastapi.responses import RedirectResponse, Response
 from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from cribstats.service.auth import KEY_SCHEME, Service, SignInNeeded
 from cribstats.service.filters import in_words, message
-from cribstats.service.problems import PROBLEM_TYPE, ProblemError, ProblemPlace, problem
+from cribstats.service.problems import PROBLEM_TYPE, ProblemError, ProblemPlace, VisibleJSONResponse, problem
 from cribstats.service.settings import Settings
 from cribstats.store.db import ReadOnlyStore
 
@@ -40,6 +40,7 @@ def create_app(settings: Settings) -> FastAPI:
         openapi_url="/api/v1/openapi.json",
         docs_url=None,  # Swagger UI and ReDoc load from a CDN: the docs page is the service's own (apidocs)
         redoc_url=None,
+        default_response_class=VisibleJSONResponse,
     )
     app.state.service = Service.start(settings, engine)
     views.CACHE.settles_collector = True  # a server's long-lived objects frozen as figures are cached
@@ -81,7 +82,7 @@ def _problem_response(request: Request, status: int, detail: str, errors: list[P
                       headers: dict[str, str] | None = None) -> Response:  # fmt: skip
     if request.url.path.startswith(API_PREFIX):
         body = problem(status, detail, request.url.path, errors).model_dump(mode="json")
-        return JSONResponse(body, status_code=status, media_type=PROBLEM_TYPE, headers=headers)
+        return VisibleJSONResponse(body, status_code=status, media_type=PROBLEM_TYPE, headers=headers)
     from cribstats.service.pages import error_page
 
     return error_page(request, status, detail, errors or [])

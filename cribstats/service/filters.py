@@ -14,7 +14,9 @@ from cribstats.errors import VariantError
 from cribstats.service.problems import ProblemError, ProblemPlace
 from cribstats.stats.frames import StatsFilter
 
-TEXT_MAX = 200
+#: the longest filter text: beyond any name or event the name rule allows (64, 200), so that a longer one a store
+#: written before the rule kept is still found, and bounded
+TEXT_MAX = 1024
 LIMIT_DEFAULT, LIMIT_MAX, OFFSET_MAX = 50, 500, 1_000_000_000
 
 Player = Annotated[
@@ -73,11 +75,13 @@ def bad(parameter: str, detail: str) -> ProblemError:
 
 
 def text(value: str | None, parameter: str) -> str | None:
-    """A filter's text, refused when it holds control characters (no name or event does)."""
+    """A filter's text (a name, an event), as the service's own pages link to it: any text a store may hold, a
+    name a store written before the name rule kept with a hidden character in it included (every answer escapes
+    it). Only NUL is refused, which no store holds (PostgreSQL's text cannot)."""
     if value is None:
         return None
-    if not value.isprintable():
-        raise bad(parameter, "holds a character that is not printable (a control or format character)")
+    if "\x00" in value:
+        raise bad(parameter, "holds a NUL character, which no stored name or event does")
     return value
 
 

@@ -71,9 +71,10 @@ DOT_SEGMENTS = (".", "..")
 
 def _href(path: str, query: str, text: object) -> str:
     """The link to a player's or a game's page. A browser takes a path segment ``.`` or ``..`` (however
-    percent-encoded) as a step in the path, so a name that is one is linked by a query instead."""
+    percent-encoded) as a step in the path, and a route's path matches no line break (a name a store written
+    before the name rule may hold), so a name that is one, or holds one, is linked by a query instead."""
     text = str(text)
-    return (query if text in DOT_SEGMENTS else path) + quote(text, safe="")
+    return (query if text in DOT_SEGMENTS or "\n" in text else path) + quote(text, safe="")
 
 
 def render(request: Request, template: str, status: int = 200, **context: Any) -> HTMLResponse:

@@ -1,11 +1,15 @@
 """Errors as RFC 9457 problem details (``application/problem+json``), with the place in the input where there is
-one: ``errors`` lists each refused game's file, place and reason, or each bad parameter."""
+one: ``errors`` lists each refused game's file, place and reason, or each bad parameter; and the JSON every
+answer is written in (:class:`VisibleJSONResponse`)."""
 
 from __future__ import annotations
 
 from typing import Any
 
+from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field
+
+from cribstats.safetext import json_visible
 
 PROBLEM_TYPE = "application/problem+json"
 TITLES = {
@@ -63,3 +67,12 @@ def problem_responses(*statuses: int) -> dict[int | str, dict[str, Any]]:
         status: {"model": Problem, "description": TITLES[status], "content": {PROBLEM_TYPE: {}}}
         for status in statuses
     }
+
+
+class VisibleJSONResponse(JSONResponse):
+    """JSON as the command line writes it: every hidden or controlling character in a string (a bidi override,
+    a zero-width space, an escape) as its ``\\u`` escape (:func:`~cribstats.safetext.json_visible`), so that a
+    name a store kept from before the name rule decodes as it is and steers nothing that shows it."""
+
+    def render(self, content: Any) -> bytes:
+        return json_visible(super().render(content).decode("utf-8")).encode("utf-8")

@@ -20,7 +20,7 @@ from sqlalchemy.engine import Connection
 
 from cribstats.errors import CribstatsError
 from cribstats.gamelog import GameLog, validate_game_json
-from cribstats.names import event_key, quoted
+from cribstats.names import as_stored, event_key, quoted
 from cribstats.store import tables as t
 from cribstats.store.players import player_id_query
 from cribstats.store.tables import name_key
@@ -196,7 +196,8 @@ class StoredGame:
     def game(self) -> GameLog:
         """The stored log read back into the model, with the row's where and when in the fields the log leaves
         empty: a game of a match record that gives none has its record's (docs/decisions.md)."""
-        game = validate_game_json(self.log)
+        with as_stored():  # names a store written before the name rule kept are read back as they are
+            game = validate_game_json(self.log)
         taken = {k: v for k, v in self.setting.items() if v is not None and getattr(game, k) is None}
         return game.model_copy(update=taken) if taken else game
 
