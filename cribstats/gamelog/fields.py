@@ -6,7 +6,7 @@ from __future__ import annotations
 from functools import partial
 from typing import Annotated, Any, Literal
 
-from pydantic import AfterValidator, Field, PlainValidator, WithJsonSchema
+from pydantic import AfterValidator, BeforeValidator, Field, PlainValidator, WithJsonSchema
 
 from cribstats.gamelog.contract import HIGHEST_NUMBER, LOWEST_NUMBER, iso_date
 from cribstats.gamelog.spelling import (
@@ -54,10 +54,27 @@ IsoDate = Annotated[
     WithJsonSchema({"type": "string", "format": "date", "pattern": r"^\d{4}-\d{2}-\d{2}$"}),
 ]
 PlayerName = Annotated[str, Field(min_length=1)]
-Points = Annotated[int, Field(ge=0, le=HIGHEST_NUMBER, strict=True)]
-PositiveNumber = Annotated[int, Field(ge=1, le=HIGHEST_NUMBER, strict=True)]
+
+
+def whole(value: object) -> object:
+    """A whole number written with a fraction or an exponent (``121.0``, ``1.21e2``) as the number it is: JSON
+    Schema's ``integer``, which the published schemas say, takes it, so the readers do too (the canonical text
+    writes ``121``). Any other value goes on to the field's own check, which refuses ``121.5``, ``true``,
+    ``"121"`` and a number beyond 64 bits.
+
+    >>> whole(121.0), whole(121.5), whole(True)
+    (121, 121.5, True)
+    """
+    if type(value) is float and value.is_integer() and LOWEST_NUMBER <= value <= HIGHEST_NUMBER:
+        return int(value)
+    return value  # (a float beyond 64 bits, as orjson reads digits past them, is refused as too large, unrounded)
+
+
+# whole numbers, strictly (``true`` and ``"2"`` are not numbers), a whole float taken as the number (:func:`whole`)
+Points = Annotated[int, Field(ge=0, le=HIGHEST_NUMBER, strict=True), BeforeValidator(whole)]
+PositiveNumber = Annotated[int, Field(ge=1, le=HIGHEST_NUMBER, strict=True), BeforeValidator(whole)]
 #: a board position: below 0 only in a bidding game (check_options)
-Score = Annotated[int, Field(ge=LOWEST_NUMBER, le=HIGHEST_NUMBER, strict=True)]
+Score = Annotated[int, Field(ge=LOWEST_NUMBER, le=HIGHEST_NUMBER, strict=True), BeforeValidator(whole)]
 
 
 def _free_text(field: str) -> Any:
