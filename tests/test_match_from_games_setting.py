@@ -70,3 +70,26 @@ def test_migration_0017_gives_matches_stored_before_their_first_games_setting(tm
     finally:
         engine.dispose()
     assert (row.source_id, row.name, str(row.date)) == ("semi", "Club Cup", "2026-12-06")
+
+
+def test_a_record_arriving_later_without_a_setting_keeps_the_games_one(tmp_path: Path) -> None:
+    """The record of the semi, sent after its games and saying nothing of where or when, blanked the match's
+    event and date: ``matches --event`` lost it again."""
+    db = f"sqlite:///{tmp_path / 'club.db'}"
+    (tmp_path / "semi.csv").write_text(SEMI)
+    record = {"format": "cribstats/match/1", "id": "semi", "players": ["Ben", "Cat"], "rules": "best-of-3",
+              "result": {"winner": "Cat"}}
+    (tmp_path / "semi-record.json").write_text(json.dumps(record))
+    for name in ("semi.csv", "semi-record.json"):
+        done = CliRunner().invoke(app, ["import", str(tmp_path / name), "--db", db])
+        assert done.exit_code == 0, done.output
+    found = json.loads(CliRunner().invoke(app, ["matches", "--db", db, "--event", "club cup", "-fjson"]).stdout)
+    assert [(m["match"], m["event"], str(m["date"]), m["winner"]) for m in found] == [
+        ("semi", "Club Cup", "2026-12-06", "Cat")]
+    # a record that does say where wins over the games
+    record |= {"event": "Winter Cup", "date": "2026-12-07"}
+    (tmp_path / "semi-record.json").write_text(json.dumps(record))
+    done = CliRunner().invoke(app, ["import", "--replace", str(tmp_path / "semi-record.json"), "--db", db])
+    assert done.exit_code == 0, done.output
+    found = json.loads(CliRunner().invoke(app, ["matches", "--db", db, "-fjson"]).stdout)
+    assert [(m["match"], m["event"], str(m["date"])) for m in found] == [("semi", "Winter Cup", "2026-12-07")]

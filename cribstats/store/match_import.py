@@ -20,10 +20,8 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
-from datetime import date as Date
 from functools import partial
-from typing import Any, TypeVar
+from typing import TypeVar
 
 import orjson
 import sqlalchemy as sa
@@ -45,11 +43,11 @@ from cribstats.match.model import (
     same_sides,
 )
 from cribstats.names import event_key, quoted
-from cribstats.safetext import storable_path
 from cribstats.store import tables as t
 from cribstats.store.db import atomic
 from cribstats.store.identity import REPLACE_HINT
 from cribstats.store.match_judge import StoredGame, event_id, insert_ignore, judge_stored, player_id, stored_games
+from cribstats.store.match_rows import SETTING, as_date, names_json, now, record_values, rules_json, set_sides
 from cribstats.store.match_setting import set_inline_settings
 from cribstats.store.tables import name_key
 
@@ -188,13 +186,16 @@ class MatchWriter:
             _check_sides(sides, game.players, record.sides, place)
             _check_variant(game.variant, variants, place)
             variants.add(game.variant)
-        values = _record_values(conn, record, digest, source)
+        values = record_values(conn, record, digest, source)
         if existing is None:
             match_id = int(conn.execute(sa.insert(m).returning(m.c.id), values).scalar_one())
         else:
             match_id = int(existing.id)
-            conn.execute(sa.update(m).where(m.c.id == match_id).values(**values))
-        _set_sides(conn, match_id, record.sides)
+            # where and when the record does not say, the match stays where it was: a match first known from its
+            # games keeps its first game's event, date and site
+            kept = {name: value for name, value in values.items() if name not in SETTING or value is not None}
+            conn.execute(sa.update(m).where(m.c.id == match_id).values(**kept))
+        set_sides(conn, match_id, record.sides)
         if record.games is not None:
             _set_listed_games(conn, match_id, [(n, key, stored.get(key)) for n, key, _p in listed])
         self.tally.imported += 1
@@ -213,7 +214,7 @@ class MatchWriter:
             rows.append({
                 "match_id": None, "seq": 0, "game_key": f.game, "kind": f.kind, "phase": f.phase,
                 "player_id": None if f.player is None else player_id(conn, f.player), "claimed": f.claimed,
-                "due": f.due, "message": f.message, "date": _date(source.date),
+                "due": f.due, "message": f.message, "date": as_date(source.date),
                 "event_id": None if source.event is None else event_id(conn, source.event),
                 "round": source.round, "finding_hash": digest, "pair_key": _pair_key(source.pair),
             })
@@ -239,7 +240,7 @@ def _retire_scorecards(conn: Connection, read: list[SourceFinding | SourceAgreem
     for date, event, round_, pair in sorted(games, key=str):
         night = [
             mf.c.kind == "scorecard", mf.c.match_id.is_(None), mf.c.pair_key == pair,
-            mf.c.date.is_(None) if date is None else mf.c.date == _date(date),
+            mf.c.date.is_(None) if date is None else mf.c.date == as_date(date),
             mf.c.round.is_(None) if round_ is None else mf.c.round == round_,
             mf.c.event_id.is_(None) if event is None
             else mf.c.event_id.in_(sa.select(e.c.id).where(e.c.name_key == event_key(event))),
@@ -285,11 +286,11 @@ def _link_game(conn: Connection, link: _GameLink) -> int:
                                   "a match is between two sides")
         g = t.game_table  # a match known from its games is where and when its first game stored was played
         played = conn.execute(sa.select(g.c.event_id, g.c.date, g.c.site).where(g.c.id == game.id)).one()
-        values = {"source_id": link.match, "content_hash": None, "rules": _rules_json(MatchRules()),
-                  "first_to": 2, "count_by": "games", "side1": _names_json(sides[0]),
-                  "side2": _names_json(sides[1]), "imported_at": _now(), **played._mapping}
+        values = {"source_id": link.match, "content_hash": None, "rules": rules_json(MatchRules()),
+                  "first_to": 2, "count_by": "games", "side1": names_json(sides[0]),
+                  "side2": names_json(sides[1]), "imported_at": now(), **played._mapping}
         match_id = int(conn.execute(sa.insert(m).returning(m.c.id), values).scalar_one())
-        _set_sides(conn, match_id, sides)
+        set_sides(conn, match_id, sides)
     else:
         match_id = int(row.id)
         sides = (tuple(orjson.loads(row.side1)), tuple(orjson.loads(row.side2)))
@@ -360,34 +361,7 @@ def _set_listed_games(conn: Connection, match_id: int, listed: list[tuple[int, s
         conn.execute(sa.insert(mg), rows)
 
 
-# --- rows -------------------------------------------------------------------------------------------------------
-
-
-def _record_values(conn: Connection, record: MatchRecord, digest: str, source: SourceMatch) -> dict[str, Any]:
-    one, two = record.sides
-    result = record.result
-    points: list[int | None] = [None, None]
-    for name, value in (result.points or {}).items() if result else ():
-        side = record.side_of(name)
-        if side is not None:
-            points[side] = value
-    return {
-        "source_id": record.id, "content_hash": digest,
-        "event_id": None if record.event is None else event_id(conn, record.event),
-        "date": _date(record.date), "round": record.round, "site": record.site,
-        "rules": _rules_json(record.rules), "first_to": record.rules.first_to, "count_by": record.rules.count,
-        "side1": _names_json(one), "side2": _names_json(two),
-        "recorded_winner": None if result is None else result.winner,
-        "recorded_points1": points[0], "recorded_points2": points[1],
-        "source_file": storable_path(source.file), "source_place": source.place or None, "imported_at": _now(),
-    }
-
-
-def _set_sides(conn: Connection, match_id: int, sides: Sides) -> None:
-    mp = t.match_player_table
-    conn.execute(sa.delete(mp).where(mp.c.match_id == match_id))
-    conn.execute(sa.insert(mp), [{"match_id": match_id, "player_id": player_id(conn, name), "side": i + 1}
-                                 for i, side in enumerate(sides) for name in side])
+# --- counts -----------------------------------------------------------------------------------------------------
 
 
 def _count(conn: Connection, table: sa.Table) -> int:
@@ -401,19 +375,3 @@ def _findings_of(conn: Connection, matches: set[int]) -> int:
     f = t.match_finding_table
     query = sa.select(sa.func.count()).select_from(f).where(f.c.match_id.in_(sorted(matches)))
     return int(conn.execute(query).scalar_one())
-
-
-def _rules_json(rules: MatchRules) -> str:
-    return orjson.dumps(rules.model_dump(mode="json")).decode()
-
-
-def _names_json(names: tuple[str, ...]) -> str:
-    return orjson.dumps(list(names)).decode()
-
-
-def _date(text: str | None) -> Date | None:
-    return None if text is None else Date.fromisoformat(text)
-
-
-def _now() -> datetime:
-    return datetime.now(UTC).replace(tzinfo=None)
