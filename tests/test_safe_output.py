@@ -230,6 +230,24 @@ def test_help_names_the_exit_status_each_command_gives() -> None:
     assert "--out" in words(runner.invoke(app, ["games", "--help"]).stdout)
 
 
+def test_no_help_shows_a_python_name_for_a_type() -> None:
+    """``simulate --help`` showed ``--out -o <lambda>``: the name of the function that reads the value."""
+    import typer.main
+
+    from cribstats.cli.app import COMMANDS
+
+    root = typer.main.get_command(app)
+    helps = []
+    for name in COMMANDS:
+        subs = getattr(root.commands[name], "commands", None)  # type: ignore[attr-defined]
+        for args in ([[name, sub] for sub in subs] if subs else [[name]]):
+            helps.append(CliRunner().invoke(app, [*args, "--help"], terminal_width=200).stdout)
+    types = {t for text in helps for t in re.findall(r"<([^<>\s]+)>", text)}
+    # a type is a word (int, str, path) or the choices (table|csv|json|parquet), never a function's name
+    assert "lambda" not in types and {"int", "str", "path"} <= types
+    assert all(re.fullmatch(r"[a-z]+(-[a-z]+)*(\|[a-z]+(-[a-z]+)*)*", t) for t in types), types
+
+
 def test_a_bad_date_is_named_by_its_own_option(tmp_path: Path) -> None:
     db = f"sqlite:///{tmp_path / 'x.db'}"
     result = CliRunner().invoke(app, ["standings", "--db", db, "--date", "2026-13-01"])

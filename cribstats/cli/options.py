@@ -77,8 +77,12 @@ def named_file(value: str, flag: str = "--out") -> str:
 
 def named_path(flag: str) -> Callable[[str], Path]:
     """:func:`named_file` for a file option typed as a path: its ``parser``, which reads the text before it
-    becomes a path (``""`` would be the current folder)."""
-    return lambda value: Path(named_file(value, flag))
+    becomes a path (``""`` would be the current folder). Help shows its type as ``<path>``."""
+
+    def path(value: str) -> Path:
+        return Path(named_file(value, flag))
+
+    return path
 
 
 def named_out(ctx: typer.Context, param: typer.CallbackParam, value: str | None) -> str | None:
