@@ -35,3 +35,14 @@ def test_head_is_answered_as_get(sqlite_url: str, tmp_path: Path) -> None:
             assert headers["content-type"] == got.headers["content-type"], path
             assert int(headers["content-length"]) == len(got.content), path
             assert body == b"", path
+
+
+def test_a_method_not_allowed_names_the_allowed_ones_on_pages_and_the_api(sqlite_url: str, tmp_path: Path) -> None:
+    """RFC 9110: a 405 must say what is allowed (``Allow``). The API's did, a page's did not (its error page
+    dropped the header); both now list HEAD beside GET, which every route answers."""
+    with live_server(sqlite_url, tmp_path) as site, site.client() as client:
+        for method, path in (("PUT", "/standings"), ("POST", "/standings"), ("PUT", "/"), ("DELETE", "/games"),
+                             ("PUT", "/charts/skunks.svg"), ("PUT", "/api/v1/stats")):  # fmt: skip
+            answer = client.request(method, path)
+            assert answer.status_code == 405, (method, path)
+            assert answer.headers.get("allow") == "GET, HEAD", (method, path, dict(answer.headers))

@@ -80,12 +80,33 @@ def _version() -> str:
 
 def _problem_response(request: Request, status: int, detail: str, errors: list[ProblemPlace] | None = None,
                       headers: dict[str, str] | None = None) -> Response:  # fmt: skip
+    """The error as problem details (the API) or a page, with the error's headers (a 405's ``Allow``, a 401's
+    ``WWW-Authenticate``) on either."""
+    headers = _with_head(headers)
     if request.url.path.startswith(API_PREFIX):
         body = problem(status, detail, request.url.path, errors).model_dump(mode="json")
         return VisibleJSONResponse(body, status_code=status, media_type=PROBLEM_TYPE, headers=headers)
     from cribstats.service.pages import error_page
 
-    return error_page(request, status, detail, errors or [])
+    page = error_page(request, status, detail, errors or [])
+    page.headers.update(headers or {})
+    return page
+
+
+def _with_head(headers: dict[str, str] | None) -> dict[str, str] | None:
+    """A 405's ``Allow`` with HEAD beside GET: every route that answers GET answers HEAD (:class:`HeadAsGet`).
+
+    >>> _with_head({"allow": "GET"}), _with_head({"Allow": "POST"}), _with_head(None)
+    ({'allow': 'GET, HEAD'}, {'Allow': 'POST'}, None)
+    """
+    if not headers:
+        return headers
+    fixed = dict(headers)
+    for name, value in headers.items():
+        methods = [m.strip() for m in value.split(",")]
+        if name.lower() == "allow" and "GET" in methods and "HEAD" not in methods:
+            fixed[name] = ", ".join([*methods, "HEAD"])
+    return fixed
 
 
 def _handlers(app: FastAPI) -> None:
