@@ -11,6 +11,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from test_formats_cribzero import ROUND as ROUND1
+from test_formats_cribzero import TAGS
 
 from cribstats.errors import LogError
 from cribstats.formats import SourceGame, read_games
@@ -19,16 +21,8 @@ RECORDS = Path(__file__).parent / "data" / "cribbage-zero"
 KEY_LIST = "H1, H2, D1, D2, S1, S2, SC, C, SH, P, SP"
 IN_ORDER = "rounds run 1, 2, 3, ..."
 
-# lines 1-3 tags, 4 blank; round 1 on lines 5-11, 12 blank; round 2 on lines 13-19 (game.pgn's first two rounds)
-TAGS = '[FirstDealer "Ann"]\n[FirstPone "Bo"]\n[Result "0-1"]\n\n'
-ROUND1 = """1.
-  H1 3D 9S TC TH TD JH  D1 3D TD  S1 15
-  H2 AD AS 4C 8C 9H QS  D2 8C 9H  S2 8
-  SC 5
-  C 5H
-  P 4C TH AD TC AS | JH QS 9S
-  SP 0 0 2 0 1 0 0 1
-"""
+# lines 1-3 tags, 4 blank; round 1 on lines 5-11, 12 blank; round 2 on lines 13-19 (game.pgn's first two rounds):
+# the tags and round 1 are test_formats_cribzero's
 ROUND2 = """2.
   H1 2H 3D 6H 8C 8H TH  D1 3D 8C  S1 6
   H2 AD AC 5C 5D TD KD  D2 AD AC  S2 10
