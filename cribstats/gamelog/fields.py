@@ -75,6 +75,8 @@ Points = Annotated[int, Field(ge=0, le=HIGHEST_NUMBER, strict=True), BeforeValid
 PositiveNumber = Annotated[int, Field(ge=1, le=HIGHEST_NUMBER, strict=True), BeforeValidator(whole)]
 #: a board position: below 0 only in a bidding game (check_options)
 Score = Annotated[int, Field(ge=LOWEST_NUMBER, le=HIGHEST_NUMBER, strict=True), BeforeValidator(whole)]
+#: a game's target: more than 0
+Target = Annotated[int, Field(gt=0, le=HIGHEST_NUMBER, strict=True), BeforeValidator(whole)]
 
 
 def _free_text(field: str) -> Any:

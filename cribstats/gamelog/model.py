@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from cribstats.gamelog.contract import HIGHEST_NUMBER, GameOptions
+from cribstats.gamelog.contract import GameOptions
 from cribstats.gamelog.fields import (
     CardText,
     EventText,
@@ -23,8 +23,8 @@ from cribstats.gamelog.fields import (
     RoundText,
     Score,
     SiteText,
+    Target,
     Text,
-    whole,
 )
 from cribstats.gamelog.spelling import CRIB
 from cribstats.names import MAX_NAME
@@ -111,7 +111,7 @@ class GameLog(_Model, GameOptions):
     match: Text | None = None
     match_game: PositiveNumber | None = None
     variant: Literal[VARIANT_NAMES] | None = None  # type: ignore[valid-type]
-    target: Annotated[int, Field(gt=0, le=HIGHEST_NUMBER, strict=True), BeforeValidator(whole)] | None = None
+    target: Target | None = None
     muggins: Annotated[bool, Field(strict=True)] | None = None
     giveaway: Annotated[bool, Field(strict=True)] | None = None
     bidding: Annotated[bool, Field(strict=True)] | None = None
