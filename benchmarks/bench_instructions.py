@@ -16,7 +16,9 @@ passes, is the part's own count a game. The parts (``--parts``, default all):
 - ``read``: reading the file into validated game logs (``cribstats.formats.read_games``);
 - ``replay``: the replay alone of the games read (in memory);
 - ``audit``: the loop of ``cribstats audit --json``: reading, the replay, the collector (matches included) and
-  each finding's JSON line.
+  each finding's JSON line;
+- ``rows``: the import's work before its SQL: reading, then each game replayed into its rows with its canonical
+  text and hash (``prepare_game``), the discards valued together as the importer values them.
 
 Instructions are not time: a part that waits on memory (decoding makes many new objects) runs fewer
 instructions a second than the interpreter's own loop, so the ratios here are not the CPU ratios of
@@ -37,12 +39,13 @@ from pathlib import Path
 
 import orjson
 
-PARTS = ("orjson", "read", "replay", "audit")
+PARTS = ("orjson", "read", "replay", "audit", "rows")
 NAMES = {
     "orjson": "orjson decoding alone (floor)",
     "read": "reading into validated logs",
     "replay": "the replay alone",
     "audit": "the audit's loop (the command's)",
+    "rows": "the import's rows, no SQL",
 }
 
 
@@ -54,6 +57,8 @@ def run_part(part: str, path: Path, passes: int) -> None:
     from cribstats.gamelog import game_key
     from cribstats.replay import ReplayVisitor
     from cribstats.replay.game import GameReplay
+    from cribstats.store.batches import VALUE_TOGETHER
+    from cribstats.store.rows import DiscardQueue, prepare_game
 
     lines = [line for line in path.read_bytes().splitlines() if line.strip()]
     games = [source.game for source in read_games(path)]
@@ -66,6 +71,14 @@ def run_part(part: str, path: Path, passes: int) -> None:
             for finding in game.findings:
                 finding_json_line(finding)
 
+    def rows() -> None:
+        values = DiscardQueue()
+        for source in read_games(path):
+            prepare_game(source.game, source.file, source.place, values)
+            if len(values) >= VALUE_TOGETHER:
+                values.fill()
+        values.fill()
+
     def one_pass() -> None:
         if part == "orjson":
             for line in lines:
@@ -76,10 +89,14 @@ def run_part(part: str, path: Path, passes: int) -> None:
         elif part == "replay":
             for game, key in zip(games, keys, strict=True):
                 GameReplay(game, visitor, key).run()
+        elif part == "rows":
+            rows()
         else:
             audit()
 
     audit()
+    if part == "rows":
+        rows()  # the discards' tables loaded
     gc.freeze()  # as the command does: what lives through the run is not walked by the collector again
     for _ in range(passes):
         one_pass()

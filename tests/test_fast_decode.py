@@ -34,7 +34,10 @@ from cribstats.gamelog.fast import (
     MugginsStruct,
     ResultStruct,
     convert_game,
+    convert_game_struct,
     decode_game_json,
+    decode_game_struct,
+    game_model,
 )
 from cribstats.gamelog.model import Bid, Deal, MugginsCall, Result
 
@@ -54,9 +57,10 @@ def verdict(read: Any, data: Any) -> tuple[Any, ...]:
         return ("refused", err.place, err.message)
     except orjson.JSONDecodeError:
         return ("not JSON",)
-    text, digest = canonical_json(game)
+    text, digest = canonical_json(game)  # a game as Structs is written from them, a model from its fields
     assert text == orjson.dumps(dump_game(game)) and digest == content_hash(game, dump_game(game))
-    return ("accepted", dump_game(game), model_dump(game), text, digest)
+    assert digest == content_hash(game)
+    return ("accepted", dump_game(game), model_dump(game_model(game)), text, digest)
 
 
 def model_dump(game: GameLog) -> dict[str, Any]:
@@ -72,6 +76,8 @@ def assert_same_as_model(data: Any) -> tuple[Any, ...]:
     if fast is not None:
         assert expected[0] == "accepted"
         assert verdict(lambda _: fast, None) == expected
+        structs = convert_game_struct(copy.deepcopy(data))
+        assert verdict(lambda _: structs, None) == expected
     try:
         text = orjson.dumps(data)
     except TypeError:
@@ -80,6 +86,7 @@ def assert_same_as_model(data: Any) -> tuple[Any, ...]:
     fast = decode_game_json(text)
     if fast is not None:
         assert verdict(lambda _: fast, None) == expected
+        assert verdict(lambda _: decode_game_struct(text), None) == expected
     return expected
 
 
@@ -460,3 +467,16 @@ def test_a_clean_game_of_two_deals_is_read_by_the_fast_path_as_the_model_reads_i
     assert [deal.play for deal in game.deals] == [[tuple(e) for e in spec_game()["deals"][0]["play"]], None]
     assert [deal.model_fields_set for deal in game.deals][1] == {
         "dealer", "hands", "discards", "starter", "heels", "show", "muggins", "scores"}
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.text(min_size=1, max_size=30), st.sampled_from(["players", "event", "site", "round", "id", "match"]))
+def test_any_text_is_written_alike_from_the_structs_and_from_the_model(text: str, field: str) -> None:
+    """The Structs' writer and the model's escape text alike (quotes, backslashes, control characters, U+2028,
+    astral characters): the canonical text and the hash do not depend on how the game was read."""
+    data: dict[str, Any] = {"format": "cribstats/game/1", "players": ["Ann", "Bob"]}
+    if field == "players":
+        data["players"] = [text, "Bob"]
+    else:
+        data[field] = text
+    assert_same_as_model(data)

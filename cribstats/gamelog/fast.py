@@ -11,7 +11,8 @@ The checks run on the Structs; :func:`decode_game_json` then builds the models f
 :func:`decode_game_struct` hands the checked Structs over as they are, for a reader that needs no model (the audit:
 the replay reads either, :data:`AnyGame`). The Structs mirror the models field for field (a test holds them
 equal), and share their rules (:class:`~cribstats.gamelog.model.GameOptions`); a new field is added to the model,
-here, and nowhere else: the canonical form reads the built model.
+here, and nowhere else. The canonical form of a game read as Structs is written from them
+(:func:`~cribstats.gamelog.canonical.canonical_json`): an absent field is left out (``omit_defaults``).
 """
 
 from __future__ import annotations
@@ -47,8 +48,9 @@ else:  # what msgspec decodes: [player, card], [player, card, points] or [player
 ABSENT: Any = None
 
 
-class _Struct(Struct, kw_only=True, forbid_unknown_fields=True):
-    pass
+class _Struct(Struct, kw_only=True, forbid_unknown_fields=True, omit_defaults=True):
+    """Written as JSON without the fields left at their default, absent (:data:`ABSENT`), as the canonical form
+    leaves them out."""
 
 
 class BidStruct(_Struct, kw_only=True):
