@@ -121,6 +121,24 @@ def test_optional_column_problems(tmp_path: Path, row: str, message: str) -> Non
     assert read_all(path) == ([], [f"{path}:{message}"])
 
 
+@pytest.mark.parametrize(
+    ("player1", "player2", "first_dealer", "seats"),
+    [
+        ("Ann", "BEN", "Ben", ["BEN", "Ann"]),  # case
+        ("Ann  Lee", "Bo", "Ann Lee", ["Ann  Lee", "Bo"]),  # inner spacing
+        ("Ann", "Zo\u00eb", "Zoe\u0308", ["Zo\u00eb", "Ann"]),  # Unicode form
+    ],
+)
+def test_first_dealer_names_a_player_as_players_are_matched(
+    tmp_path: Path, player1: str, player2: str, first_dealer: str, seats: list[str]
+) -> None:
+    """The first dealer is one of the players, matched as the store matches players (case, spacing and
+    Unicode form apart): he deals first, spelt as his player column spells him."""
+    path = sheet(tmp_path, f"{HEADER},first_dealer\n2026-11-03,L,1,{player1},{player2},121,88,{first_dealer}\n")
+    (game,) = read_games(str(path))
+    assert game.game.players == seats
+
+
 def test_variant_names_ignore_case(tmp_path: Path) -> None:
     path = sheet(tmp_path, f"{HEADER},variant\n2026-11-03,L,1,Alice,Bob,61,40,Five-Card\n")
     (game,) = read_games(str(path))

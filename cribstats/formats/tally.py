@@ -28,7 +28,7 @@ from typing import Any
 from cribstats.errors import CribstatsError, LogError, VariantError
 from cribstats.formats.sources import OnError, SourceGame, empty_input, header_only, line_place, report
 from cribstats.gamelog import FORMAT, GameLogError, validate_game
-from cribstats.names import TextError, normalise_name, quoted
+from cribstats.names import TextError, name_key, normalise_name, quoted
 from cribstats.variants import DEFAULT_VARIANT, VARIANT_NAMES, find_variant
 
 COLUMNS = ("date", "event", "round", "player1", "player2", "score1", "score2")
@@ -248,11 +248,13 @@ def row_to_log(header: list[str], row: list[str]) -> dict[str, Any]:
         log["match_game"] = _points(cells, "match_game")
     players = list(names)
     first = cells.get("first_dealer", "")
-    if first:
+    if first:  # one of the players, spelt as his column spells him: the name is matched as players are (name_key)
         first = _name(cells, "first_dealer")
-        if first not in names:
+        keys = [name_key(name) for name in names]
+        if name_key(first) not in keys:
             raise RowError(f"{quoted(first)} is neither player1 nor player2", "first_dealer")
-        players = [first, names[1 - names.index(first)]]
+        at = keys.index(name_key(first))
+        players = [names[at], names[1 - at]]
     log["players"] = players
     target = log.get("target", find_variant(log.get("variant", DEFAULT_VARIANT.name)).target)
     if target > 0 and min(scores) >= target:
