@@ -96,3 +96,34 @@ def test_partners_at_the_target_with_their_opponents_is_one_finding_for_the_game
                           "players": ["N", "E", "S", "W"],
                           "result": {"winner": "N", "scores": {"N": 121, "E": 121, "S": 121, "W": 121}}})
     assert [(f.kind, f.player) for f in replay(game).findings] == [("result", None)]
+
+
+def three_player_giveaway(winner: str | None, kim: int, lou: int, max_: int) -> Any:
+    result: dict[str, Any] = {"scores": {"Kim": kim, "Lou": lou, "Max": max_}}
+    if winner is not None:
+        result["winner"] = winner
+    return validate_game({"format": "cribstats/game/1", "id": "g3", "variant": "three-player", "giveaway": True,
+                          "players": ["Kim", "Lou", "Max"], "result": result})
+
+
+def test_a_three_player_giveaway_record_has_two_winners() -> None:
+    # docs/rules.md, giveaway: the side that reaches the target loses and every other side wins. Kim reached 121,
+    # so Lou and Max both won, whichever of them the record names (the contract has room for one winner) or if it
+    # names none; the game points follow (2 each, no skunks in giveaway)
+    for named in ("Lou", "Max", None):
+        outcome = replay(three_player_giveaway(named, 121, 70, 100))
+        assert (outcome.findings, sorted(outcome.winners)) == ([], ["Lou", "Max"])
+        assert outcome.skunk_levels == {"Kim": 0, "Lou": 0, "Max": 0}
+
+
+def test_a_three_player_giveaway_record_that_contradicts_itself_stands_as_recorded() -> None:
+    # Kim at the target is named the winner: the record is judged wrong, and its winner stands as recorded
+    outcome = replay(three_player_giveaway("Kim", 121, 70, 100))
+    assert (kinds_of(outcome), outcome.winners) == ([("result", "result", None)], ("Kim",))
+    # nobody at the target: the named winner alone (a finding says no side reached it)
+    outcome = replay(three_player_giveaway("Lou", 90, 70, 100))
+    assert (kinds_of(outcome), outcome.winners) == ([("result", "result", None)], ("Lou",))
+
+
+def kinds_of(outcome: Any) -> list[tuple[str, str, str | None]]:
+    return [(f.kind, f.phase, f.player) for f in outcome.findings]

@@ -2,27 +2,18 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass
 from operator import itemgetter
 from typing import TYPE_CHECKING, Any
 
-from cribstats.findings import (
-    Finding,
-    FindingKind,
-    Phase,
-    after_end_message,
-    giveaway_winner_message,
-    partner_score_message,
-    result_reached_twice_message,
-    result_score_message,
-    result_winner_message,
-)
+from cribstats.findings import Finding, FindingKind, Phase, after_end_message
 from cribstats.gamelog import game_key
 from cribstats.replay.claims import NEVER
 from cribstats.replay.clean import walk_deal
 from cribstats.replay.deal import DealReplay
 from cribstats.replay.facts import DealFacts, GameOutcome
+from cribstats.replay.result import giveaway_winners, judge_record, judge_result, recorded_winners
 from cribstats.replay.visitor import ReplayVisitor, overrides
 from cribstats.variants import Variant, seats_from
 
@@ -231,23 +222,21 @@ class GameReplay:
         if deals and self.board_known:
             scores = self.scores_by_player(self.board)
             if giveaway:
-                winners = self.giveaway_winners(sides_of, self.winner_side)
+                winners = giveaway_winners(sides_of, self.winner_side)
             else:
                 winners = tuple(sides_of[self.winner_side]) if self.winner_side is not None else ()
             if recorded is not None:
-                self.judge_result(scores, winners)
+                judge_result(self, scores, winners)
         else:
             if not deals:
-                self.judge_record()
+                judge_record(self)
             scores = {}
             if recorded and recorded.scores:  # in seat order, as the board's are
                 seat_of, last = self.seat_of, len(self.players)
                 scores = dict(sorted(recorded.scores.items(), key=lambda item: seat_of.get(item[0], last)))
-            winners = ()
-            if recorded and recorded.winner:
-                winners = tuple(sides_of[self.side(recorded.winner)])
+            winners = recorded_winners(self)
         if giveaway:
-            winners_due = self.giveaway_winners(sides_of, self.winner_due_side)
+            winners_due = giveaway_winners(sides_of, self.winner_due_side)
         else:
             winners_due = tuple(sides_of[self.winner_due_side]) if self.winner_due_side is not None else ()
         levels = dict.fromkeys(self.players, 0)
@@ -261,71 +250,6 @@ class GameReplay:
             self.scores_due() if deals else {}, winners, winners_due,
             max(levels.values(), default=0), levels, self.ended_in_deal, recorded,
         )
-
-    @staticmethod
-    def giveaway_winners(sides_of: Sequence[Sequence[str]], reached: int | None) -> tuple[str, ...]:
-        """Giveaway (docs/rules.md): the side that reached the target loses; every other side wins."""
-        if reached is None:
-            return ()
-        return tuple(p for side, players in enumerate(sides_of) if side != reached for p in players)
-
-    def judge_record(self) -> None:
-        """A result-only record (no deals to replay) judged against itself, once every side has a score: no more
-        than one side at the target (the game ends the moment one reaches it), the winner a side at the target (in
-        a giveaway game a side not at it, another side being there); partners at one score, that of their side's
-        first seat. The result stands as recorded either way."""
-        recorded = self.game.result
-        if recorded is None or not recorded.scores:
-            return
-        scores = recorded.scores
-        first_of_side: dict[int, str] = {}  # each side's first seat with a score: its score is the side's
-        for name, side in self.player_sides:
-            if name in scores:
-                first_of_side.setdefault(side, name)
-        winner, target = recorded.winner, self.target
-        every_side = len(first_of_side) == self.sides
-        reached = [first for first in first_of_side.values() if scores[first] >= target]
-        if every_side and len(reached) > 1:  # the game ends on the first side to reach the target: one side can
-            self.find("result", "result", None, result_reached_twice_message(
-                [(first, scores[first]) for first in reached], target))
-        elif winner is not None and every_side:
-            winner_first = first_of_side[self.side(winner)]
-            if not self.game.giveaway_rule:
-                if winner_first not in reached:
-                    self.find("result", "result", None,
-                              result_winner_message(winner, reached[0] if reached else None, target))
-            elif winner_first in reached:  # the side at the target loses a giveaway game
-                self.find("result", "result", None, giveaway_winner_message(winner, winner_first, target))
-            elif not reached:
-                self.find("result", "result", None, result_winner_message(winner, None, target))
-        for name, side in self.player_sides:
-            first = first_of_side.get(side)
-            if first is not None and name != first and name in scores and scores[name] != scores[first]:
-                message = partner_score_message(name, scores[name], first, scores[first])
-                self.find("result", "result", name, message, claimed=scores[name], due=scores[first])
-
-    def judge_result(self, scores: dict[str, int], winners: tuple[str, ...]) -> None:
-        recorded = self.game.result
-        if recorded is None:
-            return
-        winner, recorded_scores = recorded.winner, recorded.scores
-        if (winner is None or winner in winners) and (not recorded_scores or recorded_scores == scores):
-            return  # the common case: the result as replayed
-        if recorded.winner is not None and recorded.winner not in winners:
-            replayed = winners[0] if winners else None
-            if self.game.giveaway_rule and self.winner_side is not None:
-                reached = next(p for p, side in self.player_sides if side == self.winner_side)
-                message = giveaway_winner_message(recorded.winner, reached, self.target)
-            else:
-                message = result_winner_message(recorded.winner, replayed, self.target)
-            self.find("result", "result", None, message)
-        for player in self.players:
-            if recorded.scores and player in recorded.scores and recorded.scores[player] != scores[player]:
-                self.find(
-                    "result", "result", player,
-                    result_score_message(player, recorded.scores[player], scores[player]),
-                    claimed=recorded.scores[player], due=scores[player],
-                )
 
 
 @dataclass(frozen=True, slots=True)
