@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Callable, Iterable
 from enum import StrEnum
 from pathlib import Path
@@ -26,6 +27,22 @@ class OutputFormat(StrEnum):
     parquet = "parquet"
 
 
+#: an SQLite URL that names no file: an in-memory database, gone when the command ends
+_IN_MEMORY = re.compile(r"sqlite(\+\w+)?:///?(:memory:)?", re.IGNORECASE)
+
+
+def _keeping_store(url: str) -> str:
+    """``--db`` as given, refused (exit 2) when it is an SQLite URL without a file (``sqlite://``, ``sqlite:///``,
+    ``sqlite:///:memory:``, as an unset ``$STORE`` in ``sqlite:///$STORE`` leaves it): an import into it would
+    report games stored and keep none."""
+    if _IN_MEMORY.fullmatch(url.split("?", 1)[0].strip()):
+        from cribstats.names import quoted
+
+        kept = "write e.g. sqlite:///cribstats.db"
+        raise fail(f"--db {quoted(url)} names no file, so nothing would be kept: {kept}", 2)
+    return url
+
+
 DbOption = Annotated[
     str,
     typer.Option(
@@ -33,6 +50,7 @@ DbOption = Annotated[
         envvar="CRIBSTATS_DB",
         help="SQLAlchemy database URL (default: the SQLite file cribstats.db in the current folder).",
         show_default=False,
+        callback=_keeping_store,
     ),
 ]
 

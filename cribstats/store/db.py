@@ -119,7 +119,11 @@ def make_engine(url: str = DEFAULT_URL, **kwargs: Any) -> Engine:
         connect_args |= kwargs.pop("connect_args", {})
         try:
             engine = sa.create_engine(parsed, connect_args=connect_args, **kwargs)
-        except (sa.exc.ArgumentError, ImportError) as err:
+        except sa.exc.ArgumentError as err:  # SQLAlchemy's own lines name forms cribstats does not take
+            first = str(err).splitlines()[0] if str(err).strip() else type(err).__name__
+            raise StoreError(f"cannot use {shown_url(parsed)}: {first}: write e.g. sqlite:///cribstats.db "
+                             "(a file in the current folder) or sqlite:////srv/club/cribstats.db") from None
+        except ImportError as err:
             raise StoreError(f"cannot use {shown_url(parsed)}: {err}") from None
         _set_up_sqlite(engine, in_memory=in_memory, read_only=read_only)
         return engine
@@ -331,10 +335,7 @@ def schema_state(engine: Engine) -> SchemaState:
         return "current" if names >= {"game", "player", "deal_player"} else "unknown"
     if revision == SCHEMA_REVISION:
         return "current"
-    from alembic.script import ScriptDirectory
-
-    known = {s.revision for s in ScriptDirectory.from_config(alembic_config()).walk_revisions()}
-    return "behind" if revision in known else "unknown"
+    return "behind" if schema_known(revision) else "unknown"
 
 
 def upgrade(engine: Engine, revision: str = "head") -> None:
@@ -351,10 +352,24 @@ def upgrade(engine: Engine, revision: str = "head") -> None:
                 if is_postgresql(conn):
                     _refuse_other_encodings(conn)
                     conn.exec_driver_sql(f"SELECT pg_advisory_xact_lock({PG_MIGRATION_LOCK})")
+                stored = current_revision(conn)
+                if stored is not None and not schema_known(stored):
+                    raise StoreError(
+                        f"the database {shown_url(engine.url)} is at schema revision {quoted(stored)}, which this "
+                        "cribstats does not know: a newer cribstats wrote it. Use that version (or a newer one); "
+                        "nothing was changed"
+                    )
                 command.upgrade(alembic_config(conn), revision)
     except sa.exc.OperationalError as err:
         where = shown_url(engine.url)
         raise StoreError(f"cannot upgrade the database {where}: {describe_db_error(err)}") from None
+
+
+def schema_known(revision: str) -> bool:
+    """Whether ``revision`` is one of this cribstats' schema revisions (a store written by a newer one is not)."""
+    from alembic.script import ScriptDirectory
+
+    return revision in {s.revision for s in ScriptDirectory.from_config(alembic_config()).walk_revisions()}
 
 
 def _refuse_other_encodings(conn: Connection) -> None:
