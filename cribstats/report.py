@@ -28,7 +28,8 @@ from typing import Any
 
 import jinja2
 import polars as pl
-from sqlalchemy.engine import Engine
+import sqlalchemy as sa
+from sqlalchemy.engine import Connection, Engine
 
 from cribstats.atomicfile import WriteError, write_atomic
 from cribstats.charts import (
@@ -60,6 +61,9 @@ from cribstats.stats.measures import (
     skunk_trend,
     standings,
 )
+from cribstats.store import tables as t
+from cribstats.store.players import player_id_query
+from cribstats.store.tables import name_key
 
 TEMPLATE = "report.html.j2"
 # The page's one script: once loaded, it marks the root element with the sections that were laid out, and with
@@ -209,17 +213,21 @@ def standings_rows(table: pl.DataFrame, chosen: set[str]) -> list[dict[str, Any]
 def report_context(engine: Engine, filters: StatsFilter | None = None, *, title: str) -> dict[str, Any]:
     """Everything the template shows, as plain values (strings and lists).
 
-    With a player filter the standings are still those of everyone in the other filters' games, so the player's
-    row keeps its true rank; the row is marked.
+    With a player filter the standings are still the table of the other filters' games, as ``standings`` and the
+    report without the player give it (partners of four-player games as one side), so every rank is the true one;
+    the rows of the player's sides (their own, and each partnership of theirs) are marked.
     """
     filters = filters or StatsFilter()
     with engine.connect() as conn:
         frames = load_frames(conn, filters)
         worst = load_worst_findings(conn, filters, WORST_FINDINGS)
-        everyone = (load_frames(conn, replace(filters, player=None), detail=False, missed=False)
+        # the table ``standings`` and the report without the player show: partners as one side
+        everyone = (load_frames(conn, replace(filters, player=None), detail=False, sides=True, missed=False)
                     if filters.player else frames)  # fmt: skip
+        asked = stored_player(conn, filters.player) if filters.player else None
     stats = load_stats(frames)
     table = standings(everyone)
+    chosen = player_sides(everyone, asked[0]) & set(table["player"].to_list()) if asked else set()
     games = detail(frames.game_totals, "game_totals").collect().row(0, named=True)
     finished = detail(frames.game_results, "game_results").select(pl.col("games").sum()).collect().item()
     by_kind = findings_by_kind(frames)
@@ -246,9 +254,10 @@ def report_context(engine: Engine, filters: StatsFilter | None = None, *, title:
         "standings_head": [LABELS[c] for c in REPORT_STANDINGS_COLUMNS],
         "standings_classes": [{"player": "name", "game_points": "points"}.get(c, "") for c in
                               REPORT_STANDINGS_COLUMNS],
-        # the player filter keeps the player's own row in ``stats`` (found by any spelling or alias)
-        "standings": standings_rows(table, set(stats["player"].to_list()) if filters.player else set()),
-        "standings_player": filters.player,
+        "standings": standings_rows(table, chosen),
+        # the player as stored (found by any spelling or alias), or as typed when no stored player has that name
+        "standings_player": (asked[1] if asked else filters.player) or "",
+        "standings_marked": _marked(chosen, asked[1] if asked else None),
         "standings_partners": PARTNERS_NOTE if _partnered(everyone) else "",
         "players": players,
         "charts": _charts(frames, stats),
@@ -262,6 +271,30 @@ def report_context(engine: Engine, filters: StatsFilter | None = None, *, title:
         "ready_script": READY_SCRIPT,
         "script_hash": base64.b64encode(hashlib.sha256(READY_SCRIPT.encode()).digest()).decode(),
     }  # fmt: skip
+
+
+def stored_player(conn: Connection, name: str) -> tuple[int, str] | None:
+    """The id and stored name of the player ``name`` names (any spelling, or an alias from a rename or merge)."""
+    p = t.player_table
+    found = conn.execute(sa.select(p.c.id, p.c.name).where(p.c.id == player_id_query(name_key(name)))).first()
+    return None if found is None else (int(found.id), str(found.name))
+
+
+def player_sides(frames: StatsFrames, player_id: int) -> set[str]:
+    """The standings' names of the sides the player stands in: their own row, and each partnership of theirs."""
+    sides = detail(frames.side_totals, "side_totals")
+    mine = (pl.col("player_id") == player_id) | (pl.col("partner_id") == player_id)
+    return set(sides.filter(mine).select("player").collect()["player"].to_list())
+
+
+def _marked(chosen: set[str], name: str | None) -> str:
+    """Which of the standings' rows are the player's: "own" (the player's own row only), "side" (one
+    partnership's), "sides" (more than one), or "" (none: no finished game of these)."""
+    if not chosen:
+        return ""
+    if len(chosen) > 1:
+        return "sides"
+    return "own" if name in chosen else "side"
 
 
 def _partnered(frames: StatsFrames) -> bool:

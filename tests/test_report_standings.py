@@ -97,8 +97,9 @@ def test_a_player_asked_for_by_an_old_spelling_is_marked(tmp_path: Path) -> None
 
 
 def test_the_marked_table_says_whose_row_is_marked(engine) -> None:  # type: ignore[no-untyped-def]
-    html = build_report(engine, StatsFilter(player="<Ben>", event="club"))
-    assert "the row of &lt;Ben&gt; is marked" in html
+    assert "the row of Ben is marked" in build_report(engine, StatsFilter(player=" BEN", event="club"))
+    html = build_report(engine, StatsFilter(player="<Ben>", event="club"))  # no such player: nothing is marked
+    assert "&lt;Ben&gt; has no row" in html and "is marked" not in html
     assert "is marked" not in build_report(engine, StatsFilter(event="club"))
 
 
