@@ -41,10 +41,26 @@ def test_names_and_roles_are_checked(sqlite_url: str) -> None:
     assert unknown.returncode == 2 and "no key in use is named 'carl'" in unknown.stderr
     cli("keys", "revoke", "ann", db=sqlite_url)
     assert cli("keys", "revoke", "ann", db=sqlite_url, check=False).returncode == 2
-    again = cli("keys", "add", "ann", db=sqlite_url)  # a revoked name may be given a new key
-    assert again.stdout.startswith("crib_")
+    assert cli("keys", "add", "ann-2", db=sqlite_url).stdout.startswith("crib_")  # a new key takes a new name
     listing = cli("keys", "list", db=sqlite_url).stdout
-    assert listing.count("ann\t") == 1 and "in use" in listing
+    assert listing.count("ann\t") == 1 and listing.count("ann-2\t") == 1 and "in use" in listing
+
+
+def test_a_revoked_key_keeps_its_record_and_its_name(sqlite_url: str, tmp_path: Path) -> None:
+    """Trial 28: a new key under a revoked key's name overwrote the revoked key's row, its role and dates lost."""
+    cli("keys", "add", "bob", db=sqlite_url)
+    cli("keys", "revoke", "bob", db=sqlite_url)
+    with sqlite3.connect(tmp_path / "cribstats.db") as conn:
+        before = conn.execute("SELECT id, name, role, key_hash, created_at, revoked_at FROM api_key").fetchall()
+    again = cli("keys", "add", "bob", "--role", "admin", db=sqlite_url, check=False)
+    assert again.returncode == 2 and again.stdout == "" and "Traceback" not in again.stderr
+    assert again.stderr.startswith("error: 'bob' is the name of a key revoked on ")
+    assert "choose another name" in again.stderr and again.stderr.count("\n") == 1
+    with sqlite3.connect(tmp_path / "cribstats.db") as conn:
+        after = conn.execute("SELECT id, name, role, key_hash, created_at, revoked_at FROM api_key").fetchall()
+    assert after == before and before[0][2] == "recorder" and before[0][5] is not None
+    listing = cli("keys", "list", db=sqlite_url).stdout.splitlines()
+    assert len(listing) == 1 and listing[0].startswith("bob\trecorder\t") and not listing[0].endswith("in use")
 
 
 def test_serve_refuses_a_database_that_is_not_a_store(tmp_path: Path) -> None:

@@ -4,6 +4,7 @@ views (nights, seasons, head-to-head, ratings, discards). Every list is paged
 
 from __future__ import annotations
 
+from datetime import date as Date
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Query, Request
@@ -42,9 +43,19 @@ from cribstats.service.problems import (
     VisibleJSONResponse,
     problem_responses,
 )
-from cribstats.service.uploads import RAW_TYPES, Part, import_parts, is_sheet, limited, part_name, spool
+from cribstats.service.uploads import (
+    RAW_TYPES,
+    Part,
+    check_coding,
+    import_parts,
+    is_sheet,
+    limited,
+    part_name,
+    spool,
+)
+from cribstats.stats.frames import StatsFilter
 
-READ_PROBLEMS = problem_responses(400, 401, 422)
+READ_PROBLEMS = problem_responses(400, 401, 422, 503)
 router = APIRouter(prefix="/api/v1", dependencies=[Depends(api_reader)], responses=READ_PROBLEMS)
 
 UPLOAD_BODY = {
@@ -54,11 +65,15 @@ UPLOAD_BODY = {
             "schema": {"type": "object", "properties": {"file": {"type": "array", "items": {
                 "type": "string", "format": "binary"}}}, "required": ["file"]},
         },
-        "application/json": {"schema": {}},
-        "application/x-ndjson": {"schema": {"type": "string"}},
-        "text/csv": {"schema": {"type": "string"}},
+        **{kind: {"schema": {} if kind == "application/json" else {"type": "string"}} for kind in RAW_TYPES},
     },
 }  # fmt: skip
+
+
+def _filter(player: str | None = None, event: str | None = None, since: Date | None = None,
+            until: Date | None = None, variant: str | None = None) -> StatsFilter:  # fmt: skip
+    """The filters of an API call: a check of ours refuses as the parameters' types do, 422 with ``query.NAME``."""
+    return q.make_filter(player, event, since, until, variant, refuse=q.bad_query)
 
 
 @router.post(
@@ -89,6 +104,7 @@ async def upload_logs(
 
 async def receive_and_import(request: Request, *, replace: bool) -> dict[str, Any]:
     """The request's logs stored: a multipart form's ``file`` parts or a raw body of a log type."""
+    check_coding(request.headers.get("content-encoding"))
     svc = service_of(request)
     limit = svc.settings.max_upload
     length = request.headers.get("content-length", "")
@@ -141,7 +157,7 @@ def _page(total: int, limit: int, offset: int, items: list[Any]) -> dict[str, An
 def games(request: Request, player: q.Player = None, event: q.Event = None, since: q.Since = None,
           until: q.Until = None, limit: q.Limit = q.LIMIT_DEFAULT, offset: q.Offset = 0) -> Any:  # fmt: skip
     """The games `cribstats games` lists, with its filters, oldest first (by date, then by id)."""
-    filters = q.make_filter(player, event, since, until)
+    filters = _filter(player, event, since, until)
     total, listed = views.games_page(service_of(request).engine, filters, limit, offset)
     return _page(total, limit, offset, [g.to_dict() for g in listed])
 
@@ -176,7 +192,7 @@ def player_detail(request: Request, name: str) -> dict[str, Any]:
     stored = views.player_name(engine, q.text(name, "name") or "")
     if stored is None:
         raise ProblemError(404, f"no stored player {quoted(name)}")
-    rows = views.stats_rows(engine, q.make_filter(player=stored))
+    rows = views.stats_rows(engine, _filter(player=stored))
     recent = [g.to_dict() for g in views.recent_games(engine, stored)]
     return {"name": stored, "stats": rows[0] if rows else None, "recent_games": recent}
 
@@ -186,7 +202,7 @@ def stats(request: Request, player: q.Player = None, event: q.Event = None, sinc
           until: q.Until = None, variant: q.Variant = None, limit: q.Limit = q.LIMIT_DEFAULT,
           offset: q.Offset = 0) -> Any:  # fmt: skip
     """The rows of `cribstats stats --format json` with the same filters, in its order (by name)."""
-    rows = views.stats_rows(service_of(request).engine, q.make_filter(player, event, since, until, variant))
+    rows = views.stats_rows(service_of(request).engine, _filter(player, event, since, until, variant))
     return _page(len(rows), limit, offset, rows[offset : offset + limit])
 
 
@@ -198,8 +214,8 @@ def standings(request: Request, event: q.Event = None,
               limit: q.Limit = q.LIMIT_DEFAULT, offset: q.Offset = 0) -> Any:  # fmt: skip
     """The rows of `cribstats standings --format json`: game points, then games won, then spread."""
     if date is not None and (since is not None or until is not None):
-        raise q.bad("date", "use date for one day, or since/until for a range, not both")
-    filters = q.make_filter(None, event, date or since, date or until, variant)
+        raise q.bad_query("date", "use date for one day, or since/until for a range, not both")
+    filters = _filter(None, event, date or since, date or until, variant)
     rows = views.standings_rows(service_of(request).engine, filters)
     return _page(len(rows), limit, offset, rows[offset : offset + limit])
 
@@ -211,7 +227,7 @@ def findings(request: Request, player: q.Player = None, event: q.Event = None, s
              limit: q.Limit = q.LIMIT_DEFAULT, offset: q.Offset = 0) -> Any:  # fmt: skip
     """The audit's findings of the stored games (a player filter keeps that player's own). A match's findings
     are the match's (`/matches`), a club night's scorecards that disagree are `/scorecards`."""
-    filters = q.make_filter(player, event, since, until)
+    filters = _filter(player, event, since, until)
     total, rows = audit_views.findings_page(service_of(request).engine, filters, kind, limit, offset)
     return _page(total, limit, offset, rows)
 
@@ -229,7 +245,7 @@ def scorecards(request: Request, limit: q.Limit = q.LIMIT_DEFAULT, offset: q.Off
 def matches(request: Request, player: q.Player = None, event: q.Event = None, since: q.Since = None,
             until: q.Until = None, limit: q.Limit = q.LIMIT_DEFAULT, offset: q.Offset = 0) -> Any:  # fmt: skip
     """Matches from their records and from games carrying a match id, judged from the stored games."""
-    filters = q.make_filter(player, event, since, until)
+    filters = _filter(player, event, since, until)
     total, items = audit_views.matches_page(service_of(request).engine, filters, limit, offset)
     return _page(total, limit, offset, items)
 
@@ -268,7 +284,7 @@ def seasons(request: Request, since: q.Since = None, until: q.Until = None, even
             limit: q.Limit = q.LIMIT_DEFAULT, offset: q.Offset = 0) -> Any:  # fmt: skip
     """The rows of `cribstats season [--quarters] [--drop-lowest] --format json` with the same filters, in its
     order (by period, then rank)."""
-    rows = views.season_rows(service_of(request).engine, q.make_filter(None, event, since, until),
+    rows = views.season_rows(service_of(request).engine, _filter(None, event, since, until),
                              quarters=quarters, drop_lowest=drop_lowest)  # fmt: skip
     return _listed(rows, limit, offset)
 
@@ -279,7 +295,7 @@ def head_to_head(request: Request, player: q.Player = None, event: q.Event = Non
                  until: q.Until = None, limit: q.Limit = q.LIMIT_DEFAULT,
                  offset: q.Offset = 0) -> Any:  # fmt: skip
     """The rows of `cribstats head-to-head [PLAYER] --format json` with the same filters, in its order."""
-    filters = q.make_filter(None, event, since, until)
+    filters = _filter(None, event, since, until)
     rows = views.head_to_head_rows(service_of(request).engine, filters, q.text(player, "player"))
     return _listed(rows, limit, offset)
 
@@ -293,7 +309,7 @@ def ratings(request: Request, player: q.Player = None, event: q.Event = None, si
             limit: q.Limit = q.LIMIT_DEFAULT, offset: q.Offset = 0) -> Any:  # fmt: skip
     """The rows of `cribstats rating [PLAYER] [--history] --format json` with the same filters: the latest
     ratings best first, or with `history` each player's rating after each of their games."""
-    filters = q.make_filter(None, event, since, until)
+    filters = _filter(None, event, since, until)
     rows = views.rating_rows(service_of(request).engine, filters, q.text(player, "player"), history=history)
     return _listed(rows, limit, offset)
 
@@ -305,5 +321,5 @@ def discards(request: Request, player: q.Player = None, event: q.Event = None, s
              offset: q.Offset = 0) -> Any:  # fmt: skip
     """The rows of `cribstats discards --format json` with the same filters: expected points lost by the
     discard per deal as dealer and as pone, the share of best discards and each player's worst discard."""
-    rows = views.discard_rows(service_of(request).engine, q.make_filter(player, event, since, until, variant))
+    rows = views.discard_rows(service_of(request).engine, _filter(player, event, since, until, variant))
     return _listed(rows, limit, offset)

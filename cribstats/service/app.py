@@ -14,6 +14,7 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import RedirectResponse, Response
 from starlette.exceptions import HTTPException
+from starlette.requests import ClientDisconnect
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from cribstats.service.auth import KEY_SCHEME, Service, SignInNeeded
@@ -142,6 +143,14 @@ def _handlers(app: FastAPI) -> None:
         if request.url.query:
             target += "?" + request.url.query
         return RedirectResponse(f"/session?next={quote(target, safe='')}", status_code=303)
+
+    @app.exception_handler(ClientDisconnect)
+    async def _gone(request: Request, exc: ClientDisconnect) -> Response:
+        # the client closed the connection before sending the whole body: not the server's failure, and nothing
+        # was stored (the body is read whole before the import starts); no one is left to read an answer
+        LOGGER.info("%s %s: the client closed the connection before its body was sent; nothing stored",
+                    request.method, request.url.path)  # fmt: skip
+        return Response(status_code=400)
 
     @app.exception_handler(Exception)
     async def _unexpected(request: Request, exc: Exception) -> Response:

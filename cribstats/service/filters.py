@@ -3,7 +3,7 @@ parameters."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from datetime import date as Date
 from typing import Annotated, Any
 
@@ -71,7 +71,15 @@ def message(error: Mapping[str, Any]) -> str:
 
 
 def bad(parameter: str, detail: str) -> ProblemError:
+    """A parameter refused: 400, the parameter as its place (a page's; and any filter's text holding a NUL)."""
     return ProblemError(400, f"{parameter}: {detail}", [ProblemPlace(file=None, place=parameter, detail=detail)])
+
+
+def bad_query(parameter: str, detail: str) -> ProblemError:
+    """An API query parameter refused by a check of ours (an unknown variant, ``since`` after ``until``): 422 with
+    the place ``query.NAME``, as a parameter refused by its type is (a malformed date, an unknown ``kind``)."""
+    place = f"query.{parameter}"
+    return ProblemError(422, f"{place}: {detail}", [ProblemPlace(file=None, place=place, detail=detail)])
 
 
 def text(value: str | None, parameter: str) -> str | None:
@@ -107,10 +115,12 @@ def form_date(value: str | None, parameter: str) -> Date | None:
 
 
 def make_filter(player: str | None = None, event: str | None = None, since: Date | None = None,
-                until: Date | None = None, variant: str | None = None) -> StatsFilter:  # fmt: skip
+                until: Date | None = None, variant: str | None = None, *,
+                refuse: Callable[[str, str], ProblemError] = bad) -> StatsFilter:  # fmt: skip
     """The filters as ``cribstats stats`` takes them.
 
-    :raises ProblemError: 400 for an unknown variant, text that is not a name, or ``since`` after ``until``.
+    :raises ProblemError: ``refuse``'s (a page's 400, :func:`bad`; the API's 422, :func:`bad_query`) for an
+        unknown variant or ``since`` after ``until``; 400 for text holding a NUL.
     """
     from cribstats.variants import find_variant
 
@@ -118,7 +128,7 @@ def make_filter(player: str | None = None, event: str | None = None, since: Date
         try:
             variant = find_variant(text(variant, "variant") or "").name
         except VariantError as err:
-            raise bad("variant", str(err)) from None
+            raise refuse("variant", str(err)) from None
     if since is not None and until is not None and since > until:
-        raise bad("since", f"{since} is after until {until}: no game can match")
+        raise refuse("since", f"{since} is after until {until}: no game can match")
     return StatsFilter(text(player, "player"), text(event, "event"), since, until, variant)

@@ -2,7 +2,8 @@
 
 A key is 32 random bytes (URL-safe text, ``crib_`` in front), shown once when made; the store keeps only its
 SHA-256. A key that random needs no slow hash: nobody can guess it from its digest. Revoking a key keeps its row
-(when it was revoked), and the name may then be given a new key.
+(its role, when it was made and when it was revoked) for good: a name is one key's record, so a new key takes a new
+name.
 
 >>> from cribstats.store.db import make_engine, upgrade
 >>> engine = make_engine("sqlite://")
@@ -84,7 +85,8 @@ def _check_name(name: str) -> str:
 def add_key(engine: Engine, name: str, role: str = "recorder") -> str:
     """Make a key for ``name`` with ``role`` and return it (the only time it is seen).
 
-    :raises KeyNameError: for a bad role or name, or a name that already has a key in use.
+    :raises KeyNameError: for a bad role or name, or a name that already has a key, in use or revoked (a revoked
+        key's row is its record: when it was made, with which role and when it was revoked).
     """
     if role not in ROLES:
         raise KeyNameError(f"unknown role {quoted(role)}: use one of {', '.join(ROLES)}")
@@ -92,16 +94,16 @@ def add_key(engine: Engine, name: str, role: str = "recorder") -> str:
     ensure_schema(engine)
     key = KEY_PREFIX + secrets.token_urlsafe(32)
     k = api_key_table
-    values = {"role": role, "key_hash": key_hash(key), "created_at": _now(), "revoked_at": None}
     with writer(engine.connect()) as conn, conn.begin():
-        row = conn.execute(sa.select(k.c.id, k.c.revoked_at).where(k.c.name == name)).first()
+        row = conn.execute(sa.select(k.c.revoked_at).where(k.c.name == name)).first()
         if row is not None and row.revoked_at is None:
-            raise KeyNameError(f"{quoted(name)} already has a key: revoke it first with "
-                               f"`cribstats keys revoke {shlex.quote(name)}`")
-        if row is None:
-            conn.execute(sa.insert(k).values(name=name, **values))
-        else:
-            conn.execute(sa.update(k).where(k.c.id == row.id).values(**values))
+            raise KeyNameError(f"{quoted(name)} already has a key in use: choose another name for the new key "
+                               f"(`cribstats keys revoke {shlex.quote(name)}` revokes that one)")
+        if row is not None:
+            revoked = row.revoked_at.isoformat(sep=" ")
+            raise KeyNameError(f"{quoted(name)} is the name of a key revoked on {revoked}, whose record stays: "
+                               "choose another name for the new key")
+        conn.execute(sa.insert(k).values(name=name, role=role, key_hash=key_hash(key), created_at=_now()))
     return key
 
 

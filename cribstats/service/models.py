@@ -283,7 +283,8 @@ class UploadSummary(BaseModel):
     refused: list[Refused]
     conflicts: list[Refused]
     games: list[UploadedGame]
-    games_listed_all: bool = Field(description="False when the upload held more games than are listed.")
+    games_listed_all: bool = Field(description="False when the upload held more distinct games than are listed "
+                                               "(a game sent twice is listed once, where it first came).")
     checks: list[SheetCheck] = Field(description="Scorecards that disagree, with their rows.")
     match_records: int = Field(description="Match records stored.")
 

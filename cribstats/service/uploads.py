@@ -24,7 +24,7 @@ from sqlalchemy.engine import Engine
 from starlette.types import Message, Receive
 
 from cribstats.safetext import ELLIPSIS
-from cribstats.service.problems import ProblemError
+from cribstats.service.problems import ProblemError, ProblemPlace
 from cribstats.store import tables as t
 from cribstats.store.identity import REPLACE_HINT
 
@@ -32,7 +32,6 @@ RAW_TYPES = ("application/json", "application/x-ndjson", "text/csv", "text/plain
 SPOOL_BYTES = 1 << 20  # parts up to 1 MiB stay in memory, larger ones go to a temporary file
 GAMES_LISTED = 1000  # games of one upload listed with their findings
 NAME_MAX = 200
-
 
 
 def limited(receive: Receive, limit: int) -> Receive:
@@ -49,6 +48,23 @@ def limited(receive: Receive, limit: int) -> Receive:
         return message
 
     return wrapped
+
+
+def check_coding(content_encoding: str | None) -> None:
+    """A body sent in a content coding (``gzip``, ``br``...) is refused before it is read, 415 with
+    ``Accept-Encoding: identity`` (RFC 9110 15.5.16 and 12.5.3): the service reads a body only as sent, so it can
+    neither be mistaken for binary data nor unpack past the size limit.
+
+    >>> check_coding(None), check_coding(" Identity ")
+    (None, None)
+    """
+    codings = [c.strip().lower() for c in (content_encoding or "").split(",") if c.strip()]
+    refused = [c for c in codings if c != "identity"]
+    if refused:
+        raise ProblemError(415, f"the body's content coding {', '.join(refused)} is not accepted: send the body "
+                           "uncompressed (no Content-Encoding)", [ProblemPlace(place="header.content-encoding",
+                           detail=f"{', '.join(refused)} is not accepted; only identity is")],
+                           headers={"Accept-Encoding": "identity"})  # fmt: skip
 
 
 def part_name(filename: str | None, number: int) -> str:
@@ -97,6 +113,7 @@ class _Seen:
     """The games read from the upload, by content hash, with where they were."""
 
     places: dict[str, tuple[str, str | None]] = field(default_factory=dict)
+    unlisted: bool = False  # a distinct game came after GAMES_LISTED others: the answer cannot list it
     checks: list[dict[str, Any]] = field(default_factory=list)  # findings made while reading (scorecards)
 
 
@@ -115,8 +132,13 @@ def _sources(parts: list[Part], seen: _Seen, importer: Any) -> Iterator[Any]:
         sources = read_stream(part.handle, part.name, on_error=importer.refuse_error,  # type: ignore[arg-type]
                               on_record=on_record, sheet=part.sheet)  # fmt: skip
         for source in sources:
-            if len(seen.places) < GAMES_LISTED:
-                seen.places.setdefault(canonical_log(source.game)[1], (source.file, source.place))
+            digest = canonical_log(source.game)[1]
+            if digest in seen.places:
+                pass  # the same game again (listed where it first came)
+            elif len(seen.places) < GAMES_LISTED:
+                seen.places[digest] = (source.file, source.place)
+            else:
+                seen.unlisted = True
             yield source
 
 
@@ -144,7 +166,7 @@ def import_parts(engine: Engine, parts: list[Part], *, replace: bool) -> dict[st
         "refused": [_refusal(r) for r in summary.refused],
         "conflicts": [_refusal(r) for r in summary.conflicts],
         "games": games,
-        "games_listed_all": len(games) == summary.imported + summary.present,
+        "games_listed_all": not seen.unlisted,  # each distinct game stored is listed once, where it first came
         "checks": seen.checks,
         "match_records": summary.matches.imported,
     }
