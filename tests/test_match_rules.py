@@ -149,6 +149,11 @@ free_text = st.text(alphabet=st.characters(exclude_categories=("Cc", "Cf", "Cs",
                     max_size=10).filter(lambda s: unicodedata.normalize("NFC", s) == s)
 
 
+def _each_id_once(games: list[Any]) -> bool:
+    ids = [g for g in games if isinstance(g, str)]
+    return len(ids) == len(set(ids))
+
+
 @st.composite
 def records(draw: st.DrawFn) -> dict[str, Any]:
     four = draw(st.booleans())
@@ -174,7 +179,8 @@ def records(draw: st.DrawFn) -> dict[str, Any]:
         variant = "four-player" if four else "six-card"
         game = {"format": "cribstats/game/1", "variant": variant, "players": seats,
                 "result": {"winner": seats[draw(st.integers(0, len(seats) - 1))]}}
-        data["games"] = draw(st.lists(st.one_of(st.just(game), id_text), max_size=3))
+        listed = st.lists(st.one_of(st.just(game), id_text), max_size=3)
+        data["games"] = draw(listed.filter(_each_id_once))  # a record lists a game once
     if draw(st.booleans()):
         data["result"] = {"winner": draw(st.sampled_from(people)),
                           "points": {people[0]: draw(st.integers(0, 4)), people[-1]: draw(st.integers(0, 4))}}

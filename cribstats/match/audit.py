@@ -4,7 +4,8 @@
 list are kept, as a few shared values each: about 0.2 KB a game) and every match record read;
 :meth:`MatchCollector.judged` then gives each match's :class:`~cribstats.match.judge.MatchOutcome`, and the input
 errors (a game with other sides or another variant, a game number used twice, a listed game that is not in the
-input) as ``file:place: message``.
+input, or that the record lists at another number than the game's own ``match_game``) as ``file:place: message``.
+Names are one player by their key (case and spacing folded), as in the store.
 
 >>> from cribstats.gamelog import validate_game
 >>> from cribstats.replay import replay
@@ -64,6 +65,7 @@ class MatchCollector:
         self._records: list[tuple[MatchRecord, str, str | None]] = []
         self.errors: list[str] = []
         self._owner: dict[str, tuple[str, int]] = {}
+        self._own_number: dict[str, tuple[str, int]] = {}  # a game's own match id and match_game, by its key
 
     def _error(self, message: str) -> None:
         """Note an input error once: a record's inline game refused there is met again by the id it takes."""
@@ -81,6 +83,8 @@ class MatchCollector:
         self._facts.setdefault(outcome.key, facts)
         if game.match is not None:
             self._carried.append(_Facts(facts, game.match, game.match_game, where))
+            if game.match_game is not None:
+                self._own_number.setdefault(outcome.key, (game.match, game.match_game))
 
     def _share(self, names: tuple[str, ...]) -> tuple[str, ...]:
         return self._shared.setdefault(names, names)
@@ -119,13 +123,17 @@ class MatchCollector:
             yield judge_match(match.id, match.sides, rules, games, result), match.where
 
     def _take_listed(self, match: _Match, record: MatchRecord, file: str, at: str | None) -> bool:
-        from cribstats.match.model import inner_place, listed_games, one_match_message
+        from cribstats.match.model import inner_place, listed_games, one_match_message, own_number_message
 
         for number, key, place in listed_games(record):
             game = self._facts.get(key)
             where = f"{file}:{inner_place(at, place)}"  # as the import names it: file:line 3: games[0]
             if game is None:
                 self._error(f"{where}: no game {quoted(key)} in the input")
+                return False
+            own = self._own_number.get(key)
+            if own is not None and own[0] == match.id and own[1] != number:  # the table's number is the game's
+                self._error(f"{where}: {own_number_message(key, own[1], match.id, number)}")
                 return False
             owner = self._owner.get(key)
             if owner is not None and owner[0] != match.id:

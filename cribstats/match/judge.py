@@ -16,13 +16,14 @@ the claims (or the recorded winner of a result-only game) won it, at the skunk l
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from cribstats.findings import Finding, FindingKind
 from cribstats.match.game import MatchGame
 from cribstats.match.model import MatchResult, MatchRules, Sides
+from cribstats.names import name_key
 
-__all__ = ["GameInMatch", "MatchGame", "MatchOutcome", "judge_match", "side_of"]
+__all__ = ["GameInMatch", "MatchGame", "MatchOutcome", "in_sides_spelling", "judge_match", "side_of"]
 
 
 @dataclass(slots=True)
@@ -51,8 +52,26 @@ class MatchOutcome:
 
 
 def side_of(sides: Sides, name: str) -> int | None:
-    """0 or 1: the side ``name`` plays on; None for someone else."""
-    return next((i for i, side in enumerate(sides) if name in side), None)
+    """0 or 1: the side ``name`` plays on, by the player key (case and spacing folded); None for someone else.
+
+    >>> side_of((("Mary Ann",), ("Bob",)), "mary  ann"), side_of((("Al",), ("Bo",)), "Cy")
+    (0, None)
+    """
+    key = name_key(name)
+    return next((i for i, side in enumerate(sides) if key in {name_key(n) for n in side}), None)
+
+
+def in_sides_spelling(sides: Sides, game: MatchGame) -> MatchGame:
+    """The game with each name of a player of the sides as the sides spell it (names are one player by their key),
+    so that findings use the record's spelling; other names as they are."""
+    spelling = {name_key(n): n for side in sides for n in side}
+
+    def shown(name: str) -> str:
+        return spelling.get(name_key(name), name)
+
+    dealer = None if game.first_dealer is None else shown(game.first_dealer)
+    return replace(game, players=tuple(map(shown, game.players)), winners=tuple(map(shown, game.winners)),
+                   first_dealer=dealer)
 
 
 def judge_match(
@@ -63,7 +82,7 @@ def judge_match(
     decided = False
     previous: MatchGame | None = None
     previous_side: int | None = None
-    for game in games:
+    for game in (in_sides_spelling(sides, g) for g in games):
         if decided:
             outcome.games.append(GameInMatch(game.number, game.key, _winner_side(sides, game), 0, False))
             outcome.findings.append(_finding(match, game.key, "match-after-end", None, None, None,

@@ -39,7 +39,7 @@ from cribstats.gamelog import (
     join_place,
 )
 from cribstats.gamelog.spelling import MATCH_FORMAT
-from cribstats.names import quoted
+from cribstats.names import name_key, quoted
 from cribstats.variants import VARIANTS
 
 _BEST_OF = re.compile(r"best-of-(3|5|7)")
@@ -132,8 +132,10 @@ class MatchRecord(_Model):
         return one, two
 
     def side_of(self, name: str) -> int | None:
-        """0 or 1: the side ``name`` plays on; None for someone else."""
-        return next((i for i, side in enumerate(self.sides) if name in side), None)
+        """0 or 1: the side ``name`` plays on, by the player key (case and spacing folded); None for anyone
+        else."""
+        key = name_key(name)
+        return next((i for i, side in enumerate(self.sides) if key in {name_key(n) for n in side}), None)
 
 
 def game_sides(players: Sequence[str]) -> Sides | None:
@@ -188,12 +190,28 @@ def describe_players(players: Sequence[str]) -> str:
 
 
 def same_sides(sides: Sides, players: Sequence[str]) -> bool:
-    """True when a game's players make up exactly the match's two sides (either way round)."""
+    """True when a game's players make up exactly the match's two sides (either way round), names compared by the
+    player key (:func:`cribstats.names.name_key`: case and spacing folded), as the store knows players.
+
+    >>> same_sides((("Mary Ann",), ("Bob",)), ["bob", "Mary  Ann"]), same_sides((("Al",), ("Bo",)), ["Al", "Cy"])
+    (True, False)
+    """
     theirs = game_sides(players)
     if theirs is None:
         return False
-    mine = {frozenset(s) for s in sides}
-    return {frozenset(s) for s in theirs} == mine
+    mine = {frozenset(map(name_key, s)) for s in sides}
+    return {frozenset(map(name_key, s)) for s in theirs} == mine
+
+
+def own_number_message(key: str, own: int, match: str, listed: int) -> str:
+    """A record that lists a game at another place than the number the game itself gives (``match_game``): the
+    game's own number is what the table wrote.
+
+    >>> own_number_message("n3", 3, "final", 1)
+    "game 'n3' is game 3 of match 'final' by its own match_game, but the record lists it as game 1"
+    """
+    return (f"game {quoted(key)} is game {own} of match {quoted(match)} by its own match_game, but the record "
+            f"lists it as game {listed}")
 
 
 class MatchError(GameLogError):

@@ -7,13 +7,20 @@ from __future__ import annotations
 from typing import Any
 
 from cribstats.gamelog import GameLog, GameLogError, check_options, check_players, join_place
-from cribstats.match.model import MatchError, MatchRecord, as_match_game, describe_players, same_sides
-from cribstats.names import TextError, check_text, normalise_name, quoted
+from cribstats.match.model import (
+    MatchError,
+    MatchRecord,
+    as_match_game,
+    describe_players,
+    listed_games,
+    same_sides,
+)
+from cribstats.names import TextError, check_text, normalise_name, one_player_twice, quoted
 
 
 def check_record(record: MatchRecord) -> None:
-    """The record's rules that its model cannot state: the sides' names, each whole game a game of the contract,
-    of the match's sides, of this match and at its number, and the recorded result's names.
+    """The record's rules that its model cannot state: the sides' names, each game listed once, each whole game a
+    game of the contract, of the match's sides, of this match and at its number, and the recorded result's names.
 
     :raises MatchError: at the first place that breaks them; its ``games`` are the record's whole games that are
         games all the same (:func:`still_games`).
@@ -25,7 +32,12 @@ def check_record(record: MatchRecord) -> None:
         first = err
     read: list[tuple[int, GameLog | None]] = []
     misfits: set[int] = set()  # the games whose part in the match is what is wrong
+    repeats = repeated_games(record)
     for g, game in enumerate(record.games or ()):
+        if g + 1 in repeats:  # the game read at its first place: a game counts once in a match, and is read once
+            key, first_at = repeats[g + 1]
+            first = first or MatchError(f"games[{g}]", repeated_game_message(key, first_at))
+            continue
         if isinstance(game, str):
             continue
         try:
@@ -49,19 +61,51 @@ def check_record(record: MatchRecord) -> None:
         raise first
 
 
+def repeated_games(record: MatchRecord) -> dict[int, tuple[str, int]]:
+    """The entries of ``games`` that name a game listed before them (by id or inline, by :func:`game_key`): each
+    repeated entry's number with the game's key and the number it was first listed at.
+
+    >>> record = MatchRecord.model_validate({"format": "cribstats/match/1", "id": "m", "players": ["Al", "Bo"],
+    ...                                      "games": ["g1", "g2", "g1"]})
+    >>> repeated_games(record)
+    {3: ('g1', 1)}
+    """
+    first_at: dict[str, int] = {}
+    repeats: dict[int, tuple[str, int]] = {}
+    for number, key, _place in listed_games(record):
+        if key in first_at:
+            repeats[number] = (key, first_at[key])
+        else:
+            first_at[key] = number
+    return repeats
+
+
+def repeated_game_message(key: str, first: int) -> str:
+    """A record that lists one game twice: a game counts once in a match.
+
+    >>> repeated_game_message("x1", 1)
+    "game 'x1' is game 1 of this match already: a game counts once in a match"
+    """
+    return f"game {quoted(key)} is game {first} of this match already: a game counts once in a match"
+
+
 def still_games(record_id: str | None, read: list[tuple[int, GameLog | None]],
                 misfits: set[int] | frozenset[int] = frozenset()) -> list[tuple[int, GameLog]]:  # fmt: skip
     """The whole games of a refused record that are games all the same, by their number in it: each that keeps
     the game contract (None in ``read``: one that does not), carrying the record's id and its number as an
     accepted record's games do (:func:`cribstats.match.model.as_match_game`), so that the record put right and
     read again finds them stored as they are; a game whose part in the match was wrong (``misfits``: other sides,
-    another match, another number), or any game when the record's id is not one, as it was written.
+    another match, another number), or any game when the record's id is not one, as it was written. A game whose
+    ``id`` an earlier game of the record has is that game written again: it is read once, at its first place.
     """
     match_id = _usable_id(record_id)
     out: list[tuple[int, GameLog]] = []
+    ids: set[str] = set()
     for number, game in read:
-        if game is None:
+        if game is None or game.id in ids:
             continue
+        if game.id is not None:
+            ids.add(game.id)
         try:
             check_players(game)
         except GameLogError:
@@ -104,6 +148,9 @@ def _check_sides(record: MatchRecord) -> None:
     twice = next((n for n in names if names.count(n) > 1), None)
     if twice is not None:
         raise MatchError("players", f"{quoted(twice)} is named twice: the two sides are different players")
+    one_player = one_player_twice(names)  # names apart only in case or spacing: the store knows one player
+    if one_player is not None:
+        raise MatchError("players", one_player)
 
 
 def _check_result(record: MatchRecord) -> None:

@@ -11,8 +11,9 @@ transaction, a savepoint each, so a bad record is refused alone (with its file a
 * A record's whole games take its event, date, site and round on their rows (:mod:`cribstats.store.match_setting`).
 * Every match a stored game or record touched is judged again from its stored games
   (:mod:`cribstats.store.match_judge`): the result, each game's part and the findings are rewritten.
-* Games of one match with other sides or another variant, a game number used twice, or a listed game that is
-  neither in the input nor stored, are input errors: the record (or the game's place in the match) is refused.
+* Games of one match with other sides or another variant, a game number used twice, a listed game that is
+  neither in the input nor stored, or one the record lists at another number than its own ``match_game``, are
+  input errors: the record (or the game's place in the match) is refused. Sides are compared by the player key.
 """
 
 from __future__ import annotations
@@ -40,13 +41,22 @@ from cribstats.match.model import (
     match_hash,
     one_match_message,
     one_variant_message,
+    own_number_message,
     same_sides,
 )
 from cribstats.names import event_key, quoted
 from cribstats.store import tables as t
 from cribstats.store.db import atomic
 from cribstats.store.identity import REPLACE_HINT
-from cribstats.store.match_judge import StoredGame, event_id, insert_ignore, judge_stored, player_id, stored_games
+from cribstats.store.match_judge import (
+    StoredGame,
+    event_id,
+    insert_ignore,
+    judge_stored,
+    own_match_numbers,
+    player_id,
+    stored_games,
+)
 from cribstats.store.match_rows import SETTING, as_date, names_json, now, record_values, rules_json, set_sides
 from cribstats.store.match_setting import set_inline_settings
 from cribstats.store.tables import name_key
@@ -174,15 +184,19 @@ class MatchWriter:
                                   f"({REPLACE_HINT})")
         listed = listed_games(record)
         stored = stored_games(conn, [key for _n, key, _p in listed])
+        own_numbers = own_match_numbers(conn, list(stored))
         sides = _key_sides(record.sides)
         variants: set[str] = set()
-        for _number, key, place in listed:
+        for number, key, place in listed:
             _check_one_match(conn, key, record.id, place)
             game = stored.get(key)
             if game is None:
                 if key in self.conflicting:
                     continue  # read but not stored, a conflict: reported with the game
                 raise MatchInputError(place, f"no game {quoted(key)} in the input or in the store")
+            own = own_numbers.get(key)
+            if own is not None and own[0] == record.id and own[1] != number:  # the table's number is the game's
+                raise MatchInputError(place, own_number_message(key, own[1], record.id, number))
             _check_sides(sides, game.players, record.sides, place)
             _check_variant(game.variant, variants, place)
             variants.add(game.variant)

@@ -60,6 +60,21 @@ def stored_games(conn: Connection, keys: list[str]) -> dict[str, StoredGame]:
     return found
 
 
+def own_match_numbers(conn: Connection, keys: list[str]) -> dict[str, tuple[str, int]]:
+    """The match id and number (``match``, ``match_game``) the stored games with these keys give themselves in
+    their logs, by key: only those that give both."""
+    g = t.game_table
+    found: dict[str, tuple[str, int]] = {}
+    for start in range(0, len(keys), 300):
+        for row in conn.execute(sa.select(g.c.game_key, g.c.log).where(g.c.game_key.in_(keys[start:start + 300]))):
+            if '"match_game":' not in row.log:
+                continue
+            log = orjson.loads(row.log)
+            if isinstance(log.get("match"), str) and isinstance(log.get("match_game"), int):
+                found[row.game_key] = (log["match"], log["match_game"])
+    return found
+
+
 def judge_stored(conn: Connection, match_id: int) -> None:
     """Judge a stored match from its stored games and write its result, its games' parts and its findings."""
     m, mg, mf = t.match_table, t.match_game_table, t.match_finding_table

@@ -18,7 +18,7 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
-from cribstats.gamelog import canonical_json
+from cribstats.gamelog import GameLog, canonical_json
 from cribstats.match.model import MatchRecord, inline_games, taken_setting
 from cribstats.names import stored_event
 from cribstats.store import tables as t
@@ -29,11 +29,18 @@ def set_inline_settings(conn: Connection, record: MatchRecord) -> int:
     """Give the stored rows of ``record``'s whole games what they take from it; how many rows changed.
 
     A game is found by the content hash of the log the import stored for it, so a stored game of the same id
-    with other content (a conflict) is not touched. Rows already right are not written, so a file read again
-    changes nothing.
+    with other content (a conflict) is not touched. A game with an ``id`` stored before exactly as the record
+    writes it, only without the match id and number the record gives it (imported alone, then sent again in the
+    record), is the same game: found by the hash of the game as written, it takes the setting too. Rows already
+    right are not written, so a file read again changes nothing.
     """
-    wanted = {canonical_json(game)[1]: taken_setting(record, game) for _number, game in inline_games(record)}
-    wanted = {digest: taken for digest, taken in wanted.items() if taken}
+    wanted: dict[str, dict[str, str | None]] = {}
+    for (_number, game), written in zip(inline_games(record), _whole_games(record), strict=True):
+        taken = taken_setting(record, written)
+        if taken:
+            wanted[canonical_json(game)[1]] = taken
+            if written.id is not None:  # the same game stored before as written, without the record's match id
+                wanted.setdefault(canonical_json(written)[1], taken)
     if not wanted:
         return 0
     g = t.game_table
@@ -53,6 +60,11 @@ def set_inline_settings(conn: Connection, record: MatchRecord) -> int:
             conn.execute(sa.update(g).where(g.c.id == row.id).values(**values))
             changed += 1
     return changed
+
+
+def _whole_games(record: MatchRecord) -> list[GameLog]:
+    """The record's whole games as written, in the order :func:`inline_games` gives them."""
+    return [game for game in record.games or () if not isinstance(game, str)]
 
 
 def _column_value(conn: Connection, name: str, value: str | None) -> tuple[str, Any]:
