@@ -26,7 +26,7 @@ from sqlalchemy.engine import Engine
 
 from cribstats.charts import _bar_style, _empty, _figure, _player_axis, _style, drawn_quietly, figure_bytes
 from cribstats.safetext import page_value
-from cribstats.stats.discards import discard_summary, worst_discards
+from cribstats.stats.discards import discard_summary, no_discards_message, worst_discards
 from cribstats.stats.frames import StatsFilter
 
 TEMPLATE = "report_discards.html.j2"
@@ -95,6 +95,7 @@ def discard_section(engine: Engine, filters: StatsFilter | None = None) -> Marku
     with engine.connect() as conn:
         summary = discard_summary(conn, filters)
         worst = worst_discards(conn, filters, WORST)
+        none = no_discards_message(conn, filters) if summary.height == 0 else ""
     chart = base64.b64encode(figure_bytes(discard_chart(summary), "png")).decode("ascii")
     environment = jinja2.Environment(autoescape=True, undefined=jinja2.StrictUndefined, trim_blocks=True,
                                      lstrip_blocks=True, finalize=page_value)  # fmt: skip
@@ -103,5 +104,6 @@ def discard_section(engine: Engine, filters: StatsFilter | None = None) -> Marku
         worst_head=[label for _, label in WORST_COLUMNS], worst=_rows(worst, WORST_COLUMNS),
         worst_words=[column in WORD_COLUMNS for column, _ in WORST_COLUMNS],
         chart=chart if summary.height else None,
+        empty=none[:1].upper() + none[1:] + "." if none else "",  # why none is valued: as `cribstats discards`
     )  # fmt: skip
     return Markup(html)  # rendered by an autoescaping template: the text in it is escaped

@@ -118,7 +118,7 @@ def test_analyse_command(tmp_path: Path) -> None:
     code, out, _ = run("analyse", "AS", "2H", "3S", "4H", "5D", "6C", "--pone", "--format", "json")
     ranked = json.loads(out)
     assert code == 0 and len(ranked) == 15
-    assert set(ranked[0]) == {"keep", "throw", "hand", "crib", "expected"}
+    assert list(ranked[0]) == ["rank", "keep", "throw", "hand", "crib", "expected"]
     assert [r["expected"] for r in ranked] == sorted((r["expected"] for r in ranked), reverse=True)
     assert ranked[0]["keep"] == ["3S", "4H", "5D", "6C"] and round(ranked[0]["hand"], 2) == 9.85
     for args, message in [

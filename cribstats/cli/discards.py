@@ -31,7 +31,6 @@ from cribstats.cli.stats import (
     _fail,
     _filters,
     _handled,
-    _none_stored,
     _open_store,
 )
 from cribstats.cli.tables import rich_table
@@ -172,7 +171,8 @@ def analyse(
                              "(or name the variant with --variant)")
         ranked = rank_discards(cards, name, role)
         if format is OutputFormat.json:
-            _write_text(json.dumps([d.to_dict() for d in ranked], indent=1) + "\n", out)
+            rows = [{"rank": r, **d.to_dict()} for r, d in zip(shared_ranks(ranked), ranked, strict=True)]
+            _write_text(json.dumps(rows, indent=1) + "\n", out)  # the CSV's columns, the cards as lists
             return
         frame = _discard_frame(ranked)
         if ranked[0].crib is None:  # the same whoever deals: no role named
@@ -214,7 +214,7 @@ def discards(
 
         cribstats discards --event "Tuesday League" --format csv --out discards.csv
     """
-    from cribstats.stats.discards import discard_summary, worst_discards
+    from cribstats.stats.discards import discard_summary, no_discards_message, worst_discards
 
     try:
         filters = _filters(player, event, since, until, variant)
@@ -222,6 +222,7 @@ def discards(
         with engine.connect() as conn:
             frame = discard_summary(conn, filters)
             worst = worst_discards(conn, filters) if format is OutputFormat.table else None
+            none = no_discards_message(conn, filters) if frame.height == 0 else None
         what = filters.describe()
         tables: list[Table] = [
             rich_table(frame, ("player", "deals", "loss_per_deal_dealer", "loss_per_deal_pone", "best_share",
@@ -234,8 +235,8 @@ def discards(
         _emit(frame, format, out, tables)
     except _handled() as error:
         raise _fail(error) from None
-    if frame.height == 0:
-        err_console().print(_none_stored("discards", filters), markup=False, highlight=False)
+    if none is not None:
+        err_console().print(none, markup=False, highlight=False, soft_wrap=True)
 
 
 def discard_table(

@@ -53,13 +53,14 @@ class Discard:
         return [format_card(c) for c in self.throw]
 
     def to_dict(self) -> dict[str, object]:
-        """``{"keep": [...], "throw": [...], "hand": h, "crib": c, "expected": e}``, values to 4 places."""
+        """``{"keep": [...], "throw": [...], "hand": h, "crib": c, "expected": e}``, the values exactly as worked
+        out (a table rounds them for people; JSON keeps every value as CSV and Parquet do)."""
         return {
             "keep": self.keep_text,
             "throw": self.throw_text,
-            "hand": round(self.hand, 4),
-            "crib": None if self.crib is None else round(self.crib, 4),
-            "expected": round(self.expected, 4),
+            "hand": self.hand,
+            "crib": self.crib,
+            "expected": self.expected,
         }
 
 

@@ -6,7 +6,8 @@
   over the games with such a deal, per game. Every deal with a discard counts, the last of a game too (the
   discard was made before the game ended).
 * ``hand_only_deals`` and ``hand_only_loss_per_deal``: three- and four-player deals, judged by the hand alone.
-* ``worst_*``: the player's costliest discard (the earliest stored one among equals).
+* ``worst_*``: the player's costliest discard (among equals the first played: the games in the order
+  ``cribstats games`` lists them, then the deal's number).
 
 >>> from cribstats.store.db import make_engine, upgrade
 >>> engine = make_engine("sqlite://")
@@ -79,23 +80,45 @@ def _players(conn: Connection) -> pl.DataFrame:
     return read_frame(conn, sa.select(p.c.id, p.c.name, p.c.name_key), PLAYER_SCHEMA)
 
 
-def worst_query(filters: StatsFilter, *, per_player: bool, limit: int | None = None) -> sa.Select[Any]:
-    """The costliest discards: each player's worst (``per_player``), or the ``limit`` worst of all; then the
-    oldest first."""
+def _worst_candidates(filters: StatsFilter, *, per_player: bool, limit: int | None) -> sa.Select[Any]:
+    """The costliest discards and every one equal to them (the same to a billionth, as the losses are summed):
+    each player's (``per_player``), or the ``limit`` costliest of all, with what orders them among equals."""
     dp, g, d, p = t.deal_player_table, t.game_table, t.deal_table, t.player_table
-    order = (dp.c.loss.desc(), g.c.date.is_(None), g.c.date, dp.c.game_id, d.c.number, dp.c.seat)
+    units = sa.func.round(dp.c.loss * LOSS_UNITS)
     columns = [
         dp.c.player_id, p.c.name.label("player"), g.c.game_key.label("game"), g.c.date, d.c.number.label("deal"),
         dp.c.role, dp.c.dealt, dp.c.thrown.label("chosen"), dp.c.kept, dp.c.best_thrown.label("best"),
         dp.c.best_kept, dp.c.loss,
+        # what :func:`cribstats.store.queries.play_order` reads (``id`` the game's), and the loss in billionths
+        g.c.id.label("id"), g.c.round, g.c.source_file, g.c.source_place, dp.c.seat, units.label("units"),
     ]  # fmt: skip
     source = dp.join(g, g.c.id == dp.c.game_id).join(d, d.c.id == dp.c.deal_id).join(p, p.c.id == dp.c.player_id)
-    conditions = [dp.c.loss > 0, *_own_rows(dp, filters)]
-    if not per_player:
-        return sa.select(*columns).select_from(source).where(*conditions).order_by(*order).limit(limit)
-    place = sa.func.row_number().over(partition_by=dp.c.player_id, order_by=order).label("place")
-    ranked = sa.select(*columns, place).select_from(source).where(*conditions).subquery()
-    return sa.select(*(ranked.c[c.name] for c in columns)).where(ranked.c.place == 1)
+    place = sa.func.rank().over(partition_by=dp.c.player_id if per_player else None, order_by=units.desc())
+    ranked = (
+        sa.select(*columns, place.label("place")).select_from(source)
+        .where(dp.c.loss > 0, *_own_rows(dp, filters)).subquery()
+    )  # fmt: skip
+    top = 1 if per_player else limit
+    query = sa.select(*(ranked.c[c.name] for c in columns))
+    return query if top is None else query.where(ranked.c.place <= top)
+
+
+def _worst(conn: Connection, filters: StatsFilter, *, per_player: bool, limit: int | None = None) -> pl.DataFrame:
+    """The costliest discards (:data:`WORST_SCHEMA`), costliest first; among equals the first played: the games
+    in the order ``cribstats games`` lists them (:func:`cribstats.store.queries.play_order`), then the deal's
+    number, then the seat. Each player's worst (``per_player``), or the ``limit`` worst of all."""
+    from cribstats.store.queries import play_order
+
+    rows = sorted(conn.execute(_worst_candidates(filters, per_player=per_player, limit=limit)),
+                  key=lambda r: (-r.units, play_order(r), r.deal, r.seat))  # fmt: skip
+    if per_player:
+        first: dict[int, Any] = {}
+        for row in rows:
+            first.setdefault(row.player_id, row)
+        rows = list(first.values())
+    else:
+        rows = rows[:limit]
+    return pl.DataFrame([tuple(r)[: len(WORST_SCHEMA)] for r in rows], schema=WORST_SCHEMA, orient="row")
 
 
 def _ratio(numerator: pl.Expr, denominator: pl.Expr) -> pl.Expr:
@@ -111,7 +134,7 @@ def discard_summary(conn: Connection, filters: StatsFilter | None = None) -> pl.
     filters = filters or StatsFilter()
     groups = read_frame(conn, _groups_query(filters), GROUP_SCHEMA)
     games = read_frame(conn, _games_query(filters), GAMES_SCHEMA)
-    worst = read_frame(conn, worst_query(filters, per_player=True), WORST_SCHEMA)
+    worst = _worst(conn, filters, per_player=True)
     two = ~pl.col("hand_only")
     dealer, pone = two & (pl.col("role") == "dealer"), two & (pl.col("role") == "pone")
     per_player = groups.group_by("player_id").agg(
@@ -147,8 +170,7 @@ def discard_summary(conn: Connection, filters: StatsFilter | None = None) -> pl.
 def worst_discards(conn: Connection, filters: StatsFilter | None = None, limit: int = 10) -> pl.DataFrame:
     """The ``limit`` costliest discards the filter covers (player, game, date, deal, role, dealt, chosen, kept,
     best, best_kept, loss)."""
-    frame = read_frame(conn, worst_query(filters or StatsFilter(), per_player=False, limit=limit), WORST_SCHEMA)
-    return frame.drop("player_id")
+    return _worst(conn, filters or StatsFilter(), per_player=False, limit=limit).drop("player_id")
 
 
 def with_discard_losses(conn: Connection, stats: pl.DataFrame, filters: StatsFilter | None = None) -> pl.DataFrame:
@@ -167,3 +189,31 @@ def with_discard_losses(conn: Connection, stats: pl.DataFrame, filters: StatsFil
     )  # fmt: skip
     without = stats.drop(STATS_DISCARD_COLUMNS, strict=False)
     return without.join(losses, on="player", how="left", maintain_order="left")
+
+
+def no_discards_message(conn: Connection, filters: StatsFilter | None = None) -> str:
+    """Why the filters cover no valued discard, from what the store holds: no discards stored (``cribstats
+    import`` stores them), discards stored without their values (a store imported before cribstats kept them:
+    ``cribstats analyse --store`` values them), or only giveaway games' discards, which are never valued."""
+    from cribstats.findings import counted
+    from cribstats.store.discards import GIVEAWAY
+
+    filters = filters or StatsFilter()
+    dp, g = t.deal_player_table, t.game_table
+    giveaway = g.c.log.contains(GIVEAWAY)
+    query = (
+        sa.select(sa.func.count(), sa.func.sum(sa.case((giveaway, 0), (dp.c.expected.is_(None), 1), else_=0)))
+        .select_from(dp.join(g, g.c.id == dp.c.game_id))
+        .where(dp.c.discards != "", *_own_rows(dp, filters))
+    )
+    stored, unvalued = conn.execute(query).one()
+    scope = filters.describe()
+    if not stored:
+        if scope == "all games":
+            return "no discards stored yet: `cribstats import PATH` stores them"
+        return f"no discards stored match the filters ({scope})"
+    none = "no valued discards" if scope == "all games" else f"no valued discards match the filters ({scope})"
+    if unvalued:
+        return (f"{none}: {counted(unvalued, 'discard')} stored without a value (imported before cribstats kept "
+                "them): `cribstats analyse --store` values them")  # fmt: skip
+    return f"{none}: the discards stored are of giveaway games, whose discards are never valued"
