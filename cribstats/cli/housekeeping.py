@@ -124,7 +124,8 @@ def delete(
 ) -> None:
     """Delete stored games with their deals, deal facts, play, findings and totals, all at once or not at all.
 
-    Players and events that no stored game names any more go too. Asks before deleting, unless --yes.
+    Players and events that nothing stored names any more go too (a player with an alias, from a rename or
+    merge, or on a stored match's side stays). Asks before deleting, unless --yes.
 
     Examples:
 
@@ -136,7 +137,7 @@ def delete(
     """
     from cribstats.store.db import writer
     from cribstats.store.history import find_run
-    from cribstats.store.queries import AmbiguousGameError, find_game
+    from cribstats.store.queries import AmbiguousGameError, find_game, no_game_message
     from cribstats.store.removal import delete_games, games_of_import
 
     if bool(games) == (run is not None):
@@ -159,7 +160,7 @@ def delete(
                 except AmbiguousGameError as err:
                     raise UsageError(str(err)) from None
                 if stored is None:
-                    raise UsageError(f"no stored game {quoted(ref)}: `cribstats games` lists them")
+                    raise UsageError(no_game_message(ref))
                 if stored.id not in ids:
                     ids.append(stored.id)
                     keys.append(stored.key)

@@ -24,7 +24,6 @@ from cribstats.cli.options import (
 )
 from cribstats.cli.terminal import message, out_console
 from cribstats.errors import CribstatsError
-from cribstats.names import quoted
 from cribstats.safetext import visible
 
 IMPORT_HELP = (
@@ -311,7 +310,7 @@ def show(
         cribstats show cup-2026-final
     """
     from cribstats.replay import replay
-    from cribstats.store.queries import AmbiguousGameError, find_game
+    from cribstats.store.queries import AmbiguousGameError, find_game, no_game_message
     from cribstats.textview import TextView
 
     with _database_errors(db):
@@ -330,7 +329,7 @@ def show(
 
             if show_match(db, game):  # not a game but a match: the match, game by game
                 return
-            raise fail(f"no stored game {quoted(game)}: `cribstats games` lists them", 2)
+            raise fail(no_game_message(game), 2)
         view = TextView()
         replay(stored.game(), view, key=stored.key)
     sys.stdout.write(view.result() + "\n")

@@ -163,7 +163,7 @@ def games(request: Request, player: q.Player = None, event: q.Event = None, sinc
 
 
 @router.get("/games/{game:path}", response_model=GameDetail, summary="One game replayed",
-            responses=problem_responses(404))  # fmt: skip
+            responses=problem_responses(404, 409))  # fmt: skip
 def game(request: Request, game: str) -> Any:
     """A stored game by its key, store id or content hash prefix: its deals, play, show and findings."""
     from cribstats.service.gameview import replayed

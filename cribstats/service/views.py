@@ -221,12 +221,19 @@ def latest_night(engine: Engine) -> LatestNight | None:
 
 
 def stored_game(engine: Engine, ref: str) -> StoredGame | None:
-    """A game by key, store id or content hash prefix (as ``cribstats show`` finds it); None when there is none
-    or the reference cannot name one (a store id is at most 18 ASCII digits)."""
-    if ref.isdigit() and not (ref.isascii() and len(ref) <= 18):
-        return None
+    """A game by key, store id or content hash prefix (as ``cribstats show`` finds it); None when there is none.
+
+    :raises ProblemError: 409 for a reference that names more than one game (a store number that begins another
+        game's hash, or a hash prefix of several), saying how to name one.
+    """
+    from cribstats.service.problems import ProblemError
+    from cribstats.store.queries import AmbiguousGameError
+
     with engine.connect() as conn:
-        return find_game(conn, ref)
+        try:
+            return find_game(conn, ref)
+        except AmbiguousGameError as err:
+            raise ProblemError(409, str(err)) from None
 
 
 def _rows(frame: Any) -> list[dict[str, Any]]:

@@ -4,13 +4,14 @@ games' identity within a batch (content hash, source id, key), and each file's h
 from __future__ import annotations
 
 import gc
+import os
 from dataclasses import dataclass, replace
 
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection, Engine
 
 from cribstats.errors import LogError
-from cribstats.formats.sources import SourceAgreement, SourceFinding, SourceMatch
+from cribstats.formats.sources import STDIN_NAME, SourceAgreement, SourceFinding, SourceMatch
 from cribstats.safetext import storable_path
 from cribstats.store import tables as t
 from cribstats.store.bulk import refusable, retryable
@@ -35,6 +36,12 @@ def _sqlite_cache(conn: Connection, kib: int) -> None:
     driver = conn.connection.driver_connection
     assert driver is not None  # a live connection
     driver.execute(f"PRAGMA cache_size=-{kib}")
+
+
+def _no_such_path(file: str, place: str | None) -> bool:
+    """Whether a refusal is of a whole input that does not exist: no place in it, not standard input, and no
+    file or folder at its path (a link to nothing is nothing either)."""
+    return place is None and file not in ("-", STDIN_NAME) and not os.path.exists(file)
 
 
 @dataclass(slots=True)
@@ -114,9 +121,7 @@ class Importer:
 
     def refuse_error(self, error: LogError) -> None:
         """The readers' error hook: an input that could not be read is refused with its file and place."""
-        self._switch_file(error.file)
-        self.summary._refuse(Refusal(error.file, error.place, error.message))
-        self._count(refused=1)
+        self.refuse(error.file, error.place, error.message)
 
     def add(self, source: SourceGame) -> None:
         """Replay one game and queue it; the batch is written when full."""
@@ -139,7 +144,12 @@ class Importer:
         self.matches.add_record(item)
 
     def refuse(self, file: str, place: str | None, reason: str) -> None:
-        """Refuse a game that was read but cannot be stored."""
+        """Refuse a game that was read but cannot be stored, or an input that could not be read. A path that
+        does not exist is reported and refused, but was not read: it is not counted among the files read, nor
+        recorded in the import history (:func:`_no_such_path`)."""
+        if _no_such_path(file, place) and file != self._file:
+            self._refused(file, place, reason, None)
+            return
         self._switch_file(file)
         self._refused(file, place, reason, None)
         self._count(refused=1)

@@ -26,19 +26,56 @@ from cribstats.store.players import player_id_query
 from cribstats.store.tables import name_key
 
 HASH_PREFIX_MIN = 6
-AMBIGUOUS_SHOWN = 5  # games named when a hash prefix matches more than one
+STORE_ID_DIGITS = 18  # a store number is at most this many ASCII digits (what a 64-bit id holds)
+AMBIGUOUS_SHOWN = 5  # games named when a reference names more than one
+
+
+def _named(keys: list[str]) -> str:
+    return ", ".join(keys[:AMBIGUOUS_SHOWN]) + (", ..." if len(keys) > AMBIGUOUS_SHOWN else "")
 
 
 class AmbiguousGameError(CribstatsError):
-    """A content hash prefix that more than one stored game starts with."""
+    """A game reference that names more than one stored game: a content hash prefix that several games' hashes
+    begin with, or a store number that also begins the content hash of another game (``number``; ``keys`` then
+    has the numbered game's key first)."""
 
-    def __init__(self, ref: str, keys: list[str]) -> None:
-        named = ", ".join(keys[:AMBIGUOUS_SHOWN]) + (", ..." if len(keys) > AMBIGUOUS_SHOWN else "")
-        super().__init__(
-            f"{quoted(ref)} begins the content hash of several stored games ({named}): "
-            "give more of the hash, or the game's key"
-        )
-        self.ref, self.keys = ref, keys
+    def __init__(self, ref: str, keys: list[str], number: int | None = None) -> None:
+        if number is None:
+            text = (f"{quoted(ref)} begins the content hash of several stored games ({_named(keys)}): "
+                    "give more of the hash, or the game's key")
+        else:
+            hashes = "hash" if len(keys) == 2 else "hashes"
+            others = _named([quoted(k) for k in keys[1:]])
+            text = (f"{quoted(ref)} names more than one stored game: game number {number} is {quoted(keys[0])}, "
+                    f"and {quoted(ref)} begins the content {hashes} of {others}: give the game's key, or more of "
+                    "the hash")
+        super().__init__(text)
+        self.ref, self.keys, self.number = ref, keys, number
+
+
+def is_store_number(ref: str) -> bool:
+    """Whether ``ref`` can be a game's number in the store: ASCII digits, at most :data:`STORE_ID_DIGITS`."""
+    return ref.isascii() and ref.isdigit() and len(ref) <= STORE_ID_DIGITS
+
+
+def _is_hex(ref: str) -> bool:
+    return ref != "" and all(c in "0123456789abcdef" for c in ref.lower())
+
+
+def no_game_message(ref: str) -> str:
+    """What to say when ``ref`` names no stored game (nor a match): a hexadecimal reference shorter than
+    :data:`HASH_PREFIX_MIN` is not looked up as a hash prefix, and the message says how much to give.
+
+    >>> no_game_message("no-such-game")
+    "no stored game 'no-such-game': `cribstats games` lists them"
+    >>> no_game_message("a1b2").split(" (")[1]
+    'to name a game by its content hash, give at least 6 characters of the hash): `cribstats games` lists them'
+    """
+    ref = ref.strip()
+    short = _is_hex(ref) and len(ref) < HASH_PREFIX_MIN
+    hint = (f" (to name a game by its content hash, give at least {HASH_PREFIX_MIN} characters of the hash)"
+            if short else "")
+    return f"no stored game {quoted(ref)}{hint}: `cribstats games` lists them"
 
 
 @dataclass(slots=True)
@@ -203,10 +240,15 @@ class StoredGame:
 
 
 def find_game(conn: Connection, ref: str) -> StoredGame | None:
-    """A game by its key (the log's id, or its content hash prefix), its store id (digits), or a unique prefix
-    of its content hash (at least six hex digits); None when nothing matches.
+    """A game by its key (the log's id, or its content hash prefix), its store number (digits), or a prefix of
+    its content hash (at least six hex digits); None when nothing matches.
 
-    :raises AmbiguousGameError: when the reference is a hash prefix of more than one stored game.
+    A key names its game whatever else it could be read as: it is the game's name in every listing, link and
+    export. Otherwise a reference that is both a store number and the beginning of another game's content hash
+    (``004319``: game 4319, and a game whose hash begins 004319) names neither: it is refused, as a hash prefix
+    that several games' hashes begin with is.
+
+    :raises AmbiguousGameError: when the reference, not a key, names more than one stored game.
     """
     g, e = t.game_table, t.event_table
     event = sa.select(e.c.name).where(e.c.id == g.c.event_id).scalar_subquery().label("event")
@@ -214,14 +256,20 @@ def find_game(conn: Connection, ref: str) -> StoredGame | None:
             g.c.site, g.c.round)
     ref = ref.strip()
     row = conn.execute(sa.select(*cols).where(g.c.game_key == ref)).first()
-    if row is None and ref.isdigit():
-        row = conn.execute(sa.select(*cols).where(g.c.id == int(ref))).first()
-    if row is None and len(ref) >= HASH_PREFIX_MIN and all(c in "0123456789abcdef" for c in ref.lower()):
-        found = sa.select(*cols).where(g.c.content_hash.startswith(ref.lower())).order_by(g.c.id)
-        rows = conn.execute(found.limit(AMBIGUOUS_SHOWN + 1)).all()
-        if len(rows) > 1:
-            raise AmbiguousGameError(ref, [r.game_key for r in rows])
-        row = rows[0] if rows else None
+    if row is None:
+        numbered = (conn.execute(sa.select(*cols).where(g.c.id == int(ref))).first()
+                    if is_store_number(ref) else None)
+        hashed: list[Any] = []
+        if len(ref) >= HASH_PREFIX_MIN and _is_hex(ref):
+            found = sa.select(*cols).where(g.c.content_hash.startswith(ref.lower())).order_by(g.c.id)
+            if numbered is not None:
+                found = found.where(g.c.id != numbered.id)
+            hashed = list(conn.execute(found.limit(AMBIGUOUS_SHOWN + 1)))
+        if numbered is not None and hashed:
+            raise AmbiguousGameError(ref, [numbered.game_key, *(r.game_key for r in hashed)], numbered.id)
+        if len(hashed) > 1:
+            raise AmbiguousGameError(ref, [r.game_key for r in hashed])
+        row = numbered if numbered is not None else (hashed[0] if hashed else None)
     if row is None:
         return None
     source = None

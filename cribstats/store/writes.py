@@ -22,6 +22,7 @@ from cribstats.store.bulk import bulk_insert, chunks, insert_ignore, next_id
 from cribstats.store.db import is_postgresql
 from cribstats.store.identity import IN_CHUNK, BatchOutcome, existing_games, id_conflict, key_conflict
 from cribstats.store.players import alias_ids, refuse_seated_twice
+from cribstats.store.removal import Unused, remove_unused
 from cribstats.store.rows import (
     DATE_AT,
     DEAL_COLUMNS,
@@ -67,8 +68,30 @@ class BatchWriter:
         self._events.update(outcome.events)
 
     def write(self, conn: Connection, batch: list[PreparedGame], import_id: int | None) -> BatchOutcome:
-        """Write a batch inside the caller's transaction or savepoint; returns what became of each game."""
+        """Write a batch inside the caller's transaction or savepoint; returns what became of each game.
+
+        A batch that replaced stored games then takes out the players and events nothing stored names any more
+        (:func:`cribstats.store.removal.remove_unused`, as a delete does): the old spelling of a corrected
+        name, an event whose games now name another. Their ids are forgotten, here and in what the batch made.
+        """
         out = BatchOutcome()
+        if self._write(conn, batch, import_id, out):
+            self._forget(remove_unused(conn), out)
+        return out
+
+    def _forget(self, unused: Unused, out: BatchOutcome) -> None:
+        """Players and events taken out of the store: no later batch (nor this one's outcome) may use their ids."""
+        for gone, holders in ((unused.players, (self._players, out.players)),
+                              (unused.events, (self._events, out.events))):
+            ids = set(gone)
+            for known in holders if ids else ():
+                for name in [k for k, v in known.items() if v in ids]:
+                    del known[name]
+
+    def _write(
+        self, conn: Connection, batch: list[PreparedGame], import_id: int | None, out: BatchOutcome
+    ) -> bool:
+        """:meth:`write`'s work, into ``out``; whether it replaced (deleted) any stored game."""
         existing = existing_games(conn, batch)
         by_hash = {row.content_hash: row for row in existing}
         by_source = {row.source_id: row for row in existing if row.source_id is not None}
@@ -94,14 +117,14 @@ class BatchWriter:
             else:
                 to_store.append((g, False))
         if not to_store:
-            return out
+            return False
         players = self._resolve_players(conn, [g for g, _ in to_store], out)
         # a game seating one stored player twice (a spelling merged into another) is refused before any game
         # it would replace is deleted
         to_store = refuse_seated_twice(to_store, players, out.refused)
         to_delete = [replacing[g.content_hash] for g, replaced in to_store if replaced]
         if not to_store:
-            return out
+            return False
         if to_delete:
             games = t.game_table
             for chunk in chunks(to_delete, IN_CHUNK):
@@ -124,11 +147,10 @@ class BatchWriter:
                     out.present.append(g)
                 else:
                     out.conflicts.append((g, id_conflict(g) if g.source_id else key_conflict(g)))
-        if not stored:
-            return out
-        self._insert_children(conn, stored, game_ids, players)
-        out.imported.extend(stored)
-        return out
+        if stored:
+            self._insert_children(conn, stored, game_ids, players)
+            out.imported.extend(stored)
+        return bool(to_delete)
 
     def _insert_games(
         self,
