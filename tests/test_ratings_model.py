@@ -100,3 +100,29 @@ def test_ratings_take_the_games_in_play_order(store, tmp_path) -> None:  # type:
     for player, rating in ratings.items():
         assert rows[player]["mu"] == pytest.approx(rating.mu, abs=1e-9)  # type: ignore[attr-defined]
         assert rows[player]["sigma"] == pytest.approx(rating.sigma, abs=1e-9)  # type: ignore[attr-defined]
+
+
+def test_the_two_winners_of_a_three_player_giveaway_game_are_rated_alike(tmp_path: object) -> None:
+    """docs/rules.md, giveaway: the side that reaches the target loses and every other side wins. Kim reached 121,
+    so Lou (70) and Max (100) both won; the rules rank the winners no further, so from equal ratings they end
+    equal, as openskill rates ranks [1, 0, 0]."""
+    import json
+    from pathlib import Path
+
+    from typer.testing import CliRunner
+
+    from cribstats.cli.app import app
+
+    folder = Path(str(tmp_path))
+    log = {"format": "cribstats/game/1", "id": "g3", "variant": "three-player", "giveaway": True,
+           "players": ["Kim", "Lou", "Max"],
+           "result": {"winner": "Lou", "scores": {"Kim": 121, "Lou": 70, "Max": 100}}}
+    (folder / "give.jsonl").write_text(json.dumps(log) + "\n")
+    url = f"sqlite:///{folder / 'club.db'}"
+    runner = CliRunner()
+    assert runner.invoke(app, ["import", "-q", "--db", url, str(folder / "give.jsonl")]).exit_code == 0
+    rated = runner.invoke(app, ["rating", "--db", url, "--format", "json"])
+    rows = {row["player"]: (row["mu"], row["sigma"]) for row in json.loads(rated.stdout)}
+    (kim, lou, max_) = _openskill([[Rating(25, 25 / 3)]] * 3, [1, 0, 0])
+    assert rows["Lou"] == pytest.approx(lou[0]) and rows["Max"] == pytest.approx(max_[0])
+    assert rows["Kim"] == pytest.approx(kim[0]) and rows["Lou"] == rows["Max"]

@@ -2,9 +2,9 @@
 
 Every decided game is one update: its sides are the teams (four-player: the two partnerships; three-player:
 three sides of one), ranked the winner first and the others by their final score (higher is better; equal
-scores tie). Games are taken in play order, the one order of a night's games
-(:func:`cribstats.store.queries.play_order`: date, undated games after every dated one; round; the sheet's file
-and place; the order stored). Every player starts at openskill's default
+scores tie); the two winners of a three-player giveaway game share the first rank. Games are taken in play
+order, the one order of a night's games (:func:`cribstats.store.queries.play_order`: date, undated games after
+every dated one; round; the sheet's file and place; the order stored). Every player starts at openskill's default
 (mu 25, sigma 25/3). The **rating** shown is openskill's ordinal, ``mu - 3 * sigma``: a rating the player is
 very likely to be at least as good as, so that a newcomer is not ranked above a regular on one lucky night.
 
@@ -77,12 +77,16 @@ def plackett_luce(teams: Sequence[Sequence[Rating]], ranks: Sequence[int], model
 
 def game_ranks(teams: list[tuple[int, bool, int | None]]) -> list[int]:
     """Ranks (0 best) of a game's sides, given each side's (team, won, final score): the winner first, the others
-    by score, higher first; sides with equal scores share a rank, and an unknown score comes last.
+    by score, higher first; sides with equal scores share a rank, and an unknown score comes last. Sides that
+    all won share the first rank (a three-player giveaway game has two winners, and a lower score is the better
+    one there: the rules rank them no further).
 
     >>> game_ranks([(0, False, 100), (1, True, 121), (2, False, 100)])
     [1, 0, 1]
+    >>> game_ranks([(0, False, 121), (1, True, 70), (2, True, 100)])
+    [1, 0, 0]
     """
-    keys = [(0 if won else 1, -(score if score is not None else -1)) for _, won, score in teams]
+    keys = [(0, 0) if won else (1, -(score if score is not None else -1)) for _, won, score in teams]
     ordered = sorted(set(keys))
     return [ordered.index(k) for k in keys]
 
