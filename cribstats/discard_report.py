@@ -8,7 +8,7 @@ costliest discards.
 >>> engine = make_engine("sqlite://")
 >>> upgrade(engine)
 >>> html = discard_section(engine)
->>> 'id="discards"' in html and "No valued discards" in html
+>>> 'id="discards"' in html and "No discards stored yet" in html
 True
 """
 
