@@ -20,7 +20,7 @@ from dataclasses import dataclass, field, replace
 
 from cribstats.findings import Finding, FindingKind
 from cribstats.match.game import MatchGame
-from cribstats.match.model import MatchResult, MatchRules, Sides
+from cribstats.match.model import MatchResult, MatchRules, Sides, side_of
 from cribstats.names import name_key
 
 __all__ = ["GameInMatch", "MatchGame", "MatchOutcome", "in_sides_spelling", "judge_match", "side_of"]
@@ -49,16 +49,6 @@ class MatchOutcome:
     ended_after_game: int | None
     games: list[GameInMatch] = field(default_factory=list)
     findings: list[Finding] = field(default_factory=list)
-
-
-def side_of(sides: Sides, name: str) -> int | None:
-    """0 or 1: the side ``name`` plays on, by the player key (case and spacing folded); None for someone else.
-
-    >>> side_of((("Mary Ann",), ("Bob",)), "mary  ann"), side_of((("Al",), ("Bo",)), "Cy")
-    (0, None)
-    """
-    key = name_key(name)
-    return next((i for i, side in enumerate(sides) if key in {name_key(n) for n in side}), None)
 
 
 def in_sides_spelling(sides: Sides, game: MatchGame) -> MatchGame:

@@ -132,10 +132,18 @@ class MatchRecord(_Model):
         return one, two
 
     def side_of(self, name: str) -> int | None:
-        """0 or 1: the side ``name`` plays on, by the player key (case and spacing folded); None for anyone
-        else."""
-        key = name_key(name)
-        return next((i for i, side in enumerate(self.sides) if key in {name_key(n) for n in side}), None)
+        """0 or 1: the side ``name`` plays on (:func:`side_of`); None for anyone else."""
+        return side_of(self.sides, name)
+
+
+def side_of(sides: Sides, name: str) -> int | None:
+    """0 or 1: the side ``name`` plays on, by the player key (case and spacing folded); None for someone else.
+
+    >>> side_of((("Mary Ann",), ("Bob",)), "mary  ann"), side_of((("Al",), ("Bo",)), "Cy")
+    (0, None)
+    """
+    key = name_key(name)
+    return next((i for i, side in enumerate(sides) if key in {name_key(n) for n in side}), None)
 
 
 def game_sides(players: Sequence[str]) -> Sides | None:

@@ -16,6 +16,8 @@ from cribstats.match.judge import MatchGame, judge_match
 from cribstats.match.model import MatchResult, MatchRules, Sides
 from cribstats.names import event_key
 from cribstats.store import tables as t
+from cribstats.store.bulk import chunks
+from cribstats.store.identity import IN_CHUNK
 from cribstats.store.tables import name_key
 
 
@@ -38,15 +40,13 @@ def stored_games(conn: Connection, keys: list[str]) -> dict[str, StoredGame]:
     g, gp, pt, d = t.game_table, t.game_player_table, t.player_table, t.deal_table
     found: dict[str, StoredGame] = {}
     by_id: dict[int, StoredGame] = {}
-    for start in range(0, len(keys), 300):
-        chunk = keys[start:start + 300]
+    for chunk in chunks(keys, IN_CHUNK):
         for row in conn.execute(sa.select(g.c.id, g.c.game_key, g.c.variant, g.c.skunk_level)
                                 .where(g.c.game_key.in_(chunk))):
             game = StoredGame(row.id, row.game_key, row.variant, row.skunk_level, [], [], None)
             found[row.game_key] = by_id[row.id] = game
     ids = list(by_id)
-    for start in range(0, len(ids), 300):
-        id_chunk = ids[start:start + 300]
+    for id_chunk in chunks(ids, IN_CHUNK):
         seats = (sa.select(gp.c.game_id, gp.c.seat, gp.c.won, pt.c.name).join(pt, pt.c.id == gp.c.player_id)
                  .where(gp.c.game_id.in_(id_chunk)).order_by(gp.c.game_id, gp.c.seat))
         for seat in conn.execute(seats):
@@ -65,8 +65,8 @@ def own_match_numbers(conn: Connection, keys: list[str]) -> dict[str, tuple[str,
     their logs, by key: only those that give both."""
     g = t.game_table
     found: dict[str, tuple[str, int]] = {}
-    for start in range(0, len(keys), 300):
-        for row in conn.execute(sa.select(g.c.game_key, g.c.log).where(g.c.game_key.in_(keys[start:start + 300]))):
+    for chunk in chunks(keys, IN_CHUNK):
+        for row in conn.execute(sa.select(g.c.game_key, g.c.log).where(g.c.game_key.in_(chunk))):
             if '"match_game":' not in row.log:
                 continue
             log = orjson.loads(row.log)
