@@ -28,8 +28,7 @@ from typing import Any
 
 import jinja2
 import polars as pl
-import sqlalchemy as sa
-from sqlalchemy.engine import Connection, Engine
+from sqlalchemy.engine import Engine
 
 from cribstats.atomicfile import WriteError, write_atomic
 from cribstats.charts import (
@@ -61,9 +60,7 @@ from cribstats.stats.measures import (
     skunk_trend,
     standings,
 )
-from cribstats.store import tables as t
-from cribstats.store.players import player_id_query
-from cribstats.store.tables import name_key
+from cribstats.store.players import stored_player
 
 TEMPLATE = "report.html.j2"
 # The page's one script: once loaded, it marks the root element with the sections that were laid out, and with
@@ -271,13 +268,6 @@ def report_context(engine: Engine, filters: StatsFilter | None = None, *, title:
         "ready_script": READY_SCRIPT,
         "script_hash": base64.b64encode(hashlib.sha256(READY_SCRIPT.encode()).digest()).decode(),
     }  # fmt: skip
-
-
-def stored_player(conn: Connection, name: str) -> tuple[int, str] | None:
-    """The id and stored name of the player ``name`` names (any spelling, or an alias from a rename or merge)."""
-    p = t.player_table
-    found = conn.execute(sa.select(p.c.id, p.c.name).where(p.c.id == player_id_query(name_key(name)))).first()
-    return None if found is None else (int(found.id), str(found.name))
 
 
 def player_sides(frames: StatsFrames, player_id: int) -> set[str]:

@@ -174,11 +174,11 @@ def players_page(engine: Engine, limit: int, offset: int) -> tuple[int, list[Pla
 def player_name(engine: Engine, name: str) -> str | None:
     """The stored spelling of a player's name (any spelling that folds to it, or to an alias, finds it), or
     None."""
-    from cribstats.store.players import player_id_query
+    from cribstats.store.players import stored_player
 
-    p = t.player_table  # a spelling renamed or merged away finds the player it now is
-    with engine.connect() as conn:
-        return conn.execute(sa.select(p.c.name).where(p.c.id == player_id_query(name_key(name)))).scalar()
+    with engine.connect() as conn:  # a spelling renamed or merged away finds the player it now is
+        found = stored_player(conn, name)
+    return None if found is None else found[1]
 
 
 def recent_games(engine: Engine, player: str, limit: int = RECENT_GAMES) -> list[GameListing]:

@@ -54,6 +54,14 @@ class PlayerRow:
 PLAYER_COLUMNS = ("id", "name", "games", "aliases")
 
 
+def stored_player(conn: Connection, name: str) -> tuple[int, str] | None:
+    """The id and stored name of the player ``name`` names (any spelling that folds to it, or an alias from a
+    rename or merge); None when it names none."""
+    p = t.player_table
+    found = conn.execute(sa.select(p.c.id, p.c.name).where(p.c.id == player_id_query(name_key(name)))).first()
+    return None if found is None else (int(found.id), str(found.name))
+
+
 def player_id_query(key: str) -> sa.ScalarSelect[Any]:
     """The id of the player a name key names, directly or as an alias (a scalar subquery; null for none)."""
     p, a = t.player_table, t.player_alias_table
