@@ -51,3 +51,26 @@ def test_games_stored_alone_then_sent_in_a_record_take_its_event(tmp_path: Path)
             for m in matches] == [("mA", "2-1", "Alice", 3, "Bob", 3)]
     assert [(g["number"], g["game"], g["stored"]) for g in _json(db, "matches", "--games")] == [
         (1, "mA-1", True), (2, "mA-2", True), (3, "mA-3", True)]
+
+
+def test_the_record_read_after_its_games_is_no_conflict(tmp_path: Path) -> None:
+    """The games stored alone are the record's games, not conflicts: the import exits 0 and counts the three
+    games as present; a game of the record that differs from the stored one in more than the match id it is
+    given is a conflict still (exit 2, one conflict)."""
+    db = f"sqlite:///{tmp_path / 'club.db'}"
+    plain, record = tmp_path / "games.jsonl", tmp_path / "final.jsonl"
+    plain.write_text("".join(json.dumps(g) + "\n" for g in GAMES))
+    record.write_text(json.dumps(RECORD) + "\n")
+    assert CliRunner().invoke(app, ["import", str(plain), "--db", db]).exit_code == 0
+    done = CliRunner().invoke(app, ["import", str(record), "--db", db])
+    assert done.exit_code == 0, done.output
+    assert "conflict" not in done.stderr.lower()
+    runs = _json(db, "imports")
+    assert [(r["present"], r["conflicting"]) for r in runs][-1] == (3, 0)
+
+    changed = {**RECORD, "id": "mB", "games": [GAMES[0], GAMES[1], {**GAMES[2], "site": "Hall"}]}
+    other = tmp_path / "other.jsonl"
+    other.write_text(json.dumps(changed) + "\n")
+    done = CliRunner().invoke(app, ["import", str(other), "--db", db])
+    assert done.exit_code == 2, done.output
+    assert "'mA-3' is already stored with different content" in done.stderr

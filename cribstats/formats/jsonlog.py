@@ -135,7 +135,9 @@ def read_match(
             yield SourceGame(file, inner_place(place, f"games[{number - 1}]"), game)
         return
     for number, game in inline_games(record):
-        yield SourceGame(file, inner_place(place, f"games[{number - 1}]"), game)
+        written = record.games[number - 1] if record.games is not None else None
+        yield SourceGame(file, inner_place(place, f"games[{number - 1}]"), game,
+                         None if written is game or isinstance(written, str) else written)
     if on_record is not None:
         on_record(SourceMatch(file, place, record))
 

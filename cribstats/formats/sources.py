@@ -40,11 +40,14 @@ class SourceGame:
 
     ``game`` is the game as read: the model, or the fast decoder's checked Structs (a line of JSON Lines it
     settles), which the replay and the audit read as they are;
-    :func:`~cribstats.gamelog.fast.game_model` gives the model of either."""
+    :func:`~cribstats.gamelog.fast.game_model` gives the model of either. ``written``: for a whole game of a
+    match record, the game as the record writes it when the record gives it its match id or number (``game``
+    carries them), so that the same game stored before without them is known (:mod:`cribstats.store.writes`)."""
 
     file: str
     place: str
     game: AnyGame
+    written: AnyGame | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -127,7 +127,7 @@ class Importer:
         """Replay one game and queue it; the batch is written when full."""
         self._switch_file(source.file)
         try:
-            prepared = prepare_game(source.game, source.file, source.place, self._values)
+            prepared = prepare_game(source.game, source.file, source.place, self._values, source.written)
         except Exception as err:
             self._refused(source.file, source.place, failure_reason(err), None)
             self._count(refused=1)

@@ -66,14 +66,16 @@ def key_conflict(g: PreparedGame) -> str:
 
 
 def existing_games(conn: Connection, games: Sequence[PreparedGame]) -> list[Any]:
-    """The stored games that share a content hash, a source id or a game key with any of ``games``."""
+    """The stored games that share a content hash (or the hash of the game as a match record writes it), a
+    source id or a game key with any of ``games``."""
     gt = t.game_table
     cols = (gt.c.id, gt.c.content_hash, gt.c.source_id, gt.c.game_key)
     found: dict[int, Any] = {}
     for chunk in chunks(games, IN_CHUNK):
         sources = [g.source_id for g in chunk if g.source_id]
+        hashes = [g.content_hash for g in chunk] + [g.written_hash for g in chunk if g.written_hash]
         wanted = sa.or_(
-            gt.c.content_hash.in_([g.content_hash for g in chunk]),
+            gt.c.content_hash.in_(hashes),
             gt.c.game_key.in_([g.key for g in chunk]),
             *([gt.c.source_id.in_(sources)] if sources else []),
         )

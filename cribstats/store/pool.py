@@ -25,6 +25,8 @@ PARALLEL_CHUNK = 50  # games (lines) handed to a worker process at a time
 IN_FLIGHT_PER_WORKER = 4  # chunks read ahead per worker, beyond a batch's worth (see Parallel)
 
 _Result = list["PreparedGame | Refusal | SourceMatch | SourceFinding | SourceAgreement"]
+#: a game read, as sent to a worker: the game, its file and place, and the game as a match record writes it
+_Source = tuple["AnyGame", str, "str | None", "AnyGame | None"]
 
 
 def _prepare_lines(file: str, first_line: int, lines: list[bytes]) -> _Result:
@@ -42,26 +44,25 @@ def _prepare_lines(file: str, first_line: int, lines: list[bytes]) -> _Result:
         out.append(Refusal(error.file, error.place, error.message))
 
     for source in read_json_lines(lines, file, on_error=unreadable, first_line=first_line, on_record=out.append):
-        out.append(_prepare_or_refuse(source.game, source.file, source.place, values))
+        out.append(_prepare_or_refuse((source.game, source.file, source.place, source.written), values))
     values.fill()
     return out
 
 
-def _prepare_games(chunk: list[tuple[AnyGame, str, str | None]]) -> _Result:
+def _prepare_games(chunk: list[_Source]) -> _Result:
     """In a worker process: replay and prepare games already read (formats other than JSON Lines)."""
     gc.collect(1)
     values = DiscardQueue()
-    out: _Result = [_prepare_or_refuse(game, file, place, values) for game, file, place in chunk]
+    out: _Result = [_prepare_or_refuse(source, values) for source in chunk]
     values.fill()
     return out
 
 
-def _prepare_or_refuse(
-    game: AnyGame, file: str, place: str | None, values: DiscardQueue
-) -> PreparedGame | Refusal:
+def _prepare_or_refuse(source: _Source, values: DiscardQueue) -> PreparedGame | Refusal:
     """A game's rows, its discards valued once ``values`` is filled; or its refusal."""
+    game, file, place, written = source
     try:
-        return prepare_game(game, file, place, values)
+        return prepare_game(game, file, place, values, written)
     except Exception as err:
         return Refusal(file, place, failure_reason(err))
 
@@ -109,7 +110,7 @@ class Parallel:
     def _games(self, path: str) -> None:
         from cribstats import formats
 
-        chunk: list[tuple[AnyGame, str, str | None]] = []
+        chunk: list[_Source] = []
 
         def flush() -> None:  # what was read before an error or a record is taken before it
             nonlocal chunk
@@ -126,7 +127,7 @@ class Parallel:
             self.slots.append([item])
 
         for source in formats.read_games(path, on_error=unreadable, on_record=record):
-            chunk.append((source.game, source.file, source.place))
+            chunk.append((source.game, source.file, source.place, source.written))
             if len(chunk) >= PARALLEL_CHUNK:
                 self._submit(len(chunk), _prepare_games, chunk)
                 chunk = []

@@ -135,6 +135,7 @@ class PreparedGame(NamedTuple):
     deals: list[DealRow]
     deal_players: DealPlayers  # (deal index, seat, row), the discard's value in it
     findings: list[tuple[int | None, FindingRow]]  # (seat or None, row)
+    written_hash: str | None = None  # a match record's whole game: the hash of the game as the record writes it
 
     @property
     def log(self) -> str:
@@ -321,9 +322,13 @@ class DiscardQueue:
         self._rows, self._discards = [], []
 
 
-def prepare_game(game: AnyGame, file: str, place: str | None, values: DiscardQueue | None = None) -> PreparedGame:
+def prepare_game(
+    game: AnyGame, file: str, place: str | None, values: DiscardQueue | None = None, written: AnyGame | None = None
+) -> PreparedGame:
     """Replay ``game``, building the rows that store it as the replay goes (:class:`RowBuilder`). Its discards
     are valued at once, or, given a ``values`` queue, when that is filled (before the rows are written).
+    ``written``: the game as a match record writes it, without the match id or number the record gives it
+    (:attr:`cribstats.formats.sources.SourceGame.written`); its hash goes with the rows.
 
     :raises GameRefused: for a game the store cannot hold; errors of the replay propagate.
     """
@@ -357,7 +362,7 @@ def prepare_game(game: AnyGame, file: str, place: str | None, values: DiscardQue
     )  # fmt: skip
     return PreparedGame(
         file, place, digest, outcome.key, game.id, event, winner_key, names, game_row, rows.game_players,
-        rows.deals, rows.deal_players, rows.findings,
+        rows.deals, rows.deal_players, rows.findings, None if written is None else canonical_log(written)[1],
     )  # fmt: skip
 
 

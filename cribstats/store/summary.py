@@ -15,7 +15,8 @@ MAX_REPORTED = 10_000  # refusals and conflicts kept with their reasons; beyond 
 
 
 class SourceGame(Protocol):
-    """A game as a reader yields it: the file, the place in it (``line 12``, ``[3]``) and the game."""
+    """A game as a reader yields it: the file, the place in it (``line 12``, ``[3]``), the game, and for a
+    match record's whole game the game as the record writes it (or None)."""
 
     @property
     def file(self) -> str: ...
@@ -23,6 +24,8 @@ class SourceGame(Protocol):
     def place(self) -> str | None: ...
     @property
     def game(self) -> AnyGame: ...
+    @property
+    def written(self) -> AnyGame | None: ...
 
 
 @dataclass(slots=True, frozen=True)

@@ -99,7 +99,7 @@ class BatchWriter:
         to_store: list[tuple[PreparedGame, bool]] = []
         replacing: dict[str, int] = {}  # content hash -> the id of the stored game it replaces
         for g in batch:
-            if g.content_hash in by_hash:
+            if g.content_hash in by_hash or _stored_as_written(g, by_hash):
                 out.present.append(g)
                 continue
             same_id = by_source.get(g.source_id) if g.source_id else None
@@ -273,3 +273,11 @@ class BatchWriter:
                     known[row.name] = row.id
                     out.events[row.name] = row.id
         return known
+
+
+def _stored_as_written(g: PreparedGame, by_hash: dict[str, Any]) -> bool:
+    """Whether ``g``, a whole game of a match record, is stored under its own id exactly as the record writes
+    it, only without the match id or number the record gives it: imported alone, then sent again in the
+    record. It is that stored game (which takes the record's setting and joins its match), not a conflict."""
+    stored = by_hash.get(g.written_hash) if g.written_hash is not None else None
+    return stored is not None and g.source_id is not None and stored.source_id == g.source_id
