@@ -20,13 +20,18 @@ from pathlib import Path
 
 import jinja2
 import polars as pl
-from markupsafe import Markup
+from markupsafe import Markup, escape
 from matplotlib.figure import Figure
 from sqlalchemy.engine import Engine
 
 from cribstats.charts import _bar_style, _empty, _figure, _player_axis, _style, drawn_quietly, figure_bytes
 from cribstats.safetext import page_value
-from cribstats.stats.discards import discard_summary, no_discards_message, worst_discards
+from cribstats.stats.discards import (
+    discard_summary,
+    no_discards_message,
+    unvalued_discards_message,
+    worst_discards,
+)
 from cribstats.stats.frames import StatsFilter
 
 TEMPLATE = "report_discards.html.j2"
@@ -96,6 +101,7 @@ def discard_section(engine: Engine, filters: StatsFilter | None = None) -> Marku
         summary = discard_summary(conn, filters)
         worst = worst_discards(conn, filters, WORST)
         none = no_discards_message(conn, filters) if summary.height == 0 else ""
+        partly = unvalued_discards_message(conn, filters) if summary.height else None
     chart = base64.b64encode(figure_bytes(discard_chart(summary), "png")).decode("ascii")
     environment = jinja2.Environment(autoescape=True, undefined=jinja2.StrictUndefined, trim_blocks=True,
                                      lstrip_blocks=True, finalize=page_value)  # fmt: skip
@@ -104,6 +110,21 @@ def discard_section(engine: Engine, filters: StatsFilter | None = None) -> Marku
         worst_head=[label for _, label in WORST_COLUMNS], worst=_rows(worst, WORST_COLUMNS),
         worst_words=[column in WORD_COLUMNS for column, _ in WORST_COLUMNS],
         chart=chart if summary.height else None,
-        empty=none[:1].upper() + none[1:] + "." if none else "",  # why none is valued: as `cribstats discards`
+        empty=with_commands(none[:1].upper() + none[1:] + ".") if none else "",  # as `cribstats discards` says
+        partly=with_commands(partly[:1].upper() + partly[1:] + ".") if partly else None,
     )  # fmt: skip
     return Markup(html)  # rendered by an autoescaping template: the text in it is escaped
+
+
+def with_commands(message: str) -> Markup:
+    """A message as HTML, the commands it names between backticks (as the terminal shows them) set as code, every
+    piece escaped.
+
+    >>> str(with_commands("run `cribstats analyse --store` <now>"))
+    'run <code>cribstats analyse --store</code> &lt;now&gt;'
+    """
+    pieces = message.split("`")
+    if len(pieces) % 2 == 0:  # a backtick without its pair: the text as it is
+        return escape(message)
+    return Markup("").join(Markup("<code>{}</code>").format(piece) if odd else escape(piece)
+                           for odd, piece in ((i % 2 == 1, piece) for i, piece in enumerate(pieces)))

@@ -5,6 +5,7 @@ valued (docs/decisions.md, "Discard analysis")."""
 
 from __future__ import annotations
 
+import json
 import sqlite3
 from pathlib import Path
 
@@ -92,3 +93,47 @@ def test_the_reports_section_says_the_same(tmp_path: Path) -> None:
     section = str(discard_section(engine))
     engine.dispose()
     assert "giveaway games, whose discards are never valued" in section
+
+
+def test_the_reports_section_shows_the_command_as_code(tmp_path: Path) -> None:
+    from cribstats.discard_report import discard_section
+
+    url = store(tmp_path)
+    engine = sa.create_engine(url)
+    section = str(discard_section(engine))
+    engine.dispose()
+    assert "No discards stored yet: <code>cribstats import PATH</code> stores them." in section
+    assert "`" not in section
+
+
+def test_a_store_valued_in_part_says_what_its_figures_leave_out(tmp_path: Path) -> None:
+    """Some discards stored without a value (one game's, as a store imported in part before values were kept):
+    the figures are over the valued ones only, and ``discards`` and the report say how many are left out; once
+    ``analyse --store`` values them, nothing is left out and nothing is said."""
+    from cribstats.discard_report import discard_section
+
+    url = store(tmp_path, LOGS / "club-night.jsonl")
+    with sqlite3.connect(url.removeprefix("sqlite:///")) as conn:
+        (first,) = conn.execute("SELECT min(id) FROM game").fetchone()
+        conn.execute(f"UPDATE deal_player SET ({VALUES}) = (NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, "
+                     "NULL) WHERE game_id = ?", (first,))  # fmt: skip
+        left_out, valued = conn.execute(
+            "SELECT sum(expected IS NULL), sum(expected IS NOT NULL AND hand_only = 0) FROM deal_player "
+            "WHERE discards != ''").fetchone()  # fmt: skip
+    assert left_out > 0
+    code, out, err = run("discards", "--db", url, "--format", "json")
+    assert code == 0 and err.strip() == (
+        f"{left_out} discards stored without a value (imported before cribstats kept them) are not counted in "
+        "these figures: `cribstats analyse --store` values them")
+    assert sum(row["deals"] for row in json.loads(out)) == valued
+    engine = sa.create_engine(url)
+    section = str(discard_section(engine))
+    engine.dispose()
+    assert (f'<p class="note">{left_out} discards stored without a value (imported before cribstats kept them) '
+            "are not counted in these figures: <code>cribstats analyse --store</code> values them.</p>") in section
+    assert run("analyse", "--store", "--db", url)[0] == 0
+    code, out, err = run("discards", "--db", url, "--format", "json")
+    assert code == 0 and err == ""
+    engine = sa.create_engine(url)
+    assert '<p class="note">' not in str(discard_section(engine))
+    engine.dispose()

@@ -214,7 +214,12 @@ def discards(
 
         cribstats discards --event "Tuesday League" --format csv --out discards.csv
     """
-    from cribstats.stats.discards import discard_summary, no_discards_message, worst_discards
+    from cribstats.stats.discards import (
+        discard_summary,
+        no_discards_message,
+        unvalued_discards_message,
+        worst_discards,
+    )
 
     try:
         filters = _filters(player, event, since, until, variant)
@@ -222,7 +227,8 @@ def discards(
         with engine.connect() as conn:
             frame = discard_summary(conn, filters)
             worst = worst_discards(conn, filters) if format is OutputFormat.table else None
-            none = no_discards_message(conn, filters) if frame.height == 0 else None
+            # why no discard is valued, or which are not counted when some are not
+            note = (no_discards_message if frame.height == 0 else unvalued_discards_message)(conn, filters)
         what = filters.describe()
         tables: list[Table] = [
             rich_table(frame, ("player", "deals", "loss_per_deal_dealer", "loss_per_deal_pone", "best_share",
@@ -235,8 +241,8 @@ def discards(
         _emit(frame, format, out, tables)
     except _handled() as error:
         raise _fail(error) from None
-    if none is not None:
-        err_console().print(none, markup=False, highlight=False, soft_wrap=True)
+    if note is not None:
+        err_console().print(note, markup=False, highlight=False, soft_wrap=True)
 
 
 def discard_table(

@@ -191,14 +191,10 @@ def with_discard_losses(conn: Connection, stats: pl.DataFrame, filters: StatsFil
     return without.join(losses, on="player", how="left", maintain_order="left")
 
 
-def no_discards_message(conn: Connection, filters: StatsFilter | None = None) -> str:
-    """Why the filters cover no valued discard, from what the store holds: no discards stored (``cribstats
-    import`` stores them), discards stored without their values (a store imported before cribstats kept them:
-    ``cribstats analyse --store`` values them), or only giveaway games' discards, which are never valued."""
-    from cribstats.findings import counted
+def _discard_counts(conn: Connection, filters: StatsFilter) -> tuple[int, int]:
+    """The discards the filters cover as stored, and how many of them (giveaway games' apart) have no value."""
     from cribstats.store.discards import GIVEAWAY
 
-    filters = filters or StatsFilter()
     dp, g = t.deal_player_table, t.game_table
     giveaway = g.c.log.contains(GIVEAWAY)
     query = (
@@ -207,6 +203,21 @@ def no_discards_message(conn: Connection, filters: StatsFilter | None = None) ->
         .where(dp.c.discards != "", *_own_rows(dp, filters))
     )
     stored, unvalued = conn.execute(query).one()
+    return int(stored), int(unvalued or 0)
+
+
+#: how the messages below say what values a store's discards
+VALUE_THEM = "`cribstats analyse --store` values them"
+
+
+def no_discards_message(conn: Connection, filters: StatsFilter | None = None) -> str:
+    """Why the filters cover no valued discard, from what the store holds: no discards stored (``cribstats
+    import`` stores them), discards stored without their values (a store imported before cribstats kept them:
+    ``cribstats analyse --store`` values them), or only giveaway games' discards, which are never valued."""
+    from cribstats.findings import counted
+
+    filters = filters or StatsFilter()
+    stored, unvalued = _discard_counts(conn, filters)
     scope = filters.describe()
     if not stored:
         if scope == "all games":
@@ -215,5 +226,17 @@ def no_discards_message(conn: Connection, filters: StatsFilter | None = None) ->
     none = "no valued discards" if scope == "all games" else f"no valued discards match the filters ({scope})"
     if unvalued:
         return (f"{none}: {counted(unvalued, 'discard')} stored without a value (imported before cribstats kept "
-                "them): `cribstats analyse --store` values them")  # fmt: skip
+                f"them): {VALUE_THEM}")  # fmt: skip
     return f"{none}: the discards stored are of giveaway games, whose discards are never valued"
+
+
+def unvalued_discards_message(conn: Connection, filters: StatsFilter | None = None) -> str | None:
+    """What the figures leave out when only some of the discards the filters cover are valued (the rest stored
+    before cribstats kept values); None when none is left out but giveaway games' (never valued)."""
+    from cribstats.findings import counted
+
+    _stored, unvalued = _discard_counts(conn, filters or StatsFilter())
+    if not unvalued:
+        return None
+    return (f"{counted(unvalued, 'discard')} stored without a value (imported before cribstats kept them) "
+            f"{'is' if unvalued == 1 else 'are'} not counted in these figures: {VALUE_THEM}")
