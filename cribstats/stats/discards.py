@@ -193,10 +193,8 @@ def with_discard_losses(conn: Connection, stats: pl.DataFrame, filters: StatsFil
 
 def _discard_counts(conn: Connection, filters: StatsFilter) -> tuple[int, int]:
     """The discards the filters cover as stored, and how many of them (giveaway games' apart) have no value."""
-    from cribstats.store.discards import GIVEAWAY
-
     dp, g = t.deal_player_table, t.game_table
-    giveaway = g.c.log.contains(GIVEAWAY)
+    giveaway = t.is_giveaway(g)
     query = (
         sa.select(sa.func.count(), sa.func.sum(sa.case((giveaway, 0), (dp.c.expected.is_(None), 1), else_=0)))
         .select_from(dp.join(g, g.c.id == dp.c.game_id))

@@ -2,9 +2,10 @@
 
 *Decided:* an opponent is every player of another side in the same game (four-player: both opponents count, for
 each partner). A game counts between two players when one of them won it: a three-player game's two losers have
-no result between them. The spread between them is the winner's margin over the loser's side (``target`` less
-the loser's final score, as in ``stats``), added to the winner's record and taken from the loser's; a skunk given
-is a win over a player whose side was skunked (any level), a skunk taken the other way round.
+no result between them, nor do the two winners of a three-player giveaway game. The spread between them is the
+winner's margin over the loser's side (``target`` less the loser's final score, as in ``stats``; in a giveaway game
+the winner's own distance under the target), added to the winner's record and taken from the loser's; a skunk
+given is a win over a player whose side was skunked (any level), a skunk taken the other way round.
 
 >>> import polars as pl
 >>> pairs = pl.DataFrame({"player": ["Ann"], "name_key": ["ann"], "opponent": ["Bob"], "opponent_key": ["bob"],

@@ -20,7 +20,9 @@ Definitions (DESIGN.md, "Statistics"; the choices where it is silent are marked 
 * **Spread:** *decided:* the winner's score counts as the target (pegging out stops the game there), so a losing
   side's margin is ``target - its final score`` (never below 0; 0 when its score is unknown). The margin is taken
   from each losing side and the winner is given the sum over losing sides (three-player: the margin over each
-  loser). Partners share their side's result: each partner gets the side's game points and spread.
+  loser). Partners share their side's result: each partner gets the side's game points and spread. In a
+  giveaway game (the side at the target loses) each winning side is given its own distance under the target and
+  the loser minus their sum.
   ``spread_per_game`` is ``spread`` divided by ``games`` (decided games); null when there are none.
 * **Deal figures** (``deals``, ``deals_as_*``, the ``*_per_deal`` averages) are over completed deals only; every
   non-dealer is a pone. An average is the points due divided by the completed deals where those points are known

@@ -98,19 +98,26 @@ def night_totals_query(filters: StatsFilter) -> sa.Select[Any]:
 
 def pair_totals_query(filters: StatsFilter) -> sa.Select[Any]:
     """Per player and opponent (a player of another side of the same game), over the covered decided games in
-    which one of the two won: games, the player's wins, the spread between them, skunks given and taken."""
+    which one of the two won and the other lost: games, the player's wins, the spread between them, skunks given
+    and taken."""
     gt, gp, g, e = t.game_player_totals_table, t.game_player_table, t.game_table, t.event_table
     me, them = gt.alias("me"), gt.alias("them")
     my_seat, their_seat = gp.alias("my_seat"), gp.alias("their_seat")
     i_won, they_won = me.c.won, them.c.won
-    spread = sa.case((i_won, -them.c.spread), (they_won, me.c.spread), else_=0)
+    # the margin between a winner and a loser is the smaller of the two sides' spreads in the game, each taken as
+    # a margin: a winner's spread is over every loser (three-player: both losers' margins), a loser's is under
+    # every winner (a three-player giveaway game: both winners' distances under the target)
+    spread = sa.case(
+        (i_won, _least(me.c.spread, -them.c.spread)), (they_won, -_least(them.c.spread, -me.c.spread)), else_=0
+    )
     source = (
         me.join(them, sa.and_(them.c.game_id == me.c.game_id, them.c.player_id != me.c.player_id))
         .join(my_seat, sa.and_(my_seat.c.game_id == me.c.game_id, my_seat.c.player_id == me.c.player_id))
         .join(their_seat, sa.and_(their_seat.c.game_id == them.c.game_id,
                                   their_seat.c.player_id == them.c.player_id))
     )  # fmt: skip
-    conditions = [my_seat.c.team != their_seat.c.team, sa.or_(i_won, they_won)]
+    # one of the two won and the other lost: two winners of a three-player giveaway game beat nobody between them
+    conditions = [my_seat.c.team != their_seat.c.team, sa.or_(i_won, they_won), sa.not_(sa.and_(i_won, they_won))]
     covered = _covered(filters)
     if covered:
         games = sa.select(g.c.id).select_from(g.outerjoin(e, e.c.id == g.c.event_id)).where(*covered)
@@ -129,6 +136,11 @@ def pair_totals_query(filters: StatsFilter) -> sa.Select[Any]:
         .where(*conditions)
         .group_by(me.c.player_id, them.c.player_id)
     )
+
+
+def _least(a: sa.ColumnElement[Any], b: sa.ColumnElement[Any]) -> sa.ColumnElement[Any]:
+    """The smaller of two values, on every backend (SQLite's ``min`` and PostgreSQL's ``least`` differ)."""
+    return sa.case((a < b, a), else_=b)
 
 
 def game_order_query(filters: StatsFilter) -> sa.Select[Any]:

@@ -58,10 +58,6 @@ def _in_runs(column: sa.ColumnElement[Any], runs: Sequence[tuple[int, int]]) -> 
     return sa.or_(*(column.between(first, last) for first, last in runs))
 
 
-GIVEAWAY = '"giveaway":true'
-"""How a giveaway game's stored log (canonical JSON) says so: its discards are not valued (its players aim for the
-fewest points; docs/decisions.md, "Discard analysis")."""
-
 VALUE_COLUMNS: tuple[str, ...] = VALUE_FIELDS
 """The columns of ``deal_player`` that hold a discard's value, in the order of
 :data:`cribstats.discards.values.DiscardValues` (the last fields of the importer's rows)."""
@@ -132,7 +128,7 @@ def _giveaway_games(conn: Connection, runs: Sequence[tuple[int, int]]) -> set[in
     """The giveaway games among the ids in ``runs`` (first and last id of each): each game's log looked at once,
     not once a row."""
     g = t.game_table
-    return set(conn.execute(sa.select(g.c.id).where(_in_runs(g.c.id, runs), g.c.log.contains(GIVEAWAY))).scalars())
+    return set(conn.execute(sa.select(g.c.id).where(_in_runs(g.c.id, runs), t.is_giveaway(g))).scalars())
 
 
 def fill_discard_values(

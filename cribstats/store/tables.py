@@ -377,6 +377,13 @@ deal_player_table: sa.Table = DealPlayer.__table__  # type: ignore[attr-defined]
 finding_table: sa.Table = FindingRow.__table__  # type: ignore[attr-defined]
 game_player_totals_table: sa.Table = GamePlayerTotals.__table__  # type: ignore[attr-defined]
 
+
+
+def is_giveaway(games: sa.Table) -> sa.ColumnElement[bool]:
+    """Whether a stored game is played giveaway (its reaching the target loses), as its canonical log says."""
+    return games.c.log.contains('"giveaway":true')
+
+
 TABLES: tuple[sa.Table, ...] = (
     player_table,
     player_alias_table,

@@ -13,7 +13,8 @@ must be written first. The definitions are those of :mod:`cribstats.stats.measur
   ``game_points`` 2 for a win, 3 for a skunk win, 0 for a loss; ``spread``: a losing side's margin is
   ``target - its final score`` (never below 0, 0 when unknown), taken from each of its players, and the
   winner is given the sum over the losing sides (a side's margin is that of its first seat, whose number is
-  the side's ``team``);
+  the side's ``team``); in a giveaway game, where the loser is the side at the target, each winning side's
+  margin is its own distance under the target, given to it, and the loser is given minus their sum;
 * deal facts over completed deals that are not misdealt (no ``bad-deal`` finding: :func:`misdealt_deals`), by
   role (every non-dealer is a pone): deals, and the points due with the number of deals where they are known;
   the crib as dealer; his heels over every deal that is not misdealt;
@@ -123,6 +124,8 @@ def totals_select(games: GameCondition = _every_game) -> sa.Select[Any]:
             sa.func.max(gp.c.skunk_level).label("game_skunk"),
             sa.func.max(_int(gp.c.won)).label("decided"),
             _sum(_margin(g.c.target, gp), sa.and_(gp.c.seat == gp.c.team, sa.not_(gp.c.won))).label("margin"),
+            _sum(_margin(g.c.target, gp), sa.and_(gp.c.seat == gp.c.team, gp.c.won)).label("margin_under"),
+            sa.func.max(_int(t.is_giveaway(g))).label("giveaway"),
         )
         .select_from(gp.join(g, g.c.id == gp.c.game_id))
         .where(*games(gp.c.game_id))
@@ -175,6 +178,7 @@ def totals_select(games: GameCondition = _every_game) -> sa.Select[Any]:
         sa.select(d.c.game_id, d.c.dealer_id).where(d.c.number == 1, *games(d.c.game_id)).subquery("first_deal")
     )
     decided = per_game.c.decided == 1
+    giveaway = per_game.c.giveaway == 1
     won = gp.c.won
     result = [
         sa.case((decided, won), else_=sa.null()).label("won"),
@@ -189,8 +193,10 @@ def totals_select(games: GameCondition = _every_game) -> sa.Select[Any]:
             ),
             else_=0,
         ).label("game_points"),
-        sa.case(
+        sa.case(  # a giveaway game's margins are the winning sides' distances under the target
+            (sa.and_(decided, won, giveaway), _margin(per_game.c.target, gp)),
             (sa.and_(decided, won), sa.func.coalesce(per_game.c.margin, 0)),
+            (sa.and_(decided, giveaway), -sa.func.coalesce(per_game.c.margin_under, 0)),
             (decided, -_margin(per_game.c.target, gp)),
             else_=0,
         ).label("spread"),

@@ -1,0 +1,45 @@
+"""A giveaway game's spread: the side at the target loses, so the margins are the winning sides' distances under
+the target, each given to its side, and the loser is given minus their sum (``game_player_totals.spread``).
+Before, the margins were the losers' distances under the target, always 0 in a giveaway game.
+
+Upgrading works out the spread of every stored decided giveaway game's seats from their ``game_player`` rows;
+going back sets it to 0 again. Totals of games stored later are worked out by ``add_game_totals``.
+
+Revision ID: 0018
+Revises: 0017
+Create Date: 2026-12-06 07:30:00.000000
+"""
+
+from __future__ import annotations
+
+import sqlalchemy as sa
+from alembic import op
+
+revision = "0018"
+down_revision = "0017"
+branch_labels = None
+depends_on = None
+
+_GIVEAWAY_GAMES = (
+    "game_player_totals.won IS NOT NULL AND game_player_totals.game_id IN "
+    "(SELECT id FROM game WHERE log LIKE :giveaway)"
+)
+#: how far a seat's side is under the target (never below 0, 0 when its score is unknown)
+_UNDER = "CASE WHEN game.target - gp.final_score_claimed > 0 THEN game.target - gp.final_score_claimed ELSE 0 END"
+_SEATS = "FROM game_player gp JOIN game ON game.id = gp.game_id WHERE gp.game_id = game_player_totals.game_id"
+_OWN = f"(SELECT {_UNDER} {_SEATS} AND gp.player_id = game_player_totals.player_id)"
+_WINNERS = f"(SELECT COALESCE(SUM({_UNDER}), 0) {_SEATS} AND gp.seat = gp.team AND gp.won)"
+
+
+#: how a giveaway game's stored log (canonical JSON) says so
+_GIVEAWAY_LOG = '%"giveaway":true%'
+
+
+def upgrade() -> None:
+    op.execute(sa.text(f"UPDATE game_player_totals SET spread = CASE WHEN won THEN {_OWN} ELSE -{_WINNERS} END "
+                       f"WHERE {_GIVEAWAY_GAMES}").bindparams(giveaway=_GIVEAWAY_LOG))
+
+
+def downgrade() -> None:
+    op.execute(sa.text(f"UPDATE game_player_totals SET spread = 0 WHERE {_GIVEAWAY_GAMES}")
+               .bindparams(giveaway=_GIVEAWAY_LOG))
