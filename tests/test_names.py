@@ -380,3 +380,30 @@ def test_an_event_stored_in_capitals_beyond_ascii_is_found_in_lower_case(db_url:
     finally:
         engine.dispose()
     found_everywhere()
+
+
+def test_the_player_key_folds_case_as_unicode_does(tmp_path: Path) -> None:
+    """Full case folding (docs/decisions.md, "The player key folds case as Unicode does"): Weiß, WEISS and Weiss
+    are one player, stored under the first spelling given; Greek final and medial sigma are one letter."""
+    from cribstats.names import name_key
+
+    assert name_key("Weiß") == name_key("WEISS") == name_key("weiss") == "weiss"
+    assert name_key("ΟΔΥΣΣΕΥΣ") == name_key("Οδυσσευς") == name_key("οδυσσευσ")
+    games = [{"format": "cribstats/game/1", "id": f"g{i}", "players": [name, "Bob"],
+              "result": {"winner": "Bob", "scores": {name: 100, "Bob": 121}}}
+             for i, name in enumerate(["Weiß", "Weiss", "WEISS"])]  # fmt: skip
+    path = tmp_path / "games.jsonl"
+    path.write_bytes(b"".join(orjson.dumps(g) + b"\n" for g in games))
+    engine = make_engine(f"sqlite:///{tmp_path / 'store.db'}")
+    try:
+        import sqlalchemy as sa
+
+        from cribstats.store.db import upgrade
+
+        upgrade(engine)
+        assert import_paths([path], engine).imported == 3
+        with engine.connect() as conn:
+            names = conn.execute(sa.text("SELECT name FROM player ORDER BY name")).scalars().all()
+        assert names == ["Bob", "Weiß"]
+    finally:
+        engine.dispose()
