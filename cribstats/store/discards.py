@@ -125,8 +125,8 @@ def games_to_analyse(conn: Connection, *, again: bool = False) -> list[int]:
 
 
 def _giveaway_games(conn: Connection, runs: Sequence[tuple[int, int]]) -> set[int]:
-    """The giveaway games among the ids in ``runs`` (first and last id of each): each game's log looked at once,
-    not once a row."""
+    """The giveaway games among the ids in ``runs`` (first and last id of each), each game looked at once, not
+    once a row."""
     g = t.game_table
     return set(conn.execute(sa.select(g.c.id).where(_in_runs(g.c.id, runs), t.is_giveaway(g))).scalars())
 

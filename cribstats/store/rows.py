@@ -151,6 +151,7 @@ GAME_OWN_COLUMNS = (
     "variant",
     "target",
     "muggins",
+    "giveaway",
     "player_count",
     "date",
     "site",
@@ -165,7 +166,7 @@ GAME_OWN_COLUMNS = (
 )
 LOG_AT = GAME_OWN_COLUMNS.index("log")
 GAME_COLUMNS = ("id", *GAME_OWN_COLUMNS, "event_id", "recorded_winner", "imported_at", "import_id")
-MUGGINS_AT, DATE_AT = GAME_COLUMNS.index("muggins"), GAME_COLUMNS.index("date")
+MUGGINS_AT, GIVEAWAY_AT, DATE_AT = (GAME_COLUMNS.index(c) for c in ("muggins", "giveaway", "date"))
 GAME_PLAYER_COLUMNS = ("game_id", "player_id", *GamePlayerRow._fields)
 DEAL_COLUMNS = ("id", "game_id", "dealer_id", *DealRow._fields[1:])
 DEAL_PLAYER_COLUMNS = ("deal_id", "game_id", "player_id", *DealPlayerRow._fields)
@@ -356,7 +357,8 @@ def prepare_game(
     winner_key = key_of.get(recorded.winner) if recorded is not None and recorded.winner else None
     event = stored_event(game.event)
     game_row = (  # GAME_OWN_COLUMNS
-        game.id, digest, outcome.key, outcome.variant.name, outcome.target, game.muggins_rule, len(game.players),
+        game.id, digest, outcome.key, outcome.variant.name, outcome.target, game.muggins_rule, game.giveaway_rule,
+        len(game.players),
         Date.fromisoformat(game.date) if game.date else None, game.site, game.round, storable_path(file), place,
         outcome.ended_in_deal, outcome.skunk_level, len(outcome.deals), len(outcome.findings), log,
     )  # fmt: skip

@@ -162,6 +162,9 @@ class Game(StoreTable, table=True):
     variant: str = Field(sa_column=sa.Column(sa.String(20), nullable=False))
     target: int = Field(sa_column=sa.Column(sa.Integer, nullable=False))
     muggins: bool = Field(sa_column=sa.Column(sa.Boolean, nullable=False))
+    giveaway: bool = Field(
+        default=False, sa_column=sa.Column(sa.Boolean, nullable=False, server_default=sa.false())
+    )
     player_count: int = Field(sa_column=sa.Column(sa.Integer, nullable=False))
     date: Date | None = Field(default=None, sa_column=sa.Column(sa.Date, nullable=True))
     site: str | None = Field(default=None, sa_column=sa.Column(sa.Text, nullable=True))
@@ -380,8 +383,8 @@ game_player_totals_table: sa.Table = GamePlayerTotals.__table__  # type: ignore[
 
 
 def is_giveaway(games: sa.Table) -> sa.ColumnElement[bool]:
-    """Whether a stored game is played giveaway (its reaching the target loses), as its canonical log says."""
-    return games.c.log.contains('"giveaway":true')
+    """Whether a stored game is played giveaway (the side that reaches the target loses)."""
+    return games.c.giveaway == sa.true()
 
 
 TABLES: tuple[sa.Table, ...] = (

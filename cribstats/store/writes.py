@@ -31,6 +31,7 @@ from cribstats.store.rows import (
     GAME_COLUMNS,
     GAME_OWN_COLUMNS,
     GAME_PLAYER_COLUMNS,
+    GIVEAWAY_AT,
     MUGGINS_AT,
     PreparedGame,
 )
@@ -187,6 +188,7 @@ class BatchWriter:
             ids[g.content_hash] = game_id
             values = [game_id, *g.game_row]
             values[MUGGINS_AT] = int(values[MUGGINS_AT])
+            values[GIVEAWAY_AT] = int(values[GIVEAWAY_AT])
             if values[DATE_AT] is not None:
                 values[DATE_AT] = date_text(values[DATE_AT])
             values += (

@@ -1,9 +1,11 @@
-"""A giveaway game's spread: the side at the target loses, so the margins are the winning sides' distances under
-the target, each given to its side, and the loser is given minus their sum (``game_player_totals.spread``).
-Before, the margins were the losers' distances under the target, always 0 in a giveaway game.
+"""Giveaway games kept as such (``game.giveaway``), and their spread: the side at the target loses, so the
+margins are the winning sides' distances under the target, each given to its side, and the loser is given minus
+their sum (``game_player_totals.spread``). Before, the margins were the losers' distances under the target, always
+0 in a giveaway game, and a giveaway game was told only by its stored log.
 
-Upgrading works out the spread of every stored decided giveaway game's seats from their ``game_player`` rows;
-going back sets it to 0 again. Totals of games stored later are worked out by ``add_game_totals``.
+Upgrading adds the column, sets it for every stored game whose log says ``"giveaway":true``, and works out the
+spread of every decided giveaway game's seats from their ``game_player`` rows; going back sets that spread to 0
+again and drops the column, in place. Games stored later get both from the import (``add_game_totals``).
 
 Revision ID: 0018
 Revises: 0017
@@ -20,9 +22,10 @@ down_revision = "0017"
 branch_labels = None
 depends_on = None
 
-_GIVEAWAY_GAMES = (
-    "game_player_totals.won IS NOT NULL AND game_player_totals.game_id IN "
-    "(SELECT id FROM game WHERE log LIKE :giveaway)"
+#: how a giveaway game's stored log (canonical JSON, no spaces) says so
+_GIVEAWAY_LOG = '%"giveaway":true%'
+_GIVEAWAY_SEATS = (
+    "game_player_totals.won IS NOT NULL AND game_player_totals.game_id IN (SELECT id FROM game WHERE giveaway)"
 )
 #: how far a seat's side is under the target (never below 0, 0 when its score is unknown)
 _UNDER = "CASE WHEN game.target - gp.final_score_claimed > 0 THEN game.target - gp.final_score_claimed ELSE 0 END"
@@ -31,15 +34,14 @@ _OWN = f"(SELECT {_UNDER} {_SEATS} AND gp.player_id = game_player_totals.player_
 _WINNERS = f"(SELECT COALESCE(SUM({_UNDER}), 0) {_SEATS} AND gp.seat = gp.team AND gp.won)"
 
 
-#: how a giveaway game's stored log (canonical JSON) says so
-_GIVEAWAY_LOG = '%"giveaway":true%'
-
-
 def upgrade() -> None:
-    op.execute(sa.text(f"UPDATE game_player_totals SET spread = CASE WHEN won THEN {_OWN} ELSE -{_WINNERS} END "
-                       f"WHERE {_GIVEAWAY_GAMES}").bindparams(giveaway=_GIVEAWAY_LOG))
+    op.add_column("game", sa.Column("giveaway", sa.Boolean(), nullable=False, server_default=sa.false()))
+    op.execute(sa.text("UPDATE game SET giveaway = :yes WHERE log LIKE :giveaway")
+               .bindparams(yes=True, giveaway=_GIVEAWAY_LOG))
+    op.execute(f"UPDATE game_player_totals SET spread = CASE WHEN won THEN {_OWN} ELSE -{_WINNERS} END "
+               f"WHERE {_GIVEAWAY_SEATS}")
 
 
 def downgrade() -> None:
-    op.execute(sa.text(f"UPDATE game_player_totals SET spread = 0 WHERE {_GIVEAWAY_GAMES}")
-               .bindparams(giveaway=_GIVEAWAY_LOG))
+    op.execute(f"UPDATE game_player_totals SET spread = 0 WHERE {_GIVEAWAY_SEATS}")
+    op.drop_column("game", "giveaway")
