@@ -187,6 +187,28 @@ def _player_axis(ax: Axes, names: list[str]) -> None:
     ax.set_xlabel("Player")
 
 
+MOST_CHARTED = 40
+"""Players drawn in a chart of one bar (or group of bars) per player, at most: those with the most games (or
+deals); more would crowd the bars past reading."""
+
+
+def most_played(players: pl.DataFrame, by: str, subtitle: str) -> tuple[pl.DataFrame, str]:
+    """The rows of the :data:`MOST_CHARTED` players with the most ``by`` (ties by name), in their order, and the
+    subtitle saying so when some are left out.
+
+    >>> rows = pl.DataFrame({"player": [f"P{i:03}" for i in range(50)], "games": range(50)})
+    >>> kept, said = most_played(rows, "games", "")
+    >>> kept.height, kept["player"][0], said
+    (40, 'P010', 'The 40 players with the most games, of 50')
+    """
+    if players.height <= MOST_CHARTED:
+        return players, subtitle
+    counted = players.with_row_index("_at")
+    kept = counted.sort([by, "player"], descending=[True, False]).head(MOST_CHARTED).sort("_at").drop("_at")
+    note = f"The {MOST_CHARTED} players with the most {by}, of {players.height}"
+    return kept, f"{subtitle}; {note[:1].lower()}{note[1:]}" if subtitle else note
+
+
 def _percent(ax: Axes) -> None:
     ax.yaxis.set_major_formatter(PercentFormatter(xmax=1.0, decimals=None))
 
@@ -195,7 +217,7 @@ def _percent(ax: Axes) -> None:
 def skunks_chart(stats: pl.DataFrame, subtitle: str = "") -> Figure:
     """Per player: skunks won (top) and lost (bottom) by level, stacked, as a share of the player's games."""
     title = "Skunks won and lost, as a share of games played"
-    played = stats.filter(pl.col("games") > 0)
+    played, subtitle = most_played(stats.filter(pl.col("games") > 0), "games", subtitle)
     fig, axes = _figure(played.height, rows=2, height=3.4)
     fig.suptitle(f"{title}\n{subtitle}" if subtitle else title)
     if played.height == 0:
@@ -252,7 +274,7 @@ def skunks_trend_chart(trend: pl.DataFrame, subtitle: str = "") -> Figure:
 def averages_chart(stats: pl.DataFrame, subtitle: str = "") -> Figure:
     """Per player: pegging, hand and crib points due per completed deal, as dealer and as pone side by side."""
     title = "Points per deal, as dealer and as pone"
-    dealt = stats.filter(pl.col("deals") > 0)
+    dealt, subtitle = most_played(stats.filter(pl.col("deals") > 0), "deals", subtitle)
     fig, axes = _figure(dealt.height, rows=3, height=2.9)
     fig.suptitle(f"{title}\n{subtitle}" if subtitle else title)
     if dealt.height == 0:
@@ -333,7 +355,9 @@ def accuracy_chart(missed: pl.DataFrame, subtitle: str = "", *, why: str = NO_GA
     ``why`` is said when no player has a completed deal (:func:`per_deal_gap`).
     """
     title = "Points missed per deal, by phase"
-    names = missed["player"].unique(maintain_order=True).to_list()
+    per_player = missed.select("player", "deals").unique("player", maintain_order=True)
+    charted, subtitle = most_played(per_player, "deals", subtitle)
+    names = charted["player"].to_list()
     fig, (ax,) = _figure(len(names))
     fig.suptitle(f"{title}\n{subtitle}" if subtitle else title)
     if not names:

@@ -24,7 +24,16 @@ from markupsafe import Markup, escape
 from matplotlib.figure import Figure
 from sqlalchemy.engine import Engine
 
-from cribstats.charts import _bar_style, _empty, _figure, _player_axis, _style, drawn_quietly, figure_bytes
+from cribstats.charts import (
+    _bar_style,
+    _empty,
+    _figure,
+    _player_axis,
+    _style,
+    drawn_quietly,
+    figure_bytes,
+    most_played,
+)
 from cribstats.safetext import page_value
 from cribstats.stats.discards import (
     discard_summary,
@@ -53,7 +62,7 @@ WORD_COLUMNS = frozenset(("player", "game", "role", "dealt", "chosen", "best"))
 def discard_chart(summary: pl.DataFrame, subtitle: str = "") -> Figure:
     """Per player: the expected points lost per deal by the discard, as dealer and as pone, side by side."""
     title = "Expected points lost by the discard, per deal"
-    valued = summary.filter(pl.col("deals") > 0)
+    valued, subtitle = most_played(summary.filter(pl.col("deals") > 0), "deals", subtitle)
     fig, (ax,) = _figure(valued.height)
     fig.suptitle(f"{title}\n{subtitle}" if subtitle else title)
     if valued.height == 0:
