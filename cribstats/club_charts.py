@@ -16,7 +16,7 @@ import polars as pl
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 
-from cribstats.charts import chart_label, drawn_quietly
+from cribstats.chart_text import chart_label, drawn_quietly
 
 SHADES: tuple[str, ...] = ("#08306b", "#2171b5", "#6baed6", "#525252", "#969696", "#000000")
 LINES: tuple[str, ...] = ("-", "--", ":", "-.")

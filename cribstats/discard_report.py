@@ -24,13 +24,13 @@ from markupsafe import Markup, escape
 from matplotlib.figure import Figure
 from sqlalchemy.engine import Engine
 
+from cribstats.chart_text import drawn_quietly
 from cribstats.charts import (
     _bar_style,
     _empty,
     _figure,
     _player_axis,
     _style,
-    drawn_quietly,
     figure_bytes,
     most_played,
 )

@@ -20,7 +20,8 @@ LAYERS: dict[str, int] = {
     "formats": 1, "simulate": 1, "schemas": 1,
     "store": 2,
     "stats": 3,
-    "charts": 4, "report": 4, "exports": 4, "club_charts": 4, "club_report": 4, "discard_report": 4,
+    "charts": 4, "chart_text": 4, "report": 4, "exports": 4, "club_charts": 4, "club_report": 4,
+    "discard_report": 4,
     "cli": 5, "service": 5,
     "names": 0,  # the name and text rule, which the readers apply
 }

@@ -172,7 +172,7 @@ def test_charts_find_a_font_for_cjk_names() -> None:
     from matplotlib import font_manager
     from matplotlib.ft2font import FT2Font
 
-    from cribstats.charts import LAST_RESORT, font_families
+    from cribstats.chart_text import LAST_RESORT, font_families
 
     families = [f for f in font_families() if f != LAST_RESORT]
     files = {f.fname for f in font_manager.fontManager.ttflist if f.name in families}
@@ -207,7 +207,7 @@ def test_dollar_signs_in_a_name_are_text_not_mathtext() -> None:
 
 
 def test_a_long_name_is_shortened_under_its_bar() -> None:
-    from cribstats.charts import chart_label
+    from cribstats.chart_text import chart_label
 
     assert chart_label("Q" * 64) == "Q" * 19 + "…"
     assert chart_label("Ann\x1b[31m") == "Ann\\x1b[31m"
