@@ -22,7 +22,8 @@ SHEET = """date,event,round,player1,player2,score1,score2
 
 
 def _text(page: str) -> str:
-    return " ".join(html.unescape(re.sub(r"<[^>]+>", " ", page)).split())
+    inline = re.sub(r"</?bdi>", "", page)  # user text isolated within a line, not a cell of its own
+    return " ".join(html.unescape(re.sub(r"<[^>]+>", " ", inline)).split())
 
 
 def _section(page: str, name: str) -> str:

@@ -166,7 +166,7 @@ def home(request: Request, holder: Reader) -> Response:
     found = views.latest_night(engine)
     night = latest = disagree = None
     if found is not None:
-        night = f"{found.event}, {found.date}" if found.event else str(found.date)
+        night = {"event": found.event, "date": str(found.date)}  # the event isolated from the date: home.html.j2
         labels = LABELS | {"place": "Place", "card": "Card"}
         latest = {"head": [labels[c] for c in NIGHT_COLUMNS], "rows": _table(found.placings, NIGHT_COLUMNS)}
         disagree = _records(found.scorecards, NIGHT_CARD_COLUMNS)
@@ -266,13 +266,12 @@ def game_by_query(request: Request, holder: Reader, key: Annotated[str, Query(
 
 @router.get("/games/{game:path}", response_class=HTMLResponse)
 def game(request: Request, game: str, holder: Reader) -> Response:
-    from cribstats.service.gameview import replayed
+    from cribstats.service.gameview import replayed_page
 
     stored = views.stored_game(service_of(request).engine, q.text(game, "game") or "")
     if stored is None:
         raise ProblemError(404, f"no stored game {quoted(game)}")
-    detail, text = replayed(stored)
-    lines = [(line, line.lstrip().startswith("! ")) for line in text.splitlines()]
+    detail, lines = replayed_page(stored)  # each name in the text in a <bdi> of its own
     return render(request, "game.html.j2", title=f"Game {stored.key}", holder=holder, game=detail, lines=lines)
 
 
