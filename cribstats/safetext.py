@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Callable
 
 from cribstats.names import FORBIDDEN_CATEGORIES, escape_char
 
@@ -77,37 +78,70 @@ def json_visible(text: str) -> str:
     return _JSON_SUSPECT.sub(_json_escape, text)
 
 
+# What takes no column of its own, joining the character before it: combining marks, variation selectors, emoji
+# skin-tone modifiers and emoji tag characters.
+_JOINING_CATEGORIES = frozenset({"Mn", "Mc", "Me"})
+_SKIN_TONES = range(0x1F3FB, 0x1F400)
+_TAGS = range(0xE0020, 0xE0080)
+
+
+def _joins(char: str) -> bool:
+    code = ord(char)
+    return (unicodedata.category(char) in _JOINING_CATEGORIES or code in _SKIN_TONES or code in _TAGS
+            or 0xFE00 <= code <= 0xFE0F or 0xE0100 <= code <= 0xE01EF)  # fmt: skip
+
+
+def graphemes(text: str) -> list[str]:
+    """``text`` as the characters a person sees (Unicode's extended grapheme clusters, by the ``regex`` module): a
+    base with its combining marks, variation selectors and skin-tone modifiers, an emoji sequence joined by
+    zero-width joiners, a flag's two regional indicators.
+
+    >>> graphemes("Zoe\\u0308 👍🏽🇸🇪") == ["Z", "o", "e\\u0308", " ", "👍🏽", "🇸🇪"]
+    True
+    """
+    import regex  # loaded only when a name is cut
+
+    return list(regex.findall(r"\X", text))
+
+
 def _char_width(char: str) -> int:
-    if unicodedata.combining(char) or unicodedata.category(char) in ("Mn", "Me", "Cf"):
+    if _joins(char) or unicodedata.category(char) == "Cf":
         return 0
     return 2 if unicodedata.east_asian_width(char) in ("W", "F") else 1
 
 
 def display_width(text: str) -> int:
-    """Terminal columns ``text`` takes: wide (CJK) characters two, combining marks none."""
+    """Terminal columns ``text`` takes: wide (CJK) characters two; combining marks, variation selectors and an
+    emoji's skin-tone modifier none (they join the character before them); a flag two, one for each letter.
+    The command line measures with rich's own count (:func:`cribstats.cli.terminal.name_cell`), which agrees."""
     if text.isascii():
         return len(text)
     return sum(_char_width(c) for c in text)
 
 
-def shorten(text: str, width: int = TABLE_NAME_WIDTH) -> str:
-    """``text`` cut to at most ``width`` columns, ending in an ellipsis when cut; shorter text as it is."""
-    if display_width(text) <= width:
+def shorten(text: str, width: int = TABLE_NAME_WIDTH, measure: Callable[[str], int] = display_width) -> str:
+    """``text`` cut to at most ``width`` columns (as ``measure`` counts them), ending in an ellipsis when cut;
+    shorter text as it is. The cut falls between the characters a person sees (:func:`graphemes`): never
+    between an emoji and its skin tone, a letter and its accent, or the two letters of a flag."""
+    if measure(text) <= width:
         return text
     kept: list[str] = []
     used = 0
-    for char in text:
-        w = _char_width(char)
+    for cluster in graphemes(text):
+        w = measure(cluster)
         if used + w > width - 1:
             break
-        kept.append(char)
+        kept.append(cluster)
         used += w
+    while kept and measure("".join(kept)) > width - 1:  # should a count of the whole differ from its parts'
+        kept.pop()
     return "".join(kept).rstrip() + ELLIPSIS
 
 
-def safe_name(text: str, width: int = TABLE_NAME_WIDTH) -> str:
-    """A name for a table cell or a chart label: made visible, then shortened."""
-    return shorten(visible(text), width)
+def safe_name(text: str, width: int = TABLE_NAME_WIDTH, measure: Callable[[str], int] = display_width) -> str:
+    """A name for a table cell or a chart label: made visible, then shortened (to ``width`` columns as ``measure``
+    counts them)."""
+    return shorten(visible(text), width, measure)
 
 
 def storable_path(path: str) -> str:

@@ -7,6 +7,7 @@ and controlling characters as escapes (see :mod:`cribstats.safetext`); names are
 
 from __future__ import annotations
 
+from rich.cells import cell_len
 from rich.console import Console
 from rich.text import Text
 
@@ -38,9 +39,13 @@ def cell(text: object) -> Text:
     return Text(visible(str(text)))
 
 
-def name_cell(name: str, width: int = TABLE_NAME_WIDTH) -> Text:
-    """A player's name (or names joined by commas) as a cell: made visible, each name shortened."""
-    return Text(", ".join(safe_name(part, width) for part in name.split(", ")))
+def name_cell(name: str, width: int = TABLE_NAME_WIDTH, *, several: bool = True) -> Text:
+    """A player's name as a cell, made visible and shortened to ``width`` columns as rich counts them when it lays
+    out the table (so that the cut and the layout agree); with ``several``, names joined by commas, each
+    shortened. A cell of one name, or of one side (partners joined by " & "), takes ``several=False``: a name
+    that holds a comma is still one name."""
+    parts = name.split(", ") if several else [name]
+    return Text(", ".join(safe_name(part, width, cell_len) for part in parts))
 
 
 def message(text: str) -> Text:
