@@ -66,3 +66,13 @@ def test_db_upgrade_of_a_store_a_newer_cribstats_wrote_is_one_line_and_changes_n
         assert conn.execute(sa.text("SELECT version_num FROM alembic_version")).scalar() == "0999"
         assert sorted(sa.inspect(conn).get_table_names()) == tables
     engine.dispose()
+
+
+@pytest.mark.parametrize("url", ["bogus://x", "mysql://league@db.example/league", "SQLITE:///club.db"])
+def test_a_url_of_another_kind_of_database_is_a_wrong_option_value(url: str) -> None:
+    """Exit 2, as for any wrong option value (exit 1 is a store that cannot be used), before anything is read."""
+    result = run("games", "--db", url)
+    lines = result.output.strip().splitlines()
+    assert result.exit_code == 2 and len(lines) == 1, result.output
+    assert lines[0] == (f"error: --db '{url}' is no database cribstats stores games in: write sqlite:///FILE or "
+                        "postgresql://USER@HOST/DATABASE")

@@ -29,17 +29,27 @@ class OutputFormat(StrEnum):
 
 #: an SQLite URL that names no file: an in-memory database, gone when the command ends
 _IN_MEMORY = re.compile(r"sqlite(\+\w+)?:///?(:memory:)?", re.IGNORECASE)
+#: the start of a URL of a database cribstats stores games in (a driver may follow the dialect: sqlite+pysqlite)
+_STORE_URL = re.compile(r"(sqlite|postgresql|postgres)(\+\w+)?://")
+_ANY_URL = re.compile(r"[\w+.-]+://")
 
 
 def _keeping_store(url: str) -> str:
     """``--db`` as given, refused (exit 2) when it is an SQLite URL without a file (``sqlite://``, ``sqlite:///``,
     ``sqlite:///:memory:``, as an unset ``$STORE`` in ``sqlite:///$STORE`` leaves it): an import into it would
-    report games stored and keep none."""
+    report games stored and keep none; or a URL of another kind of database (``mysql://``, ``bogus://``): a wrong
+    option value, as a misspelt one is."""
     if _IN_MEMORY.fullmatch(url.split("?", 1)[0].strip()):
         from cribstats.names import quoted
 
         kept = "write e.g. sqlite:///cribstats.db"
         raise fail(f"--db {quoted(url)} names no file, so nothing would be kept: {kept}", 2)
+    given = url.strip()
+    if _ANY_URL.match(given) and not _STORE_URL.match(given):
+        from cribstats.names import quoted
+
+        raise fail(f"--db {quoted(url)} is no database cribstats stores games in: write sqlite:///FILE or "
+                   "postgresql://USER@HOST/DATABASE", 2)  # fmt: skip
     return url
 
 
