@@ -24,12 +24,16 @@ from cribstats.charts import figure_bytes
 from cribstats.club_charts import rating_chart
 from cribstats.stats.club import stored_matches
 from cribstats.stats.frames import StatsFilter
-from cribstats.stats.head_to_head import head_to_head, matrix
+from cribstats.stats.head_to_head import head_to_head, matrix, most_met
 from cribstats.stats.matches import matches_frame
 from cribstats.stats.night import latest_night, load_night
 from cribstats.stats.ratings import rate_games, rating_history, rating_table
 from cribstats.stats.results import load_game_order, load_night_totals, load_pair_totals, load_player_names
 from cribstats.stats.season import season_standings
+
+MATRIX_PLAYERS = 24
+"""Players in the head-to-head matrix at most (those with the most games between them, the report's player among
+them): the matrix of a large club would be its square; ``cribstats head-to-head`` lists every pair."""
 
 HEADINGS: dict[str, str] = {
     "place": "Place", "rank": "Rank", "player": "Player", "games": "Games", "wins": "Won", "losses": "Lost",
@@ -92,7 +96,8 @@ def club_context(engine: Engine, filters: StatsFilter | None = None) -> dict[str
         names = load_player_names(conn)
     ratings = rate_games(seats, history=True)
     matches = matches_frame(stored_matches(engine, club)[-LATEST_MATCHES:][::-1])
-    players, grid = matrix(head_to_head(pairs))
+    met, everyone = most_met(head_to_head(pairs), MATRIX_PLAYERS, keep=(filters or StatsFilter()).player)
+    players, grid = matrix(met)
     chart = figure_bytes(rating_chart(rating_history(ratings, names)), "png")
     return {
         "night": None if night is None else {
@@ -104,7 +109,7 @@ def club_context(engine: Engine, filters: StatsFilter | None = None) -> dict[str
         },
         "season": table(season_standings(nights), SEASON_COLUMNS),
         "matches": table(matches, MATCH_COLUMNS),
-        "head_to_head": {"players": players, "rows": list(zip(players, grid, strict=True))},
+        "head_to_head": {"players": players, "rows": list(zip(players, grid, strict=True)), "of": everyone},
         "ratings": table(rating_table(ratings, names), RATING_COLUMNS),
         "rating_chart": base64.b64encode(chart).decode(),
     }  # fmt: skip

@@ -55,6 +55,30 @@ def head_to_head(pairs: pl.DataFrame, player: str | None = None,
     return table.sort("name_key", "opponent_key").select(columns)
 
 
+def most_met(table: pl.DataFrame, most: int, keep: str | None = None) -> tuple[pl.DataFrame, int]:
+    """The head-to-head table among the ``most`` players with the most games between them (ties by name), with
+    ``keep`` among them when it is a player of the table (any spelling), and how many players the whole table
+    has: a matrix of every player of a large club would be its square.
+
+    >>> rows = pl.DataFrame({"player": ["Ann", "Bob", "Bob", "Cy"], "opponent": ["Bob", "Ann", "Cy", "Bob"],
+    ...                      "games": [5, 5, 1, 1]})
+    >>> kept, players = most_met(rows, 2)
+    >>> sorted(set(kept["player"])), players
+    (['Ann', 'Bob'], 3)
+    >>> sorted(set(most_met(rows, 2, keep="cy")[0]["player"]))
+    ['Bob', 'Cy']
+    """
+    played = table.group_by("player").agg(pl.col("games").sum()).rows()
+    if len(played) <= most:
+        return table, len(played)
+    ranked = [p for p, _ in sorted(played, key=lambda row: (-row[1], name_key(row[0]), row[0]))]
+    chosen = ranked[:most]
+    wanted = next((p for p in ranked if keep is not None and name_key(p) == name_key(keep)), None)
+    if wanted is not None and wanted not in chosen:
+        chosen[-1] = wanted
+    return table.filter(pl.col("player").is_in(chosen) & pl.col("opponent").is_in(chosen)), len(played)
+
+
 def matrix(table: pl.DataFrame) -> tuple[list[str], list[list[str]]]:
     """The head-to-head table as a grid for people: the players (rows and columns, in name order) and, per row,
     ``won-lost`` against each column's player (empty on the diagonal and where they never met)."""
