@@ -12,10 +12,12 @@ the only one, so any number of workers serve one store.
 from __future__ import annotations
 
 import gc
+import sys
 import threading
+from array import array
 from collections import OrderedDict
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, fields, is_dataclass
 from datetime import date as Date
 from typing import Any, TypeVar
 
@@ -25,30 +27,85 @@ from sqlalchemy.engine import Engine
 from cribstats.names import event_key
 from cribstats.stats.frames import StatsFilter
 from cribstats.store import tables as t
-from cribstats.store.queries import GameListing, StoredGame, find_game, list_games
+from cribstats.store.queries import (
+    GameListing,
+    GameOrder,
+    StoredGame,
+    find_game,
+    game_listings,
+    game_order,
+    list_games,
+)
 from cribstats.store.tables import name_key
 from cribstats.store.version import read_store_version
 
 T = TypeVar("T")
-CACHE_SIZE = 128
+#: what the figure cache may hold, in bytes as :func:`figure_size` estimates them. Measured on a club's store of
+#: 62,000 games and 400 players: a player's page with its figures and three charts comes to some 250 kB, every
+#: player's to 100 MB; the club's tables (standings, stats, ratings, seasons, the games' order) to 5 MB; the
+#: largest single answers to 70 MB (the head-to-head table) and 55 MB (the whole rating history). So every common
+#: page stays cached with one of the largest answers beside it, and a server holds at most this much in figures
+#: however many distinct filters are asked for (an answer larger than this is served and not kept).
+CACHE_BUDGET = 192 * 2**20
+ENTRY_BYTES = 200  # what an entry costs beyond its key and figure (the ordered dict's link and the key's tuple)
+SAMPLED = 16  # items of a long list or dict weighed; the rest are taken to weigh as much, on average
 FULL_COLLECTION_EVERY = 256  # figures computed between full collections (see settle_collector)
 RECENT_GAMES = 10
+_ATOMS = (str, bytes, bytearray, int, float, bool, Date, array, type(None))
+
+
+def figure_size(value: Any, depth: int = 0) -> int:
+    """An estimate of the bytes ``value`` holds: its own size and, for containers, dataclasses and polars frames
+    (``estimated_size``), its contents' (of a long one, a sample of :data:`SAMPLED` items scaled up); a dict's
+    text keys are left out, the column names every row of a table shares. Within some 10% of what ``tracemalloc``
+    measures for the tables the service keeps.
+
+    >>> figure_size([{"a": 1.5}] * 1000) > 1000 * 64
+    True
+    """
+    size = sys.getsizeof(value)
+    if isinstance(value, _ATOMS) or depth > 6:
+        return size
+    if callable(frame_size := getattr(value, "estimated_size", None)):
+        return size + int(frame_size())
+    if isinstance(value, dict):  # the values: keys that are text are column names, shared by every row
+        items: Any = [v for k, v in value.items() for v in ((v,) if isinstance(k, str) else (k, v))]
+    elif isinstance(value, list | tuple | set | frozenset):
+        items = value
+    elif is_dataclass(value):
+        items = [getattr(value, f.name) for f in fields(value)]
+    else:
+        return size
+    count = len(items)
+    if count > SAMPLED:
+        listed = items if isinstance(items, list | tuple) else list(items)
+        items = [listed[i * count // SAMPLED] for i in range(SAMPLED)]
+    return size + sum(figure_size(item, depth + 1) for item in items) * count // max(len(items), 1)
 
 
 class FigureCache:
-    """A small least-recently-used cache of figures, keyed by what they are and the store's version."""
+    """A least-recently-used cache of figures, keyed by what they are and the store's version, bounded by the
+    bytes its figures hold (:func:`figure_size`): however many distinct filters are asked for, it holds at most
+    ``budget``; a figure larger than that is served and not kept. The figures of a version other than the one
+    the store is at are never read again, so they are let go as soon as another version is read."""
 
-    def __init__(self, size: int = CACHE_SIZE) -> None:
-        self._items: OrderedDict[Any, Any] = OrderedDict()
-        self._size = size
+    def __init__(self, budget: int = CACHE_BUDGET) -> None:
+        self._items: OrderedDict[Any, tuple[Any, int]] = OrderedDict()
+        self.budget = budget
+        self.held = 0  # the estimated bytes of the figures kept, with their keys
+        self._version = -1  # the store version last read
         self._lock = threading.Lock()
         self._misses = 0
         self.settles_collector = False  # set by the server (create_app): see settle_collector
+
+    def __len__(self) -> int:
+        return len(self._items)
 
     def clear(self) -> None:
         """Forget every figure."""
         with self._lock:
             self._items.clear()
+            self.held = 0
 
     def get(self, engine: Engine, key: Any, compute: Callable[[], T]) -> T:
         """The figure ``key`` at the store's version now: the copy made at that version, or ``compute()``.
@@ -56,16 +113,26 @@ class FigureCache:
         The version is read before the figure is computed, so a copy is never older than its version (a write
         that commits in between only makes the copy newer than its key says)."""
         with engine.connect() as conn:
-            full = (key, read_store_version(conn))
+            version = read_store_version(conn)
+        full = (key, version)
         with self._lock:
+            if version != self._version:  # a write (or the store replaced): the figures kept are not its
+                self._version = version
+                for old in [k for k in self._items if k[1] != version]:
+                    self.held -= self._items.pop(old)[1]
             if full in self._items:
                 self._items.move_to_end(full)
-                return self._items[full]  # type: ignore[no-any-return]
+                return self._items[full][0]  # type: ignore[no-any-return]
         value = compute()
+        size = figure_size(value) + figure_size(key) + ENTRY_BYTES
         with self._lock:
-            self._items[full] = value
-            while len(self._items) > self._size:
-                self._items.popitem(last=False)
+            if size <= self.budget and version == self._version:
+                if full in self._items:  # computed meanwhile by another request
+                    self.held -= self._items.pop(full)[1]
+                self._items[full] = (value, size)
+                self.held += size
+                while self.held > self.budget:
+                    self.held -= self._items.popitem(last=False)[1][1]
             self._misses += 1
             misses = self._misses
         if self.settles_collector:
@@ -145,12 +212,25 @@ def count_games(engine: Engine, filters: StatsFilter) -> int:
 
 def games_page(engine: Engine, filters: StatsFilter, limit: int, offset: int, *,
                newest_first: bool = False) -> tuple[int, list[GameListing]]:  # fmt: skip
-    """The total the filters cover and one page of ``cribstats games``."""
+    """The total the filters cover and one page of ``cribstats games``: the play order of the covered games (their
+    ids, eight bytes a game) is kept per store version and filters, and only the page's games are read."""
+    order = games_order(engine, filters)
     with engine.connect() as conn:
-        listed = list_games(conn, player=filters.player, event=filters.event, since=filters.since,
-                            until=filters.until, limit=limit, offset=offset,
-                            newest_first=newest_first)  # fmt: skip
-    return count_games(engine, filters), listed
+        listed = game_listings(conn, order.page(offset, limit, newest_first=newest_first))
+    return len(order), listed
+
+
+def games_order(engine: Engine, filters: StatsFilter) -> GameOrder:
+    """The play order of the games the ``games`` list's filters cover (player, event, dates), cached."""
+
+    def read() -> GameOrder:
+        with engine.connect() as conn:
+            return game_order(conn, player=filters.player, event=filters.event, since=filters.since,
+                              until=filters.until)  # fmt: skip
+
+    player = None if filters.player is None else name_key(filters.player)  # as list_games compares them
+    key = ("games-order", player, filters.event_key, filters.since, filters.until)
+    return CACHE.get(engine, key, read)
 
 
 @dataclass(slots=True)

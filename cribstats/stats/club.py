@@ -9,6 +9,9 @@
 
 from __future__ import annotations
 
+import threading
+import weakref
+from collections import OrderedDict
 from dataclasses import replace
 from datetime import date as Date
 
@@ -27,13 +30,15 @@ from cribstats.stats.matches import (
     match_winners,
 )
 from cribstats.stats.measures import DISCARD_COLUMNS, STATS_COLUMNS, player_totals
-from cribstats.stats.ratings import ordinal, rate_games, rating_history, rating_table
+from cribstats.stats.ratings import Ratings, ordinal, rate_games, rating_history, rating_table
 from cribstats.stats.results import load_game_order, load_pair_totals, load_player_names, load_qualifying
 from cribstats.store.matches import StoredMatch, load_matches
 from cribstats.store.players import stored_key
 from cribstats.store.tables import name_key
+from cribstats.store.version import read_store_version
 
 CHUNK = 500  # match ids per query
+RATINGS_KEPT = 8  # the club's ratings kept per store, for as many filters (each a few numbers a player)
 
 
 def head_to_head_table(engine: Engine, filters: StatsFilter, player: str | None = None) -> pl.DataFrame:
@@ -81,6 +86,68 @@ def event_bracket(engine: Engine, event: str, entrants: int | None = None) -> Br
     return draw(entrants if entrants is not None else len(names), names, winner)
 
 
+class _KeptRatings:
+    """The club's ratings (:func:`club_ratings`) kept per store (the engine, held weakly) by store version and
+    filters, the most recently used :data:`RATINGS_KEPT`; ``runs`` counts the times the games were rated."""
+
+    def __init__(self) -> None:
+        self.stores: weakref.WeakKeyDictionary[Engine, OrderedDict[tuple[int, StatsFilter], Ratings]] = (
+            weakref.WeakKeyDictionary()
+        )
+        self.lock = threading.Lock()  # the memo's
+        self.rating = threading.Lock()  # held while rating: requests that want the same ratings wait for them
+        self.runs = 0
+
+    def find(self, engine: Engine, key: tuple[int, StatsFilter]) -> Ratings | None:
+        with self.lock:
+            kept = self.stores.get(engine)
+            if kept is None or key not in kept:
+                return None
+            kept.move_to_end(key)
+            return kept[key]
+
+    def keep(self, engine: Engine, key: tuple[int, StatsFilter], ratings: Ratings) -> None:
+        with self.lock:
+            kept = self.stores.setdefault(engine, OrderedDict())
+            kept[key] = Ratings(ratings.final, ratings.games, ratings.last)  # the history is not kept
+            kept.move_to_end(key)
+            while len(kept) > RATINGS_KEPT:
+                kept.popitem(last=False)
+
+
+_KEPT = _KeptRatings()
+
+
+def rating_runs() -> int:
+    """How many times :func:`club_ratings` has rated the games (for the tests: the ratings are shared)."""
+    return _KEPT.runs
+
+
+def club_ratings(engine: Engine, filters: StatsFilter, *, history: bool = False) -> Ratings:
+    """:func:`cribstats.stats.ratings.rate_games` over the games ``filters`` cover (in play order,
+    :func:`cribstats.stats.results.load_game_order`), worked out once per store version and filters: every
+    player's ``stats`` row and the ratings tables share them (the history, when asked for, is worked out each
+    time, and its ratings kept). Read-only: the same object is handed to every caller.
+
+    The store's version (:mod:`cribstats.store.version`) is read before the games, so the ratings kept under it
+    are never older than it."""
+    with engine.connect() as conn:
+        key = (read_store_version(conn), filters)
+    found = None if history else _KEPT.find(engine, key)
+    if found is not None:
+        return found
+    with _KEPT.rating:
+        found = None if history else _KEPT.find(engine, key)
+        if found is not None:
+            return found
+        with engine.connect() as conn:
+            seats = load_game_order(conn, filters)
+        ratings = rate_games(seats, history=history)
+        _KEPT.runs += 1
+        _KEPT.keep(engine, key, ratings)
+    return ratings
+
+
 def with_club_columns(engine: Engine, frames: StatsFrames, stats: pl.DataFrame) -> pl.DataFrame:
     """``stats`` (rows in the order of :func:`cribstats.stats.measures.player_totals`) with the columns of
     :data:`cribstats.stats.measures.CLUB_COLUMNS`: each player's finished matches among the covered ones (won,
@@ -88,9 +155,10 @@ def with_club_columns(engine: Engine, frames: StatsFrames, stats: pl.DataFrame) 
     games of the whole club (with a player filter too: a rating is earned against everyone), null for a player
     with no finished game."""
     ids = player_totals(frames).select("player_id").collect()["player_id"]
+    club = replace(frames.filters, player=None)
+    ratings = club_ratings(engine, club)  # the whole club's, once per store version: shared by every player
     with engine.connect() as conn:
-        ratings = rate_games(load_game_order(conn, replace(frames.filters, player=None)))
-        matches = load_player_match_totals(conn, replace(frames.filters, player=None))
+        matches = load_player_match_totals(conn, club)
     final = ratings.final
     values = [ordinal(*final[p]) if p in final else None for p in ids.to_list()]
     counts = [c for c in PLAYER_MATCH_COLUMNS if c != "match_win_rate"]
@@ -108,11 +176,10 @@ def ratings_tables(engine: Engine, filters: StatsFilter, player: str | None = No
                    history: bool = False) -> tuple[pl.DataFrame, pl.DataFrame | None]:  # fmt: skip
     """The ratings after the covered games (best first) and, with ``history``, after every game; only
     ``player``'s rows when one is named."""
+    ratings = club_ratings(engine, filters, history=history)
     with engine.connect() as conn:
-        seats = load_game_order(conn, filters)
         names = load_player_names(conn)
         key = None if player is None else stored_key(conn, player)
-    ratings = rate_games(seats, history=history)
     table = rating_table(ratings, names)
     steps = rating_history(ratings, names) if history else None
     if key is not None:

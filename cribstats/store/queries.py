@@ -11,6 +11,7 @@
 from __future__ import annotations
 
 import re
+from array import array
 from dataclasses import dataclass, field
 from datetime import date as Date
 from typing import Any
@@ -28,6 +29,7 @@ from cribstats.store.tables import name_key
 HASH_PREFIX_MIN = 6
 STORE_ID_DIGITS = 18  # a store number is at most this many ASCII digits (what a 64-bit id holds)
 AMBIGUOUS_SHOWN = 5  # games named when a reference names more than one
+CHUNK = 500  # game ids per query
 
 
 def _named(keys: list[str]) -> str:
@@ -126,34 +128,97 @@ def list_games(
     """Stored games in the order they were played (:func:`play_order`: by date, then round, then file and place
     in it; ``newest_first`` turns that round for the dated games, the undated still last; ``offset`` skips that
     many, for pages), filtered by a player's name (any spelling that folds to the same name), an event (case
-    ignored), and dates ``since``/``until`` (both included; undated games are left out when either is given)."""
+    ignored), and dates ``since``/``until`` (both included; undated games are left out when either is given).
+
+    A page (``limit``) is cut from the order worked out on what orders the games (:func:`game_order`), and only
+    its games are read whole (:func:`game_listings`); the whole list is read whole in one query."""
+    if limit is not None:
+        order = game_order(conn, player=player, event=event, since=since, until=until)
+        return game_listings(conn, order.page(offset, limit, newest_first=newest_first))
+    rows = _ordered(conn, LISTED, player, event, since, until)
+    by_id = {r.id: r for r in rows}
+    ids = _order_of(rows).page(offset, newest_first=newest_first)
+    return _listings(conn, [by_id[i] for i in ids])
+
+
+@dataclass(frozen=True, slots=True)
+class GameOrder:
+    """The ids of the games a filter covers in play order (:func:`play_order`), the ``dated`` ones first: what a
+    page of :func:`list_games` is cut from, either way round. Small (eight bytes a game), so it can be kept."""
+
+    ids: array[int]
+    dated: int
+
+    def __len__(self) -> int:
+        return len(self.ids)
+
+    def page(self, offset: int = 0, limit: int | None = None, *, newest_first: bool = False) -> list[int]:
+        """The ids of ``limit`` games (all when None) from ``offset`` on: oldest first, or with
+        ``newest_first`` the dated games newest first and then the undated ones, the last stored first (as
+        sorting by :func:`play_order` reversed and putting the undated last gives them).
+
+        >>> GameOrder(array("q", [1, 2, 3, 4, 5]), dated=3).page(1, 3, newest_first=True)
+        [2, 1, 5]
+        """
+        ids, total = self.ids, len(self.ids)
+        end = total if limit is None else min(total, offset + limit)
+        if not newest_first:
+            return list(ids[offset:end])
+        return [ids[self.dated - 1 - i] if i < self.dated else ids[total - 1 - (i - self.dated)]
+                for i in range(max(offset, 0), end)]  # fmt: skip
+
+
+def _columns() -> tuple[tuple[Any, ...], tuple[Any, ...]]:
+    g, e = t.game_table, t.event_table
+    ordering = (g.c.id, g.c.date, g.c.round, g.c.source_file, g.c.source_place)
+    return ordering, (*ordering, g.c.game_key, g.c.variant, g.c.deal_count, g.c.finding_count,
+                      e.c.name.label("event"))  # fmt: skip
+
+
+ORDERING, LISTED = _columns()  # what play_order reads; and what a line of the list shows
+
+
+def _ordered(conn: Connection, columns: tuple[Any, ...], player: str | None, event: str | None,
+             since: Date | None, until: Date | None) -> list[Any]:  # fmt: skip
+    """``columns`` of the games the filters of :func:`list_games` cover, sorted by :func:`play_order`."""
     g, e, gp = t.game_table, t.event_table, t.game_player_table
-    query = sa.select(
-        g.c.id,
-        g.c.game_key,
-        g.c.date,
-        g.c.round,
-        g.c.variant,
-        g.c.deal_count,
-        g.c.finding_count,
-        g.c.source_file,
-        g.c.source_place,
-        e.c.name.label("event"),
-    ).select_from(g.outerjoin(e, g.c.event_id == e.c.id))
+    query = sa.select(*columns)
+    if event is not None or columns is LISTED:
+        query = query.select_from(g.outerjoin(e, g.c.event_id == e.c.id))
+    if event is not None:
+        query = query.where(e.c.name_key == event_key(event))
     if player is not None:
         wanted = sa.select(gp.c.game_id).where(gp.c.player_id == player_id_query(name_key(player)))
         query = query.where(g.c.id.in_(wanted))
-    if event is not None:
-        query = query.where(e.c.name_key == event_key(event))
     if since is not None:
         query = query.where(g.c.date >= since)
     if until is not None:
         query = query.where(g.c.date <= until)
-    rows = sorted(conn.execute(query).all(), key=play_order, reverse=newest_first)
-    if newest_first:  # the newest dated games first; an undated game is not known to be new, so it stays last
-        rows = [r for r in rows if r.date is not None] + [r for r in rows if r.date is None]
-    end = None if limit is None else offset + limit
-    rows = rows[offset:end]
+    return sorted(conn.execute(query).all(), key=play_order)
+
+
+def _order_of(rows: list[Any]) -> GameOrder:
+    return GameOrder(array("q", [r.id for r in rows]), sum(1 for r in rows if r.date is not None))
+
+
+def game_order(conn: Connection, *, player: str | None = None, event: str | None = None,
+               since: Date | None = None, until: Date | None = None) -> GameOrder:  # fmt: skip
+    """The games the filters of :func:`list_games` cover, in play order: read by what orders them alone."""
+    return _order_of(_ordered(conn, ORDERING, player, event, since, until))
+
+
+def game_listings(conn: Connection, ids: list[int]) -> list[GameListing]:
+    """The lines of ``cribstats games`` for the games ``ids``, in that order (a game no longer stored is left
+    out)."""
+    g, e = t.game_table, t.event_table
+    found: dict[int, Any] = {}
+    for start in range(0, len(ids), CHUNK):
+        query = sa.select(*LISTED).select_from(g.outerjoin(e, g.c.event_id == e.c.id))
+        found.update((r.id, r) for r in conn.execute(query.where(g.c.id.in_(ids[start : start + CHUNK]))))
+    return _listings(conn, [found[i] for i in ids if i in found])
+
+
+def _listings(conn: Connection, rows: list[Any]) -> list[GameListing]:
     seats = _seats(conn, [r.id for r in rows])
     out = []
     for r in rows:
@@ -205,8 +270,8 @@ def play_order(row: Any) -> tuple[Any, ...]:
 def _seats(conn: Connection, game_ids: list[int]) -> dict[int, list[tuple[str, int | None, bool]]]:
     gp, p = t.game_player_table, t.player_table
     found: dict[int, list[tuple[str, int | None, bool]]] = {}
-    for start in range(0, len(game_ids), 500):
-        chunk = game_ids[start : start + 500]
+    for start in range(0, len(game_ids), CHUNK):
+        chunk = game_ids[start : start + CHUNK]
         query = (
             sa.select(gp.c.game_id, p.c.name, gp.c.final_score_claimed, gp.c.won)
             .join(p, gp.c.player_id == p.c.id)

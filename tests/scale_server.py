@@ -1,0 +1,85 @@
+"""A real service for the scale tests (imported by them): the application ``cribstats serve`` runs, under uvicorn
+in a process of its own, with a figure cache budget of the test's choosing and one route added, ``/_test/counts``,
+that reports what the tests count: the bytes the figure cache holds and its budget, its entries, and the times the
+club's games were rated (calls to ``rate_games`` from :mod:`cribstats.stats.club`, counted by a spy that hands
+every call on, and the module's own count). Nothing of the service is replaced."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import httpx
+from service_server import START_TIMEOUT_S, LiveServer, free_port
+
+LAUNCHER = """
+import sys
+
+import uvicorn
+
+from cribstats.service import views
+from cribstats.service.app import create_app
+from cribstats.service.settings import Settings
+from cribstats.stats import club
+
+db, port, budget = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+rated = [0]
+rate_games = club.rate_games
+
+
+def counted(*args, **kwargs):
+    rated[0] += 1
+    return rate_games(*args, **kwargs)
+
+
+club.rate_games = counted
+views.CACHE.budget = budget
+app = create_app(Settings(db=db, secret="scale-test-secret"))
+
+
+@app.get("/_test/counts")
+def counts() -> dict:
+    return {"held": views.CACHE.held, "budget": views.CACHE.budget, "entries": len(views.CACHE),
+            "rate_games": rated[0], "rating_runs": club.rating_runs()}
+
+
+uvicorn.run(app, host="127.0.0.1", port=port, log_level="warning")
+"""
+
+
+@contextmanager
+def counted_server(db: str, folder: Path, budget: int) -> Iterator[LiveServer]:
+    """The service on ``db`` with a figure cache of ``budget`` bytes, answering ``/_test/counts``; stopped
+    afterwards."""
+    port = free_port()
+    log = folder / f"scale-serve-{port}.log"
+    with open(log, "wb") as out:
+        process = subprocess.Popen([sys.executable, "-c", LAUNCHER, db, str(port), str(budget)], stdout=out,
+                                   stderr=subprocess.STDOUT, env=dict(os.environ))  # fmt: skip
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + START_TIMEOUT_S
+        while True:
+            if process.poll() is not None:
+                raise RuntimeError(f"the service exited {process.returncode}: {log.read_text()}")
+            try:
+                if httpx.get(url + "/_test/counts", timeout=5).status_code == 200:
+                    break
+            except httpx.TransportError:
+                pass
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"the service did not answer in {START_TIMEOUT_S} s: {log.read_text()}")
+            time.sleep(0.3)
+        yield LiveServer(db, url, process, log)
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
