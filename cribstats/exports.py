@@ -8,6 +8,14 @@ Ann,3,0.6666666666666666
 >>> format_frame(frame, "json")
 '[{"player":"Ann","games":3,"win_rate":0.6666666666666666}]'
 
+A list (a game's players, a player's aliases) is a list in JSON and Parquet, and in CSV one cell holding the
+list as a JSON array, so that a name with a comma in it stays one name:
+
+>>> game = pl.DataFrame({"players": [["Smith, John", "Bob"]], "scores": [[121, 95]]})
+>>> print(format_frame(game, "csv"), end="")
+players,scores
+"[""Smith, John"",""Bob""]","[121,95]"
+
 A text cell that a spreadsheet would take for a formula is written with a leading apostrophe in CSV (JSON and
 Parquet keep every value exactly):
 
@@ -57,19 +65,32 @@ def csv_safe(text: str) -> str:
     return "'" + text if text.startswith(FORMULA_STARTS) else text
 
 
+def json_list(values: list[object] | None) -> str | None:
+    """A list as a CSV cell: its JSON array, as JSON output writes it (a hidden character as a ``\\u`` escape), so
+    that the cell reads back exactly; null stays null (an empty cell).
+
+    >>> print(json_list(["Smith, John", 'Ann "Red" O;Neil', "[Bo]"]))
+    ["Smith, John","Ann \\"Red\\" O;Neil","[Bo]"]
+    >>> json_list([121, None]), json_list([]), json_list(None)
+    ('[121,null]', '[]', None)
+    """
+    return None if values is None else json_visible(orjson.dumps(values).decode())
+
+
 def csv_safe_frame(frame: pl.DataFrame) -> pl.DataFrame:
     """Every text column through :func:`csv_safe` (numbers stay numbers: a spread of -3 is not a formula), and a
-    hidden or controlling character (only a store older than the name rule holds one) shown as an escape."""
+    hidden or controlling character (only a store older than the name rule holds one) shown as an escape; every
+    list column as :func:`json_list` text (it begins with ``[``, which starts no formula)."""
     text = [name for name, dtype in frame.schema.items() if dtype == pl.String]
-    if not text:
-        return frame
+    lists = [name for name, dtype in frame.schema.items() if isinstance(dtype, pl.List)]
     hidden = [c for c in text if not all(v.isprintable() for v in frame[c].drop_nulls().to_list())]
     if hidden:
         frame = frame.with_columns(pl.col(c).map_elements(visible, return_dtype=pl.String) for c in hidden)
     pattern = "^[=+\\-@\t\r]"
     return frame.with_columns(
-        pl.when(pl.col(c).str.contains(pattern)).then(pl.lit("'") + pl.col(c)).otherwise(pl.col(c)).alias(c)
-        for c in text
+        *(pl.when(pl.col(c).str.contains(pattern)).then(pl.lit("'") + pl.col(c)).otherwise(pl.col(c)).alias(c)
+          for c in text),
+        *(pl.Series(c, [json_list(v) for v in frame[c].to_list()], dtype=pl.String) for c in lists),
     )
 
 

@@ -216,6 +216,7 @@ def report_context(engine: Engine, filters: StatsFilter | None = None, *, title:
     """
     filters = filters or StatsFilter()
     with engine.connect() as conn:
+        filters = filters.as_stored(conn)  # the header and the captions name the player as stored
         frames = load_frames(conn, filters)
         worst = load_worst_findings(conn, filters, WORST_FINDINGS)
         # the table ``standings`` and the report without the player show: partners as one side
@@ -237,7 +238,7 @@ def report_context(engine: Engine, filters: StatsFilter | None = None, *, title:
     worst_columns = ("points", "kind", "player", "game_key", "date", "deal", "message")
     return {
         "title": title,
-        "scope": sentence_start(filters.describe()),  # the names as typed
+        "scope": sentence_start(filters.describe()),  # the player as stored, other names as typed
         "generated": datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"),
         "summary": [
             ("Games", str(games["games"])),

@@ -49,7 +49,10 @@ DISCARD_VALUES = {("deal_player", c) for c in ("hand_only", "kept", "thrown", "h
 FIRST_DEALER = {("game_player_totals", "first_dealer")}
 # each event's key (migration 0013), what the filters compare: names.event_key of its name, which is digested
 EVENT_KEY = {("event", "name_key")}
-LEFT_OUT = PLAY_VALUE | DISCARD_VALUES | FIRST_DEALER | EVENT_KEY
+# whether a game is giveaway (migration 0018), which its log (digested) says: pinned by
+# tests/test_giveaway_spread.py and tests/test_discards_giveaway.py
+GIVEAWAY = {("game", "giveaway")}
+LEFT_OUT = PLAY_VALUE | DISCARD_VALUES | FIRST_DEALER | EVENT_KEY | GIVEAWAY
 
 
 def _play_event_rows(engine: Any) -> list[tuple[Any, ...]]:

@@ -304,7 +304,7 @@ def test_games_as_parquet(sqlite_url: str, night: Path, tmp_path: Path) -> None:
     result = CliRunner().invoke(app, args)
     assert (result.exit_code, result.stdout, result.stderr) == (0, "", f"wrote {out}\n")
     frame = pl.read_parquet(out)
-    assert frame.select("game", "players", "scores").rows() == [("tuesday-r2-t4", "Alice, Bob", "22-12")]
+    assert frame.select("game", "players", "scores").rows() == [("tuesday-r2-t4", ["Alice", "Bob"], [22, 12])]
 
 
 def test_import_a_folder_without_logs_says_so_exit_2(sqlite_url: str, tmp_path: Path) -> None:

@@ -171,7 +171,7 @@ def test_merge_moves_every_statistic_and_keeps_the_alias(
     imported(other, write_jsonl(tmp_path / "later-b.jsonl", renamed(later, "Robert", "Bob")))
     assert stats(db_url) == stats(other)
     players = orjson.loads(run("players", "--db", db_url, "--format", "json").stdout)
-    assert {p["name"]: (p["games"], p["aliases"]) for p in players}["Bob"] == (6, "Robert")
+    assert {p["name"]: (p["games"], p["aliases"]) for p in players}["Bob"] == (6, ["Robert"])
 
 
 def test_players_who_met_cannot_be_merged(sqlite_url: str, tmp_path: Path) -> None:
@@ -215,7 +215,7 @@ def test_rename_changes_the_name_everywhere_and_keeps_the_old_spelling(sqlite_ur
     # a sheet that still says Bbo is stored on Bob
     imported(sqlite_url, write_jsonl(tmp_path / "b.jsonl", sims(1, 72, ["Bbo", "Cy"])))
     rows = {p["name"]: p for p in orjson.loads(run("players", "--db", sqlite_url, "--format", "json").stdout)}
-    assert "Bbo" not in rows and rows["Bob"]["games"] == 3 and rows["Bob"]["aliases"] == "Bbo"
+    assert "Bbo" not in rows and rows["Bob"]["games"] == 3 and rows["Bob"]["aliases"] == ["Bbo"]
 
 
 def test_rename_refuses_a_taken_or_invalid_name(sqlite_url: str, tmp_path: Path) -> None:

@@ -77,7 +77,7 @@ def test_rename_prints_the_new_name_literally(club: str) -> None:
     assert result.exit_code == 0, result.output
     assert result.stderr.strip() == r"renamed 'Alice' to 'Ann\tX'"
     assert "\\\\" not in result.stderr
-    assert players(club)[ANN_TX]["aliases"] == "Alice"  # the stored name is the six characters typed
+    assert players(club)[ANN_TX]["aliases"] == ["Alice"]  # the stored name is the six characters typed
 
 
 def test_a_taken_name_suggests_a_merge_command_that_works_when_pasted(club: str) -> None:
@@ -98,7 +98,7 @@ def test_a_taken_name_suggests_a_merge_command_that_works_when_pasted(club: str)
     after = players(club)
     assert "Bob" not in after
     assert after[ANN_TX]["games"] == 14
-    assert after[ANN_TX]["aliases"].split(", ") == ["Alice", "Bob"]
+    assert after[ANN_TX]["aliases"] == ["Alice", "Bob"]
 
 
 def test_a_suggested_command_with_a_quote_in_a_name_runs_in_a_real_shell(club: str, tmp_path: Path) -> None:

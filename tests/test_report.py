@@ -118,7 +118,7 @@ def test_filtered_report_and_cli(store: str, tmp_path: Path) -> None:
     write_report(make_engine(store), out, StatsFilter(player="carol"))
     tags = parse(out.read_text())
     assert [n for n in tags.h3 if n in PLAYERS] == ["Carol"]
-    assert "Player carol" in out.read_text()
+    assert "Player Carol" in out.read_text()  # the player as stored, though typed "carol"
     result = CliRunner().invoke(app, ["report", "--db", store, "--out", str(tmp_path / "r.html"), "--event",
                                       "club <night>"])  # fmt: skip
     assert result.exit_code == 0, result.output

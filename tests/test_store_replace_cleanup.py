@@ -38,10 +38,10 @@ def imported(url: str, path: Path, *options: str) -> None:
 
 
 def players(url: str) -> dict[str, tuple[int, str]]:
-    """Name -> (games, aliases joined), as ``cribstats players`` lists them."""
+    """Name -> (games, aliases joined by ", "), from what ``cribstats players`` lists (aliases a JSON list)."""
     result = run("players", "--db", url, "--format", "json")
     assert result.exit_code == 0, result.output
-    return {p["name"]: (p["games"], p["aliases"]) for p in orjson.loads(result.stdout)}
+    return {p["name"]: (p["games"], ", ".join(p["aliases"])) for p in orjson.loads(result.stdout)}
 
 
 def events(url: str) -> list[str]:

@@ -20,6 +20,7 @@ from cribstats.cli.stats import (
     _filters,
     _handled,
     _none_stored,
+    _open_filtered,
     _open_store,
     date_option,
     name_option,
@@ -152,13 +153,13 @@ def head_to_head(
     try:
         filters = _filters(None, event, since, until)
         name_option(player, "PLAYER")
-        frame = head_to_head_table(_open_store(db), filters, player)
-        title = f"Head to head ({player + ', ' if player else ''}{filters.describe()})"
-        _emit(frame, format, out, [_table(frame, title)])
+        engine, named = _open_filtered(db, replace(filters, player=player))  # the player as stored, for words
+        frame = head_to_head_table(engine, filters, player)
+        _emit(frame, format, out, [_table(frame, f"Head to head ({named.describe()})")])
     except _handled() as error:
         raise _fail(error) from None
     if frame.height == 0:
-        _say(_none_stored("finished games between players", replace(filters, player=player or filters.player)))
+        _say(_none_stored("finished games between players", named))
 
 
 def bracket(
@@ -281,8 +282,8 @@ def matches(
     from cribstats.stats.matches import match_games_frame, matches_frame
 
     try:
-        filters = _filters(player, event, since, until)
-        found = stored_matches(_open_store(db), filters)
+        engine, filters = _open_filtered(db, _filters(player, event, since, until))
+        found = stored_matches(engine, filters)
         listed, played = matches_frame(found), match_games_frame(found)
         scope = filters.describe().replace("all games", "all stored")
         tables = [_table(listed.drop("points1", "points2"), f"Matches ({scope})")]

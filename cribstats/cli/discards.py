@@ -31,6 +31,7 @@ from cribstats.cli.stats import (
     _fail,
     _filters,
     _handled,
+    _open_filtered,
     _open_store,
 )
 from cribstats.cli.tables import rich_table
@@ -222,8 +223,7 @@ def discards(
     )
 
     try:
-        filters = _filters(player, event, since, until, variant)
-        engine = _open_store(db)
+        engine, filters = _open_filtered(db, _filters(player, event, since, until, variant))
         with engine.connect() as conn:
             frame = discard_summary(conn, filters)
             worst = worst_discards(conn, filters) if format is OutputFormat.table else None

@@ -14,7 +14,7 @@ from cribstats.cli.options import DEFAULT_DB, DbOption, FormatOption, OutOption,
 from cribstats.cli.output import check_output, emit
 from cribstats.cli.stats import date_option, name_option
 from cribstats.cli.store import _database_errors, _engine, _has_games_tables
-from cribstats.cli.terminal import cell, name_cell
+from cribstats.cli.terminal import cell, message, name_cell
 from cribstats.errors import CribstatsError
 from cribstats.safetext import display_width, json_visible
 
@@ -65,6 +65,7 @@ def games(
 
         cribstats games --format parquet --out games.parquet
     """
+    from cribstats.stats.frames import StatsFilter
     from cribstats.store.queries import list_games
 
     try:
@@ -76,11 +77,13 @@ def games(
         raise fail(str(err), 2) from None
     if first is not None and last is not None and first > last:
         raise fail(f"--since {first} is after --until {last}: no game can match", 2)
+    filters = StatsFilter(player, event, first, last)  # for the title: the player as stored, once found
     with _database_errors(db):
         engine = _engine(db, must_exist=True)
         listed = []
         if _has_games_tables(engine):
             with engine.connect() as conn:
+                filters = filters.as_stored(conn)
                 listed = list_games(
                     conn,
                     player=player,
@@ -94,7 +97,7 @@ def games(
     frame = games_frame(rows)
     json_text = json_visible(orjson.dumps(rows, option=orjson.OPT_INDENT_2).decode())
     try:
-        emit(frame, output, out, [games_table(rows)], json_text=json_text)
+        emit(frame, output, out, [games_table(rows, filters.describe())], json_text=json_text)
     except CribstatsError as err:  # the file named could not be written
         raise fail(str(err), 1) from None
     if not rows:
@@ -102,17 +105,20 @@ def games(
 
 
 def games_frame(rows: list[dict[str, object]]):  # type: ignore[no-untyped-def]
-    """The games as a flat frame for CSV and Parquet: names joined by commas, scores by dashes."""
+    """The games as a frame for CSV and Parquet, the columns of JSON: ``players``, ``scores`` and ``winners``
+    lists (a CSV cell holds each as a JSON array; :func:`cribstats.exports.json_list`), null where not known."""
     import polars as pl
 
-    return pl.DataFrame(
-        {c: [_flat(r[c]) for r in rows] for c in GAME_COLUMNS},
-        schema={c: (pl.Int64 if c in ("id", "deals", "findings") else pl.String) for c in GAME_COLUMNS},
-    )
+    kinds: dict[str, pl.DataType | type[pl.DataType]] = {
+        "id": pl.Int64, "deals": pl.Int64, "findings": pl.Int64,
+        "players": pl.List(pl.String), "scores": pl.List(pl.Int64), "winners": pl.List(pl.String),
+    }  # fmt: skip
+    return pl.DataFrame({c: [r[c] for r in rows] for c in GAME_COLUMNS},
+                        schema={c: kinds.get(c, pl.String) for c in GAME_COLUMNS})
 
 
 def _flat(value: object) -> object:
-    """Lists for a table cell or CSV field: names joined by commas, scores by dashes (``121-88``)."""
+    """Lists for a table cell: names joined by commas, scores by dashes (``121-88``)."""
     if isinstance(value, list):
         if all(isinstance(v, str) for v in value):
             return ", ".join(value)
@@ -134,10 +140,12 @@ def _longest_word(rows: list[dict[str, object]], column: str) -> int:
     return max((display_width(w) for w in words), default=len(column))
 
 
-def games_table(rows: list[dict[str, object]]) -> Table:
-    """The games for a person to read (csv and json carry every column)."""
+def games_table(rows: list[dict[str, object]], scope: str = "all games") -> Table:
+    """The games for a person to read (csv and json carry every column); the title names the filter
+    (:meth:`cribstats.stats.frames.StatsFilter.describe`) when there is one."""
+    title = f"{len(rows)} game{'s' if len(rows) != 1 else ''}" + ("" if scope == "all games" else f" ({scope})")
     table = Table(
-        title=f"{len(rows)} game{'s' if len(rows) != 1 else ''}",
+        title=message(title),  # the filter is user text: printed literally, hidden characters as escapes
         title_justify="left",
         expand=False,
         box=box.SIMPLE_HEAD,  # no column rules, one space between columns: nine columns fit 80 characters

@@ -71,21 +71,24 @@ def _confirm(question: str, yes: bool) -> None:
 
 
 def _emit(rows: list[dict[str, Any]], columns: tuple[str, ...], fmt: OutputFormat, out: str | None,
-          table: Table) -> None:
-    """Rows out as ``cribstats stats`` writes its tables (``--format``, ``--out``)."""
+          table: Table, lists: tuple[str, ...] = ()) -> None:
+    """Rows out as ``cribstats stats`` writes its tables (``--format``, ``--out``); the ``lists`` columns (a
+    player's aliases) as lists of names: JSON and Parquet lists, in CSV a JSON array a cell."""
     import polars as pl
 
     from cribstats.cli.output import emit as emit_frame
 
-    flat = [{c: ", ".join(r[c]) if isinstance(r[c], list) else r[c] for c in columns} for r in rows]
-    frame = pl.DataFrame(flat, schema=_schema(flat, columns), orient="row")
+    frame = pl.DataFrame([{c: r[c] for c in columns} for r in rows], schema=_schema(rows, columns, lists),
+                         orient="row")
     emit_frame(frame, fmt, out, [table])
 
 
-def _schema(rows: list[dict[str, Any]], columns: tuple[str, ...]) -> dict[str, Any]:
+def _schema(rows: list[dict[str, Any]], columns: tuple[str, ...], lists: tuple[str, ...]) -> dict[str, Any]:
     import polars as pl
 
     def kind(column: str) -> Any:
+        if column in lists:
+            return pl.List(pl.String)
         values = [r[column] for r in rows if r[column] is not None]
         return pl.Int64 if values and all(isinstance(v, int) for v in values) else pl.String
 
@@ -265,7 +268,7 @@ def players(
 
     rows = _run(db, listed)
     table = _table(counted(len(rows), "player"), rows, PLAYER_COLUMNS, {"id", "games"})
-    _run(db, lambda: _emit(rows, PLAYER_COLUMNS, format, out, table))
+    _run(db, lambda: _emit(rows, PLAYER_COLUMNS, format, out, table, lists=("aliases",)))
 
 
 @players_app.command("rename", epilog=RENAME_HELP)

@@ -138,6 +138,14 @@ def _open_store(db: str) -> Engine:
     return engine
 
 
+def _open_filtered(db: str, filters: StatsFilter) -> tuple[Engine, StatsFilter]:
+    """The store (:func:`_open_store`), and the filters naming their player as the store spells him, found by any
+    spelling or alias (:meth:`StatsFilter.as_stored`): every title and message of a filtered command says so."""
+    engine = _open_store(db)
+    with engine.connect() as conn:
+        return engine, filters.as_stored(conn)
+
+
 def _games_matching(engine: Engine, filters: StatsFilter) -> int:
     """How many stored games the filters cover (a chart or report of none is written, with a warning)."""
     import sqlalchemy as sa
@@ -211,8 +219,8 @@ def stats(
 
     try:
         check_output(format, out)
-        filters = _filters(player, event, since, until, variant)
-        frame = compute_stats(_open_store(db), filters)
+        engine, filters = _open_filtered(db, _filters(player, event, since, until, variant))
+        frame = compute_stats(engine, filters)
         what = filters.describe()
         results = ("player", "games", "wins", "losses", "win_rate", "first_dealer_record", "game_points", "spread",
                    "spread_per_game", "skunks_won_levels", "skunks_lost_levels", "rating")
@@ -299,8 +307,7 @@ def chart(
     try:
         if not out.lower().endswith((".png", ".svg")):
             raise UsageError(f"--out {quoted(out)}: write a .png or .svg file")
-        filters = _filters(player, event, since, until, variant)
-        engine = _open_store(db)
+        engine, filters = _open_filtered(db, _filters(player, event, since, until, variant))
         count = _games_matching(engine, filters)
         frames = read_frames(engine, filters)
         save_figure(draw_chart(kind.value, frames), out)
@@ -341,8 +348,7 @@ def report(
     from cribstats.report import write_report
 
     try:
-        filters = _filters(player, event, since, until, variant)
-        engine = _open_store(db)
+        engine, filters = _open_filtered(db, _filters(player, event, since, until, variant))
         count = _games_matching(engine, filters)
         write_report(engine, out, filters, title=title)
     except _handled() as error:

@@ -39,7 +39,7 @@ spread: the totals hold them already) and only that player's rows are kept; so a
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from datetime import date as Date
 from typing import Any
 
@@ -58,7 +58,7 @@ from cribstats.variants import find_variant
 class StatsFilter:
     """Which games (and whose rows) the statistics cover. Dates include both ends; when either is given, undated
     games are left out. ``event`` ignores case and Unicode form (:attr:`event_key`); ``player`` matches any
-    spelling that folds to the same name (:attr:`player_key`).
+    spelling that folds to the same name (:attr:`player_key`), or an alias.
 
     >>> StatsFilter(event="Tuesday League").describe()
     'event Tuesday League'
@@ -69,23 +69,35 @@ class StatsFilter:
     since: Date | None = None
     until: Date | None = None
     variant: str | None = None
+    #: ``(player as typed, as stored)`` once :meth:`as_stored` found him; what the filter covers is the same
+    stored_spelling: tuple[str, str] | None = field(default=None, compare=False, repr=False)
+
+    def as_stored(self, conn: Connection) -> StatsFilter:
+        """The filter that names its player, in :meth:`describe`, as the store spells him (found by any spelling
+        or alias, :func:`cribstats.store.players.stored_player`); as it is when the store has no such player, so
+        that the words say what was asked for. It covers the same games."""
+        from cribstats.store.players import stored_player
+
+        if not self.player:
+            return self
+        found = stored_player(conn, self.player)
+        return self if found is None else replace(self, stored_spelling=(self.player, found[1]))
 
     def describe(self) -> str:
-        """The filter in words, for titles: ``'all games'`` when there is none."""
+        """The filter in words, for titles: ``'all games'`` when there is none. The player as stored once
+        :meth:`as_stored` found him (``player Zoë`` for ``--player ZOÉ``), else as typed."""
         parts = []
         if self.player:
-            parts.append(f"player {self.player}")
+            stored = self.stored_spelling  # (as typed, as stored): of this player, not one replace() put back
+            parts.append(f"player {stored[1] if stored and stored[0] == self.player else self.player}")
         if self.event:
             parts.append(f"event {self.event}")
         if self.variant:
             parts.append(f"variant {self.variant}")
-        if self.since and self.until and self.since == self.until:
+        if self.since and self.since == self.until:
             parts.append(f"on {self.since.isoformat()}")
         else:
-            if self.since:
-                parts.append(f"since {self.since.isoformat()}")
-            if self.until:
-                parts.append(f"until {self.until.isoformat()}")
+            parts += [f"{w} {d.isoformat()}" for w, d in (("since", self.since), ("until", self.until)) if d]
         return ", ".join(parts) or "all games"
 
     @property
@@ -125,24 +137,15 @@ SUMMED = (
 )  # fmt: skip
 """The columns of ``game_player_totals`` that ``player_totals`` adds up as they are."""
 PLAYER_TOTALS_SCHEMA: dict[str, Any] = {
-    "player_id": pl.Int64,
-    "player": pl.String,
-    "name_key": pl.String,
-    "games": pl.Int64,
-    "wins": pl.Int64,
-    "first_dealer_games": pl.Int64,
-    "first_dealer_wins": pl.Int64,
+    "player_id": pl.Int64, "player": pl.String, "name_key": pl.String, "games": pl.Int64, "wins": pl.Int64,
+    "first_dealer_games": pl.Int64, "first_dealer_wins": pl.Int64,
     **{f"{name}_won": pl.Int64 for name in SKUNK_NAMES.values()},
     **{f"{name}_lost": pl.Int64 for name in SKUNK_NAMES.values()},
     **dict.fromkeys(SUMMED, pl.Int64),
-}
+}  # fmt: skip
 FINDING_SCHEMA: dict[str, Any] = {
-    "player_id": pl.Int64,
-    "kind": pl.String,
-    "phase": pl.String,
-    "findings": pl.Int64,
-    "gap": pl.Int64,
-}
+    "player_id": pl.Int64, "kind": pl.String, "phase": pl.String, "findings": pl.Int64, "gap": pl.Int64,
+}  # fmt: skip
 MISSED_SCHEMA: dict[str, Any] = {"player_id": pl.Int64, "phase": pl.String, "missed": pl.Int64}
 GAME_TOTALS_SCHEMA: dict[str, Any] = {"games": pl.Int64, "deals": pl.Int64, "first": pl.Date, "last": pl.Date}
 GAME_RESULTS_SCHEMA: dict[str, Any] = {"date": pl.Date, "game_skunk": pl.Int64, "games": pl.Int64}
@@ -332,11 +335,12 @@ def load_frames(
     """Read the totals the filter covers: one grouped query per frame. Without ``detail``, only
     ``player_totals`` and ``missed_totals`` are read (all ``stats`` needs), and ``side_totals`` with ``sides``
     (``standings``); the frames the charts and the report read are left out. ``missed=False`` (with ``detail``
-    False) leaves ``missed_totals`` out too: ``standings`` does not read it.
+    False) leaves ``missed_totals`` out too: ``standings`` does not read it. ``frames.filters`` names the player
+    as stored (:meth:`StatsFilter.as_stored`), for the charts' titles.
 
     :raises VariantError: for an unknown variant in the filter.
     """
-    filters = filters or StatsFilter()
+    filters = (filters or StatsFilter()).as_stored(conn)
     frames = StatsFrames(
         player_totals=read_frame(conn, player_totals_query(filters), PLAYER_TOTALS_SCHEMA).lazy(), filters=filters
     )
@@ -385,17 +389,9 @@ def worst_findings_query(filters: StatsFilter, limit: int) -> sa.Select[Any]:
 
 
 WORST_SCHEMA: dict[str, Any] = {
-    "game_key": pl.String,
-    "date": pl.Date,
-    "deal": pl.Int64,
-    "kind": pl.String,
-    "phase": pl.String,
-    "player": pl.String,
-    "claimed": pl.Int64,
-    "due": pl.Int64,
-    "points": pl.Int64,
-    "message": pl.String,
-}
+    "game_key": pl.String, "date": pl.Date, "deal": pl.Int64, "kind": pl.String, "phase": pl.String,
+    "player": pl.String, "claimed": pl.Int64, "due": pl.Int64, "points": pl.Int64, "message": pl.String,
+}  # fmt: skip
 
 
 def load_worst_findings(conn: Connection, filters: StatsFilter | None = None, limit: int = 15) -> pl.DataFrame:
