@@ -111,9 +111,9 @@ def test_an_import_stopped_by_sigterm_says_what_it_stored(tmp_path: Path, many_g
     assert process.returncode == 143
     message = err.decode().strip()
     assert "\n" not in message and "Traceback" not in message, message
-    assert message == ("error: stopped (SIGTERM): the games of finished batches are stored, the unfinished batch "
-                       "is not; run the same import again to complete it")
     stored = scalar(url, "SELECT count(*) FROM game")
+    assert message == (f"error: stopped (SIGTERM): the games of finished batches are stored ({stored} games of "
+                       "this import), the unfinished batch is not; run the same import again to complete it")
     assert stored % BATCH == 0 and 4 * BATCH <= stored < 600  # whole batches, nothing else
     assert scalar(url, "SELECT count(*) FROM deal") == scalar(url, "SELECT sum(deal_count) FROM game")
     again = run("import", "--db", url, "-q", str(many_games))

@@ -3,14 +3,19 @@
 ``app`` is the whole command, every group registered. :func:`main` builds only the group of the command it is
 given (``cribstats audit ...`` loads the audit's module and no other, and typer builds one command, not
 thirty): the command runs, and prints its help and its errors, exactly as it does in the whole ``app``.
+
+Run as a program (:func:`main`, or ``app()``), every command ends by one rule (:func:`run`): a usage error is one
+line, ``error: `` and click's message, exit 2; a closed standard output ends it quietly, exit 141.
 """
 
 from __future__ import annotations
 
+import functools
 import importlib
 import inspect
+import os
 import sys
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Annotated, Any
 
 import typer
@@ -24,6 +29,11 @@ START = (
 #: the command groups (modules of ``cribstats.cli``), in the order the root help lists their commands
 GROUPS = ("rules", "audit", "simulate", "store", "stats", "club", "club_tables", "housekeeping", "serve",
           "discards")
+#: the exit status of a command whose standard output was closed before it was done (``cribstats games | head``):
+#: 128 + SIGPIPE (13), what a shell reports of a Unix command that the closed pipe's SIGPIPE ended
+CLOSED_OUTPUT = 141
+#: the exit status of a command interrupted by Ctrl-C (128 + SIGINT), as typer gives it
+INTERRUPTED = 130
 #: the group that registers each command (a test holds this equal to what the groups register)
 COMMANDS: dict[str, str] = {
     "score": "rules", "peg": "rules",
@@ -79,9 +89,81 @@ class Group(_FlagsWithoutType, TyperGroup):
     """The ``cribstats`` command itself, and each of its groups (``db``, ``keys``, ``players``)."""
 
 
+class App(typer.Typer):
+    """The ``cribstats`` command. Called as a program, with no arguments (``app()``), it runs the command of the
+    command line and exits as :func:`run` says; with click's arguments, as typer runs it."""
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        if args or kwargs:
+            return super().__call__(*args, **kwargs)
+        sys.exit(run(functools.partial(super().__call__, standalone_mode=False)))
+
+
+def run(command: Callable[[], Any]) -> int:
+    """Run ``command`` (a click command run with ``standalone_mode=False``: it returns the exit status asked for
+    with ``typer.Exit``, and raises click's errors) and give its exit status:
+
+    * a usage error (an unknown option, a value click refuses) is one line on standard error, ``error: `` and
+      click's message, which names the option and the value; exit 2 (typer prints a panel of five lines);
+    * a closed standard output (``cribstats games | head -1``) ends the command quietly, exit
+      :data:`CLOSED_OUTPUT`, nothing printed (click and rich end it with exit status 1, the status of a database
+      that cannot be used), and standard output is pointed at the null device so that the interpreter's last
+      flush does not complain;
+    * anything else as the command ended: its status, ``sys.exit``, Ctrl-C's 130, or a traceback for a bug.
+    """
+    try:
+        status = command()
+        sys.stdout.flush()  # what is still buffered: a closed output is met here, not in the interpreter's exit
+    except BaseException as err:
+        if _closed_output(err):
+            return _quietly_closed()
+        if isinstance(err, KeyboardInterrupt):
+            return INTERRUPTED
+        if isinstance(err, typer.Abort):
+            return _said("aborted", 1)
+        if not isinstance(err, typer.TyperException):  # SystemExit, and bugs: as they are
+            raise
+        if type(err).__name__ == "NoArgsIsHelpError":  # no command: typer has printed the help (as typer tells it)
+            return err.exit_code
+        return _said(" ".join(err.format_message().splitlines()), err.exit_code)
+    return status if isinstance(status, int) else 0
+
+
+def _said(message: str, status: int) -> int:
+    from cribstats.cli.options import fail
+
+    return fail(message, status).exit_code
+
+
+def _closed_output(err: BaseException) -> bool:
+    """Whether ``err`` is a write to a closed pipe or was raised handling one: click ends the command then with
+    ``sys.exit(1)``, and rich (printing a table) with ``SystemExit(1)``, both while handling the
+    ``BrokenPipeError``."""
+    seen: set[int] = set()
+    cause: BaseException | None = err
+    while cause is not None and id(cause) not in seen:
+        if isinstance(cause, BrokenPipeError):
+            return True
+        seen.add(id(cause))
+        cause = cause.__cause__ or cause.__context__
+    return False
+
+
+def _quietly_closed() -> int:
+    """The end of a command whose standard output was closed: nothing more is written to it (the null device
+    takes what is still buffered), nothing said."""
+    try:
+        null = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(null, sys.__stdout__.fileno() if sys.__stdout__ is not None else 1)
+        os.close(null)
+    except (OSError, ValueError):
+        pass
+    return CLOSED_OUTPUT
+
+
 def build_app(groups: Iterable[str] = GROUPS) -> typer.Typer:
     """The ``cribstats`` command with the commands of ``groups`` (by default all of them)."""
-    command = typer.Typer(
+    command = App(
         name="cribstats",
         help="Cribbage game logs in: a muggins audit of every deal, a store, player statistics, charts and "
         "reports.",

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import gc
-import os
 import sys
 from collections.abc import Iterator
 from contextlib import AbstractContextManager, nullcontext
@@ -86,10 +85,7 @@ def audit(
                         console.print(game_table(game))
         if out is not None:
             out.flush()
-    except BrokenPipeError:  # the reader of our output went away (e.g. `| head`): stop quietly
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        raise typer.Exit(collector.result().exit_status) from None
-    finally:
+    finally:  # a closed output (`| head`) ends the command in cribstats.cli.app.run, exit 141
         gc.unfreeze()
     summary = collector.result()
     if console is not None:

@@ -154,9 +154,8 @@ def simulate(
         raise fail(str(err), 1) from None
     except (CribstatsError, ValueError) as err:
         raise fail(str(err), 2) from None
-    except BrokenPipeError:  # the reader of --out - went away (e.g. `| head`): stop quietly
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        raise typer.Exit(0) from None
+    except BrokenPipeError:  # the reader of --out - went away (`| head`): cribstats.cli.app.run ends it, exit 141
+        raise
     except OSError as err:
         raise fail(f"cannot write {_os_problem(err)}", 1) from None
     elapsed = time.perf_counter() - started

@@ -8,7 +8,7 @@ import signal
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.table import Table
@@ -25,6 +25,11 @@ from cribstats.cli.options import (
 from cribstats.cli.terminal import message, out_console
 from cribstats.errors import CribstatsError
 from cribstats.safetext import visible
+
+if TYPE_CHECKING:
+    from datetime import datetime
+
+    from cribstats.store.importer import ImportSummary
 
 IMPORT_HELP = (
     "Exit status: 0 when every game was imported or was already stored; 2 when some input was refused "
@@ -137,8 +142,39 @@ def import_logs(
 
         cat game.json | cribstats import -
     """
+    on_term = signal.signal(signal.SIGTERM, _stop)  # first: a SIGTERM at any moment ends the import with its line
+    seen: list[ImportSummary] = []  # the importer's summary: what is committed so far
+    began: list[datetime] = []  # when the importer began (before, nothing can be stored)
+    try:
+        summary, empty = _import(paths, db, seen, began, replace=replace, batch_size=batch_size, workers=workers,
+                                 quiet=quiet)
+    except KeyboardInterrupt as err:  # Ctrl-C, or SIGTERM (_Stopped)
+        counted = seen[0].imported if seen else 0
+        raise _interrupted(err, _stored_since(db, began[0], counted) if began else counted) from None
+    finally:
+        if on_term is not None:  # None: a handler set outside Python, which cannot be put back
+            signal.signal(signal.SIGTERM, on_term)
+    errors = err_console()
+    for folder in empty:
+        errors.print(message(no_logs_message(folder)), soft_wrap=True)
+    for refusal in summary.conflicts + summary.refused:
+        errors.print(message(str(refusal)), soft_wrap=True)
+    hidden = summary.refused_count - len(summary.refused) + summary.conflict_count - len(summary.conflicts)
+    if hidden > 0:
+        errors.print(Text(f"... and {hidden} more refused"))
+    out_console(wide_when_redirected=False).print(import_summary_table(summary))
+    raise typer.Exit(0 if summary.complete and not empty else 2)
+
+
+def _import(
+    paths: list[str], db: str, seen: list[ImportSummary], began: list[datetime], *, replace: bool, batch_size: int,
+    workers: int | None, quiet: bool,
+) -> tuple[ImportSummary, list[str]]:
+    """The import with its progress bar: what it did, and the folders named that hold no logs. ``seen`` gets the
+    importer's summary as it goes (what is committed so far), ``began`` the time the importer began."""
     from cribstats.cli.progress import games_to_import, import_progress
-    from cribstats.store.importer import ImportSummary, import_paths
+    from cribstats.store.importer import import_paths
+    from cribstats.store.writes import now_utc
 
     errors = err_console()
     empty = folders_without_logs(paths)
@@ -148,8 +184,6 @@ def import_logs(
         engine = _engine(db)
         with import_progress(errors, total, disable=no_progress) as progress:
             task = progress.add_task("importing" if total is None else "", total=total)
-
-            seen: list[ImportSummary] = []  # the importer's summary: what is committed so far
 
             def on_progress(summary: ImportSummary, file: str) -> None:
                 seen[:] = [summary]
@@ -164,10 +198,10 @@ def import_logs(
                 progress.update(task, completed=done, total=None if total is None else max(total, done),
                                 description=described if total is not None else f"{described}  ({where})")
 
+            began.append(now_utc())
             # What is alive now (modules, schemas, the engine) lives as long as the command: frozen, the cyclic
             # garbage collector stops walking it again and again while games are replayed (some 6% of the time).
             gc.freeze()
-            on_term = signal.signal(signal.SIGTERM, _stop)
             try:
                 summary = import_paths(
                     paths, engine, replace=replace, on_progress=on_progress, batch_size=batch_size, workers=workers
@@ -175,28 +209,10 @@ def import_logs(
             except (*_store_failures(), *_worker_failures()) as err:
                 progress.stop()
                 raise _failed_import(db, err, seen[0].imported if seen else 0) from None
-            except KeyboardInterrupt as err:
-                progress.stop()
-                stopped = isinstance(err, _Stopped)
-                raise fail(
-                    f"{'stopped (SIGTERM)' if stopped else 'interrupted'}: the games of finished batches are "
-                    "stored, the unfinished batch is not; run the same import again to complete it",
-                    143 if stopped else 130,
-                ) from None
             finally:
-                if on_term is not None:  # None: a handler set outside Python, which cannot be put back
-                    signal.signal(signal.SIGTERM, on_term)
                 gc.unfreeze()
         engine.dispose()
-    for folder in empty:
-        errors.print(message(no_logs_message(folder)), soft_wrap=True)
-    for refusal in summary.conflicts + summary.refused:
-        errors.print(message(str(refusal)), soft_wrap=True)
-    hidden = summary.refused_count - len(summary.refused) + summary.conflict_count - len(summary.conflicts)
-    if hidden > 0:
-        errors.print(Text(f"... and {hidden} more refused"))
-    out_console(wide_when_redirected=False).print(import_summary_table(summary))
-    raise typer.Exit(0 if summary.complete and not empty else 2)
+    return summary, empty
 
 
 class _Stopped(KeyboardInterrupt):
@@ -206,6 +222,38 @@ class _Stopped(KeyboardInterrupt):
 
 def _stop(signum: int, frame: object) -> None:
     raise _Stopped
+
+
+def _interrupted(err: KeyboardInterrupt, stored: int) -> typer.Exit:
+    """An import ended by Ctrl-C (exit 130) or SIGTERM (143): what is stored, and how to complete it."""
+    stopped = isinstance(err, _Stopped)
+    return fail(f"{'stopped (SIGTERM)' if stopped else 'interrupted'}: the games of finished batches are stored "
+                f"({_games(stored)} of this import), the unfinished batch is not; run the same import again to "
+                "complete it", 143 if stopped else 130)
+
+
+def _stored_since(url: str, started: datetime, counted: int) -> int:
+    """The games stored by the import runs (files) begun since ``started``: this import's, as its history says
+    (another import into the same store begun meanwhile would count too). The history of a file is written in
+    each batch's own transaction, so it holds a batch whose commit came before the interrupt even when the
+    importer had not counted it yet (its count, ``counted``, is then a batch short). ``counted`` when the
+    history cannot be read."""
+    try:
+        from cribstats.store.history import list_imports
+
+        engine = _engine(url, must_exist=True)  # an SQLite file not made yet stays unmade: nothing is stored
+        try:
+            with engine.connect() as conn:
+                runs = list_imports(conn)
+        finally:
+            engine.dispose()
+    except Exception:  # no store or no history yet, the database gone: what the importer counted
+        return counted
+    return sum(run.imported for run in runs if run.started_at >= started)
+
+
+def _games(n: int) -> str:
+    return f"{n} game{'' if n == 1 else 's'}"
 
 
 def _store_failures() -> tuple[type[BaseException], ...]:
@@ -230,8 +278,7 @@ def _failed_import(url: str, err: BaseException, stored: int) -> typer.Exit:
     else:
         why = err.strerror or str(err) if isinstance(err, OSError) else describe_db_error(err)
         what = f"{shown_url(url)}: {why}"
-    games = f"{stored} game{'' if stored == 1 else 's'}"
-    return fail(f"{what}; {games} of this import were stored (whole batches, nothing else); once the "
+    return fail(f"{what}; {_games(stored)} of this import were stored (whole batches, nothing else); once the "
                 "trouble is fixed, run the same import again to complete it", 1)
 
 

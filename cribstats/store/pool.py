@@ -1,15 +1,22 @@
 """Parallel import: read and write in this process, parse, validate, replay and build rows in worker processes.
 
 Results are taken in the order read, so the store and the summary are the same as with one process.
+
+Ctrl-C is this process's alone to answer: the pool's processes never take it (a terminal sends it to every process
+of the command), and it stops this process only between process starts, never half-way through one; see
+:func:`_starting_processes`.
 """
 
 from __future__ import annotations
 
 import gc
 import os
+import signal
+import threading
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from concurrent.futures import Future
+from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
 from cribstats.errors import LogError
@@ -144,7 +151,9 @@ class Parallel:
         else:
             if self.pool is None:
                 self.pool = _start_pool(self.workers)
-            self.slots.append(self.pool.submit(work, *args))
+            with _starting_processes():  # a submit starts the pool's next process while there are fewer than asked
+                future = self.pool.submit(work, *args)
+            self.slots.append(future)
         self._drain(self.in_flight)
 
     def _drain(self, keep: int) -> None:
@@ -174,17 +183,57 @@ def _start_pool(workers: int) -> Any:
         context = forkserver
     else:
         context = multiprocessing.get_context("spawn")
+    # the pool's queues start multiprocessing's resource tracker, which unblocks SIGINT after its own start: made
+    # here, outside _starting_processes, so that the fork server is never started with SIGINT unblocked
     return ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=_start_worker)
 
 
+@contextmanager
+def _starting_processes() -> Iterator[None]:
+    """While the pool may start a process (the fork server, a worker), in the main thread:
+
+    * SIGINT is blocked, so that the process starts with it blocked (a signal mask is kept across fork and exec):
+      the fork server loads its preload module with SIGINT blocked and ignores it from then on (CPython's fork
+      server ignores it only after its preload), and its workers are forked with it blocked until
+      :func:`_start_worker` ignores it. A terminal's Ctrl-C (sent to every process of the command) is answered
+      by this process alone, which then shuts the pool down: no traceback from the fork server or a worker.
+    * SIGINT and SIGTERM that come meanwhile are answered just after, once the process is started and known to
+      the pool: stopped half-way through a start, this process would end without waiting for a worker that the
+      fork server then forks anyway, and which cannot open the pool's queues, gone with this process
+      (``SemLock._rebuild ... FileNotFoundError``). Known to the pool, the worker is waited for when the pool is
+      shut down, and ends quietly.
+    """
+    masked = hasattr(signal, "pthread_sigmask")
+    before = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT}) if masked else set()
+    held: list[int] = []
+    answers: dict[int, Any] = {}
+    if threading.current_thread() is threading.main_thread():  # only there can Python signal handlers be set
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            answer = signal.getsignal(sig)
+            if callable(answer):  # Ctrl-C's KeyboardInterrupt, the import command's SIGTERM (not SIG_DFL/SIG_IGN)
+                answers[sig] = answer
+                signal.signal(sig, lambda number, frame: held.append(number))
+    try:
+        yield
+    finally:
+        if masked:
+            signal.pthread_sigmask(signal.SIG_SETMASK, before)  # a SIGINT that came meanwhile is taken now, held
+        for number, answer in answers.items():
+            signal.signal(number, answer)
+        for number in dict.fromkeys(held):  # each once, in the order they came, answered as they would have been
+            signal.raise_signal(number)
+
+
 def _start_worker() -> None:
-    """In a worker process, first: end with the importing process (:func:`_end_with_parent`), load the tables a
-    discard is valued by, and leave what is loaded by now to the cyclic garbage collector's permanent generation;
-    the collector then runs once a chunk, not every 700 new objects (as in the importing process,
-    :func:`cribstats.store.importer.few_collections`)."""
+    """In a worker process, first: ignore SIGINT (Ctrl-C is the importing process's to answer, and it shuts the
+    pool down; the worker was started with SIGINT blocked, :func:`_starting_processes`), end with the importing
+    process (:func:`_end_with_parent`), load the tables a discard is valued by, and leave what is loaded by now to
+    the cyclic garbage collector's permanent generation; the collector then runs once a chunk, not every 700 new
+    objects (as in the importing process, :func:`cribstats.store.importer.few_collections`)."""
     from cribstats.discards.values import discard_values
     from cribstats.variants import find_variant
 
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     _end_with_parent()
     discard_values(range(6), (0, 1), find_variant("six-card"), "dealer")
     gc.freeze()
