@@ -9,13 +9,11 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-import httpx
-from service_server import START_TIMEOUT_S, LiveServer, free_port
+from service_server import LiveServer, free_port, serving
 
 LAUNCHER = """
 import sys
@@ -61,25 +59,5 @@ def counted_server(db: str, folder: Path, budget: int) -> Iterator[LiveServer]:
     with open(log, "wb") as out:
         process = subprocess.Popen([sys.executable, "-c", LAUNCHER, db, str(port), str(budget)], stdout=out,
                                    stderr=subprocess.STDOUT, env=dict(os.environ))  # fmt: skip
-    url = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + START_TIMEOUT_S
-        while True:
-            if process.poll() is not None:
-                raise RuntimeError(f"the service exited {process.returncode}: {log.read_text()}")
-            try:
-                if httpx.get(url + "/_test/counts", timeout=5).status_code == 200:
-                    break
-            except httpx.TransportError:
-                pass
-            if time.monotonic() > deadline:
-                raise RuntimeError(f"the service did not answer in {START_TIMEOUT_S} s: {log.read_text()}")
-            time.sleep(0.3)
-        yield LiveServer(db, url, process, log)
-    finally:
-        process.terminate()
-        try:
-            process.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
+    with serving(db, f"http://127.0.0.1:{port}", process, log, "/_test/counts") as site:
+        yield site

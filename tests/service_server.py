@@ -69,19 +69,27 @@ def live_server(db: str, folder: Path, *extra: str) -> Iterator[LiveServer]:
             [sys.executable, "-m", "cribstats.cli", "serve", "--db", db, "--port", str(port), *extra],
             stdout=out, stderr=subprocess.STDOUT, env=env,
         )  # fmt: skip
-    url = f"http://127.0.0.1:{port}"
+    with serving(db, f"http://127.0.0.1:{port}", process, log, "/api/v1/openapi.json", (200, 401)) as site:
+        yield site
+
+
+@contextmanager
+def serving(db: str, url: str, process: subprocess.Popen[bytes], log: Path, probe: str,
+            ready: tuple[int, ...] = (200,)) -> Iterator[LiveServer]:  # fmt: skip
+    """A started service process, once ``probe`` answers with a ``ready`` status; stopped afterwards (a process
+    that exits first, or does not answer in :data:`START_TIMEOUT_S`, fails with its log)."""
     try:
         deadline = time.monotonic() + START_TIMEOUT_S
         while True:
             if process.poll() is not None:
-                raise RuntimeError(f"cribstats serve exited {process.returncode}: {log.read_text()}")
+                raise RuntimeError(f"the service exited {process.returncode}: {log.read_text()}")
             try:
-                if httpx.get(url + "/api/v1/openapi.json", timeout=5).status_code in (200, 401):
+                if httpx.get(url + probe, timeout=5).status_code in ready:
                     break
             except httpx.TransportError:
                 pass
             if time.monotonic() > deadline:
-                raise RuntimeError(f"cribstats serve did not answer in {START_TIMEOUT_S} s: {log.read_text()}")
+                raise RuntimeError(f"the service did not answer in {START_TIMEOUT_S} s: {log.read_text()}")
             time.sleep(0.3)
         yield LiveServer(db, url, process, log)
     finally:

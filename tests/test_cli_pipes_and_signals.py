@@ -20,6 +20,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from processes import children
 
 ROOT = Path(__file__).resolve().parent.parent
 MAIN = "from cribstats.cli.app import main; main()"
@@ -143,20 +144,6 @@ def test_an_import_whose_summary_cannot_be_printed_keeps_what_it_stored(tmp_path
 
 
 # --- Ctrl-C and SIGTERM during an import ----------------------------------------------------------------
-
-
-def children(pid: int) -> list[int]:
-    """The processes whose parent is ``pid`` (read from /proc)."""
-    found = []
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                stat = (entry / "stat").read_text()
-            except OSError:
-                continue
-            if int(stat[stat.rindex(")") + 2:].split()[1]) == pid:
-                found.append(int(entry.name))
-    return found
 
 
 def fork_server(pid: int) -> int | None:

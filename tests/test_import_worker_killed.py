@@ -13,24 +13,10 @@ import time
 from pathlib import Path
 
 import pytest
+from processes import children
 
 ROOT = Path(__file__).resolve().parent.parent
 SEASON = ROOT / "sample_logs" / "season-2026.jsonl"
-
-
-def children(pid: int) -> list[int]:
-    """The processes whose parent is ``pid`` (read from /proc)."""
-    found = []
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            stat = (entry / "stat").read_text()
-        except OSError:
-            continue
-        if int(stat[stat.rindex(")") + 2:].split()[1]) == pid:
-            found.append(int(entry.name))
-    return found
 
 
 def cmdline(pid: int) -> str:
