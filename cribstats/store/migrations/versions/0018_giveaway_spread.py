@@ -34,7 +34,15 @@ _OWN = f"(SELECT {_UNDER} {_SEATS} AND gp.player_id = game_player_totals.player_
 _WINNERS = f"(SELECT COALESCE(SUM({_UNDER}), 0) {_SEATS} AND gp.seat = gp.team AND gp.won)"
 
 
+def _fire_pending_triggers() -> None:
+    """On PostgreSQL, the store version's triggers (deferred to the commit) fire now for what the migrations before
+    this one wrote in the same transaction: a table with pending trigger events cannot be altered."""
+    if op.get_bind().dialect.name == "postgresql":
+        op.execute("SET CONSTRAINTS ALL IMMEDIATE")
+
+
 def upgrade() -> None:
+    _fire_pending_triggers()
     op.add_column("game", sa.Column("giveaway", sa.Boolean(), nullable=False, server_default=sa.false()))
     op.execute(sa.text("UPDATE game SET giveaway = :yes WHERE log LIKE :giveaway")
                .bindparams(yes=True, giveaway=_GIVEAWAY_LOG))
@@ -44,4 +52,5 @@ def upgrade() -> None:
 
 def downgrade() -> None:
     op.execute(f"UPDATE game_player_totals SET spread = 0 WHERE {_GIVEAWAY_SEATS}")
+    _fire_pending_triggers()
     op.drop_column("game", "giveaway")
