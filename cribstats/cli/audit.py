@@ -40,6 +40,9 @@ def audit(
     """Replay every deal of every game and report points missed or over-claimed and every illegal play; judge
     every match (its records and the games that carry its id) and cross-check every scorecard sheet.
 
+    Standard input may be a feed of games as they are played: with --json, the findings of the games read so far
+    are written out whenever it pauses (half a second with nothing new).
+
     Examples:
 
         cribstats audit club-night.jsonl
@@ -72,7 +75,9 @@ def audit(
     gc.freeze()
     try:
         with _progress(shown) as progress:
-            sources = read_paths(paths, on_error=on_read_error, on_record=collector.add_record)
+            # standard input that pauses (games fed as they are played): the findings so far go out at once
+            paused = out.flush if out is not None else None
+            sources = read_paths(paths, on_error=on_read_error, on_record=collector.add_record, on_idle=paused)
             games: Iterator[GameAudit] = chain(collector.audit_sources(sources, on_error=say, on_note=say),
                                                collector.finish(on_error=say))
             if progress is not None:  # a progress line: told of every game

@@ -132,6 +132,9 @@ def import_logs(
     Match records and the games that carry a match id are stored as matches, joined in whichever order they
     arrive; a scorecard sheet stores the games its cards agree on and the cards that disagree.
 
+    Standard input may be a feed of games as they are played: whenever it pauses (half a second with nothing
+    new), the games read so far are stored, without waiting for --batch-size of them.
+
     Examples:
 
         cribstats import club-night.jsonl
@@ -141,6 +144,8 @@ def import_logs(
         cribstats import --db postgresql://club@server/cribbage logs/
 
         cat game.json | cribstats import -
+
+        tail -f finished-games.jsonl | cribstats import -
     """
     on_term = signal.signal(signal.SIGTERM, _stop)  # first: a SIGTERM at any moment ends the import with its line
     seen: list[ImportSummary] = []  # the importer's summary: what is committed so far

@@ -37,6 +37,7 @@ import orjson
 
 from cribstats.errors import LogError
 from cribstats.formats.jsonlog import read_json_document, read_json_lines
+from cribstats.formats.live import OnIdle, lines_as_they_come
 from cribstats.formats.sources import (
     BOM,
     STDIN,
@@ -66,16 +67,20 @@ __all__ = ["SUFFIXES", "OnError", "OnRecord", "SourceFinding", "SourceGame", "So
 
 
 def read_games(
-    path: str | os.PathLike[str], *, on_error: OnError | None = None, on_record: OnRecord | None = None
+    path: str | os.PathLike[str], *, on_error: OnError | None = None, on_record: OnRecord | None = None,
+    on_idle: OnIdle | None = None,
 ) -> Iterator[SourceGame]:
     """The games in one file (by its suffix), in one folder (walked as :func:`read_paths` does), or on
-    standard input (``-``).
+    standard input (``-``). ``on_idle`` is called whenever standard input pauses, the games before the pause
+    yielded (:func:`~cribstats.formats.live.lines_as_they_come`).
 
     :raises LogError: for input that cannot be read, unless ``on_error`` takes the error.
     """
     path = os.fspath(path)
     if path == STDIN:
-        yield from read_stream(sys.stdin.buffer, STDIN_NAME, on_error=on_error, on_record=on_record)
+        stream = sys.stdin.buffer
+        lines = stream if on_idle is None else lines_as_they_come(stream, on_idle)
+        yield from read_stream(lines, STDIN_NAME, on_error=on_error, on_record=on_record)
         return
     if os.path.isdir(path):
         try:
@@ -83,7 +88,7 @@ def read_games(
         except OSError as err:  # a folder that cannot be listed, named by the walk in its place
             report(LogError(path, None, open_problem(err)), on_error)
             return
-        yield from read_paths([path], on_error=on_error, on_record=on_record)
+        yield from read_paths([path], on_error=on_error, on_record=on_record, on_idle=on_idle)
         return
     kind = kind_of(path)
     if kind is None:
@@ -108,19 +113,20 @@ def read_games(
 
 
 def read_paths(
-    paths: Iterable[str | os.PathLike[str]], *, on_error: OnError | None = None, on_record: OnRecord | None = None
+    paths: Iterable[str | os.PathLike[str]], *, on_error: OnError | None = None, on_record: OnRecord | None = None,
+    on_idle: OnIdle | None = None,
 ) -> Iterator[SourceGame]:
     """The games in each path in turn: files as given, folders searched recursively (sorted, only files with a
-    suffix cribstats reads, hidden ones left out), ``-`` for standard input.
+    suffix cribstats reads, hidden ones left out), ``-`` for standard input (``on_idle``: :func:`read_games`).
 
     :raises LogError: for input that cannot be read, unless ``on_error`` takes the error.
     """
     for path in walk_paths(os.fspath(p) for p in paths):
-        yield from read_games(path, on_error=on_error, on_record=on_record)
+        yield from read_games(path, on_error=on_error, on_record=on_record, on_idle=on_idle)
 
 
 def read_stream(
-    handle: BinaryIO,
+    handle: Iterable[bytes],
     name: str = STDIN_NAME,
     *,
     on_error: OnError | None = None,

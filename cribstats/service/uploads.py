@@ -129,7 +129,7 @@ def _sources(parts: list[Part], seen: _Seen, importer: Any) -> Iterator[Any]:
 
     for part in parts:
         part.handle.seek(0)
-        sources = read_stream(part.handle, part.name, on_error=importer.refuse_error,  # type: ignore[arg-type]
+        sources = read_stream(part.handle, part.name, on_error=importer.refuse_error,
                               on_record=on_record, sheet=part.sheet)  # fmt: skip
         for source in sources:
             digest = canonical_log(source.game)[1]

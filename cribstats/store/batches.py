@@ -171,6 +171,11 @@ class Importer:
         if len(self._batch) >= self.batch_size:
             self._flush()
 
+    def write_pending(self) -> None:
+        """Write the games queued so far, without waiting for the batch to fill: the input has paused (a feed of
+        games as they are played), and what came before the pause is stored then."""
+        self._flush()
+
     # bookkeeping
 
     def _switch_file(self, file: str) -> None:

@@ -110,7 +110,8 @@ def import_paths(
 
             Parallel(importer, workers, start_after).run(names)
         else:
-            for source in formats.read_paths(names, on_error=importer.refuse_error, on_record=importer.add_record):
+            for source in formats.read_paths(names, on_error=importer.refuse_error, on_record=importer.add_record,
+                                             on_idle=importer.write_pending):
                 importer.add(source)
     return importer.summary
 

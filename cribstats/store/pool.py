@@ -133,7 +133,12 @@ class Parallel:
             flush()  # in the order read, after the games before it (of this file and of earlier ones, in flight)
             self.slots.append([item])
 
-        for source in formats.read_games(path, on_error=unreadable, on_record=record):
+        def paused() -> None:  # standard input has paused: every game read so far is stored now
+            flush()
+            self._drain(0)
+            self.importer.write_pending()
+
+        for source in formats.read_games(path, on_error=unreadable, on_record=record, on_idle=paused):
             chunk.append((source.game, source.file, source.place, source.written))
             if len(chunk) >= PARALLEL_CHUNK:
                 self._submit(len(chunk), _prepare_games, chunk)
