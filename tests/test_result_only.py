@@ -127,3 +127,25 @@ def test_a_three_player_giveaway_record_that_contradicts_itself_stands_as_record
 
 def kinds_of(outcome: Any) -> list[tuple[str, str, str | None]]:
     return [(f.kind, f.phase, f.player) for f in outcome.findings]
+
+
+def test_a_tally_row_won_short_of_the_target_counts_as_recorded_in_the_statistics(tmp_path: Path) -> None:
+    """docs/exports.md: a decided game is one with a winner, a record naming him short of the target included.
+    By hand: Bob 110, Carol 100 to 121 is Bob's win; Carol, at 100, is not skunked (91 or more), so it is worth
+    2 game points (RULES.md); the winner's score counts as the target, so the spread is 121 - 100 = 21."""
+    import json
+    import subprocess
+    import sys
+
+    sheet = tmp_path / "short.csv"
+    sheet.write_text("date,event,round,player1,player2,score1,score2\n2026-11-03,Club,1,Bob,Carol,110,100\n",
+                     encoding="utf-8")
+    db = f"sqlite:///{tmp_path / 'short.db'}"
+    cli = [sys.executable, "-m", "cribstats.cli"]
+    subprocess.run([*cli, "import", "--db", db, "-q", str(sheet)], check=True, capture_output=True)
+    out = subprocess.run([*cli, "stats", "--db", db, "--format", "json"], check=True, capture_output=True).stdout
+    rows = {row["player"]: row for row in json.loads(out)}
+    assert (rows["Bob"]["games"], rows["Bob"]["wins"], rows["Bob"]["game_points"], rows["Bob"]["spread"]) == (
+        1, 1, 2, 21)
+    assert (rows["Carol"]["games"], rows["Carol"]["losses"], rows["Carol"]["game_points"],
+            rows["Carol"]["spread"]) == (1, 1, 0, -21)

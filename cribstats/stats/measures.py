@@ -8,7 +8,8 @@ Definitions (DESIGN.md, "Statistics"; the choices where it is silent are marked 
 
 * **Results** follow the result the table played to (claims and muggins takings: ``game_player.won``).
   *Decided:* a game in which no side reached the target (an unfinished log, a result-only record naming no
-  winner) counts for no one's games, wins, losses, skunks, game points or spread; its deals still count.
+  winner) counts for no one's games, wins, losses, skunks, game points or spread; its deals still count. A
+  record that names its winner short of the target (a tally row of 110-100) counts as recorded.
 * **The first dealer's win rate:** ``first_dealer_games`` are the decided games the player dealt first in (the
   dealer of the game's first deal; partners: the player, not the side), ``first_dealer_wins`` those the player
   won, and ``first_dealer_win_rate`` the one over the other (null when there are none). *Decided:* a game
