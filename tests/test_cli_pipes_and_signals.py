@@ -24,10 +24,11 @@ from processes import children
 
 ROOT = Path(__file__).resolve().parent.parent
 MAIN = "from cribstats.cli.app import main; main()"
-# as a shell runs it: with PYTHONUNBUFFERED, standard output is unbuffered, and Python drops without a word what a
-# pipe did not take of one write when its reader went away (only a later write fails)
 ENV = {name: value for name, value in os.environ.items() if name != "PYTHONUNBUFFERED"} | {
     "PYTHONPATH": str(ROOT), "COLUMNS": "100"}
+# as some shells run it: unbuffered, where Python's writer drops without a word what a pipe did not take of one
+# write when its reader went away (only a later write fails): the command writes again until all is taken
+UNBUFFERED = ENV | {"PYTHONUNBUFFERED": "1"}
 CLOSED_OUTPUT = 141  # 128 + SIGPIPE
 GAMES = 1500
 PROC = Path("/proc/self/stat").exists()
@@ -73,11 +74,11 @@ def store(games_file: Path) -> str:
 # --- a closed standard output ---------------------------------------------------------------------------
 
 
-def read_one_line_then_close(*args: str) -> tuple[int, bytes, bytes]:
+def read_one_line_then_close(*args: str, env: dict[str, str] = ENV) -> tuple[int, bytes, bytes]:
     """The command with its output read by a reader that takes one line and goes away (``| head -1``): the
     command's exit status, the line, and what it said on standard error. Its output is larger than a pipe
     holds, so that it is still writing when the reader goes."""
-    process = subprocess.Popen(cribstats(*args), env=ENV, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    process = subprocess.Popen(cribstats(*args), env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     assert process.stdout is not None and process.stderr is not None
     line = process.stdout.readline()
     process.stdout.close()
@@ -104,15 +105,43 @@ def closed_before_it_writes(*args: str) -> tuple[int, bytes]:
         pytest.param(lambda logs, url: ["games", "--db", url], id="games"),
         pytest.param(lambda logs, url: ["games", "--db", url, "--format", "csv"], id="games-csv"),
         pytest.param(lambda logs, url: ["audit", "--json", str(logs)], id="audit-json"),
+        pytest.param(lambda logs, url: ["games", "--db", url, "--format", "json"], id="games-json"),
+        pytest.param(lambda logs, url: ["audit", "--json", str(logs)], id="audit-json"),
         pytest.param(lambda logs, url: ["simulate", "--games", "300", "--out", "-"], id="simulate"),
+        pytest.param(lambda logs, url: ["rating", "--db", url, "--history", "--format", "csv"], id="rating-csv"),
     ],
 )
+@pytest.mark.parametrize("env", [ENV, UNBUFFERED], ids=["buffered", "unbuffered"])
 def test_a_reader_that_goes_away_ends_the_command_quietly_with_141(
-    games_file: Path, store: str, args: Callable[[Path, str], list[str]]
+    games_file: Path, store: str, args: Callable[[Path, str], list[str]], env: dict[str, str]
 ) -> None:
-    status, line, err = read_one_line_then_close(*args(games_file, store))
+    status, line, err = read_one_line_then_close(*args(games_file, store), env=env)
     assert line.strip()  # it was writing
     assert (status, err) == (CLOSED_OUTPUT, b"")
+
+
+FULL = Path("/dev/full")  # a device that refuses every write: "No space left on device"
+
+
+@pytest.mark.skipif(not FULL.exists(), reason="no /dev/full on this system")
+@pytest.mark.parametrize(
+    "args",
+    [
+        pytest.param(lambda logs, url: ["games", "--db", url], id="games"),
+        pytest.param(lambda logs, url: ["stats", "--db", url, "--format", "csv"], id="stats-csv"),
+        pytest.param(lambda logs, url: ["audit", "--json", str(logs)], id="audit-json"),
+        pytest.param(lambda logs, url: ["score", "5H", "5C", "5S", "JD", "5D"], id="score"),
+    ],
+)
+@pytest.mark.parametrize("env", [ENV, UNBUFFERED], ids=["buffered", "unbuffered"])
+def test_standard_output_on_a_full_disk_is_one_line_and_exit_1(
+    games_file: Path, store: str, args: Callable[[Path, str], list[str]], env: dict[str, str]
+) -> None:
+    with FULL.open("wb") as full:
+        done = subprocess.run(cribstats(*args(games_file, store)), env=env, stdout=full, stderr=subprocess.PIPE,
+                              timeout=300, check=False)
+    said = b"error: standard output: cannot write: No space left on device\n"
+    assert (done.returncode, done.stderr) == (1, said)
 
 
 @pytest.mark.parametrize(

@@ -96,7 +96,7 @@ def test_score_errors(app: typer.Typer, args: list[str], message: str) -> None:
     result = runner.invoke(app, ["score", *args])
     assert result.exit_code == 2
     assert result.stdout == ""
-    assert result.stderr == message + "\n"
+    assert result.stderr == "error: " + message + "\n"  # README: wrong input is one line, "error:" and what
 
 
 def test_score_without_cards_is_a_usage_error(app: typer.Typer) -> None:
@@ -142,7 +142,7 @@ def test_peg_errors(app: typer.Typer, args: list[str], message: str) -> None:
     result = runner.invoke(app, ["peg", *args])
     assert result.exit_code == 2
     assert result.stdout == ""
-    assert result.stderr == message + "\n"
+    assert result.stderr == "error: " + message + "\n"
 
 
 @pytest.mark.parametrize("command", ["score", "peg"])

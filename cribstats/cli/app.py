@@ -105,6 +105,7 @@ def run(command: Callable[[], Any]) -> int:
 
     * a usage error (an unknown option, a value click refuses) is one line on standard error, ``error: `` and
       click's message, which names the option and the value; exit 2 (typer prints a panel of five lines);
+    * standard output that cannot be written (a full disk behind ``> file``) is one line, ``error:``, exit 1;
     * a closed standard output (``cribstats games | head -1``) ends the command quietly, exit
       :data:`CLOSED_OUTPUT`, nothing printed (click and rich end it with exit status 1, the status of a database
       that cannot be used), and standard output is pointed at the null device so that the interpreter's last
@@ -117,6 +118,10 @@ def run(command: Callable[[], Any]) -> int:
     except BaseException as err:
         if _closed_output(err):
             return _quietly_closed()
+        failed = _output_failed(err)
+        if failed is not None:  # a full disk behind ``> file``: one line, as for --out
+            _quietly_closed()
+            return _said(str(failed), 1)
         if isinstance(err, KeyboardInterrupt):
             return INTERRUPTED
         if isinstance(err, typer.Abort):
@@ -147,6 +152,21 @@ def _closed_output(err: BaseException) -> bool:
         seen.add(id(cause))
         cause = cause.__cause__ or cause.__context__
     return False
+
+
+def _output_failed(err: BaseException) -> OSError | None:
+    """The failure of standard output (:class:`cribstats.cli.stdout.OutputFailed`) that ``err`` is or was raised
+    handling, if any."""
+    from cribstats.cli.stdout import OutputFailed
+
+    seen: set[int] = set()
+    cause: BaseException | None = err
+    while cause is not None and id(cause) not in seen:
+        if isinstance(cause, OutputFailed):
+            return cause
+        seen.add(id(cause))
+        cause = cause.__cause__ or cause.__context__
+    return None
 
 
 def _quietly_closed() -> int:
@@ -235,5 +255,8 @@ def __getattr__(name: str) -> Any:
 def main() -> None:
     """Entry point of the console script: the named command's group alone, or the whole command (for the root's
     help, ``--version``, or a name that is no command, which it explains)."""
+    from cribstats.cli.stdout import write_whole
+
+    write_whole()
     group = COMMANDS.get(sys.argv[1]) if len(sys.argv) > 1 else None
     build_app((group,) if group is not None else GROUPS)()

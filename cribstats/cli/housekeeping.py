@@ -25,6 +25,10 @@ HOUSEKEEPING_HELP = (
     "1 when the database cannot be used or the change was not confirmed."
 )
 LISTING_HELP = "Exit status: 0 on success; 2 for options that do not fit; 1 when the database cannot be used."
+MERGE_HELP = (
+    "Exit status: 0 on success; 2 for a player that is not stored, or options that do not fit; 1 when the "
+    "database cannot be used or the change was not confirmed."
+)
 RENAME_HELP = (
     "Exit status: 0 on success; 2 for a player that is not stored, or a new spelling the name rule refuses or "
     "another stored player has; 1 when the database cannot be used."
@@ -300,7 +304,7 @@ def rename(
     err_console().print(Text(f"renamed {quoted(before)} to {quoted(after)}"), soft_wrap=True)
 
 
-@players_app.command("merge", epilog=HOUSEKEEPING_HELP)
+@players_app.command("merge", epilog=MERGE_HELP)
 def merge(
     alias: Annotated[str, typer.Argument(help="The player to merge away; the name becomes an alias.")],
     into: Annotated[str, typer.Argument(help="The player who keeps every game.")],

@@ -12,8 +12,7 @@ from rich.table import Table
 from rich.text import Text
 
 from cribstats.cards import format_card
-from cribstats.cli.options import cards_from_arguments, err_console
-from cribstats.cli.terminal import message
+from cribstats.cli.options import cards_from_arguments, fail
 from cribstats.errors import CribstatsError
 
 if TYPE_CHECKING:
@@ -24,8 +23,7 @@ KIND_TOTALS = {"fifteen": "fifteens", "pair": "pairs", "run": "runs", "flush": "
 
 
 def _fail(error: CribstatsError) -> typer.Exit:
-    err_console().print(message(str(error)), soft_wrap=True)
-    return typer.Exit(USAGE_ERROR)
+    return fail(str(error), USAGE_ERROR)
 
 
 def _spell(cards: Sequence[Card]) -> str:
