@@ -66,13 +66,18 @@ def write_whole() -> None:
         return
     binary = stdout.buffer
     if type(binary) is io.BufferedWriter:
-        raw, unbuffered = binary.raw, False
+        unbuffered = False
     elif type(binary) is io.FileIO:  # the interpreter run unbuffered
-        raw, unbuffered = binary, True
+        unbuffered = True
     else:
         return
     stdout.flush()
+    _REPLACED.append(stdout)  # kept: it owns the descriptor, which it would close if it were collected
+    raw = io.FileIO(stdout.fileno(), "wb", closefd=False)
     sys.stdout = io.TextIOWrapper(
         _WholeWrites(raw, unbuffered=unbuffered), encoding=stdout.encoding, errors=stdout.errors,
         line_buffering=stdout.line_buffering, write_through=stdout.write_through,
     )
+
+
+_REPLACED: list[io.TextIOWrapper] = []
