@@ -92,7 +92,7 @@ def test_without_on_error_the_first_bad_row_raises() -> None:
     [
         ("2026-11-03,L,1,,Bob,121,88", "line 2: player1: no name"),
         ("2026-11-03,L,1,Alice, ,121,88", "line 2: player2: no name"),
-        ("2026-11-03,L,1,Alice,Bob,121,-3", "line 2: score2: '-3' is not a whole number"),
+        ("2026-11-03,L,1,Alice,Bob,121,-3", "line 2: score2: '-3' is below 0: a score is 0 or more"),
         ("2026-11-03,L,1,Alice,Bob,121,88.5", "line 2: score2: '88.5' is not a whole number"),
         ("2026-11-03,L,1,Alice,crib,121,88", "line 2: player1, player2: 'crib' cannot be a player's name: show "
                                              "uses it for the crib"),

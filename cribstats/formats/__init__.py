@@ -196,11 +196,13 @@ def _read_problem(err: OSError) -> str:
 
 
 def _looks_like_tally(line: bytes) -> bool:
-    """A first line naming at least three of the tally sheet's columns (the reader says what else is wrong)."""
+    """A first line naming at least three of the tally sheet's (or the scorecard sheet's) columns, its cells
+    separated as the sheet readers tell them, by commas or semicolons (the reader says what else is wrong)."""
     from cribstats.formats.scorecard import SCORECARD_COLUMNS
-    from cribstats.formats.tally import COLUMNS
+    from cribstats.formats.tally import COLUMNS, sheet_delimiter
 
-    cells = {cell.strip().strip('"').lower() for cell in line.decode("utf-8", "replace").split(",")}
+    text = line.decode("utf-8", "replace")
+    cells = {cell.strip().strip('"').lower() for cell in text.split(sheet_delimiter(text))}
     return len(cells & set(COLUMNS)) >= 3 or len(cells & set(SCORECARD_COLUMNS)) >= 3
 
 
@@ -244,6 +246,8 @@ def _text_lines(lines: Iterable[bytes], name: str, rows_on_error: OnError | None
             if rows_on_error is None or not header_read:
                 raise _NotUtf8Line(error) from None
             report(error, rows_on_error)
-            text = "\n"
+            from cribstats.formats.tally import REFUSED_ROW
+
+            text = REFUSED_ROW  # a row refused: passed over, but a row the sheet had
         header_read = header_read or bool(text.strip())
         yield text

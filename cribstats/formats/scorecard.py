@@ -19,7 +19,9 @@ cards that disagree become a ``scorecard`` finding, handed to ``on_record``, and
 The sheet is read whole before the cards are paired (the two cards of a game may be anywhere in it); a club
 night's sheet is a few hundred rows. A row that is not a card (a name missing, game points other than 0, 2 or 3,
 a spread that is not a whole number, a third card for one game) is refused with its line; the rest of the sheet
-is read.
+is read. Two pairs of cards that make the same game (the same night, round and players, told apart by their tables
+alone) are refused at the second's lines, as a tally sheet's row that repeats a game is
+(:func:`~cribstats.formats.tally.repeated_game`): the store keeps one game of one log.
 
 >>> sheet = ["date,event,round,player,opponent,game_points,spread",
 ...          "2026-11-03,Club,1,Alice,Bob,2,17", "2026-11-03,Club,1,Bob,Alice,0,-17"]
@@ -48,9 +50,11 @@ from cribstats.formats.sources import (
     report,
 )
 from cribstats.formats.tally import (
+    MINUS_SIGNS,
     RowError,
     _variant,
     read_tally,
+    repeated_game,
     sheet_body,
     sheet_delimiter,
     sheet_header,
@@ -67,9 +71,6 @@ GAME_POINTS = (game_points(False, 0), game_points(True, 0), game_points(True, 1)
 _GAME_POINTS_WORDS = f"{GAME_POINTS[0]}, {GAME_POINTS[1]} or {GAME_POINTS[2]}"
 _WHOLE = re.compile(r"\d+")
 _SIGNED = re.compile(r"[+-]?\d+")
-#: the minus signs a spread may be typed with besides "-": the true minus (U+2212, as the scorecard page prints it,
-#: and as phones and word processors put it) and the en dash (U+2013)
-_MINUS_SIGNS = str.maketrans({"\u2212": "-", "\u2013": "-"})
 
 
 def read_sheet(
@@ -144,6 +145,7 @@ def read_scorecards(
     what separates the cells (:func:`~cribstats.formats.tally.sheet_delimiter`)."""
     games: dict[tuple[str, str, str, str, tuple[str, str]], list[Card]] = {}
     events: dict[str, str] = {}  # each event's key: the event as the sheet first spells it
+    seen: dict[str, str] = {}  # each game's content hash: the places of the cards that gave it first
 
     def header_problem(header: list[str]) -> str | None:
         return sheet_header_problem(header, "a scorecard sheet", SCORECARD_COLUMNS, SCORECARD_OPTIONAL)
@@ -176,6 +178,10 @@ def read_scorecards(
             game = validate_game(_as_log(cards[0]))
         except GameLogError as err:
             report(LogError(file, f"{place}: {err.place}" if err.place else place, err.message), on_error)
+            continue
+        twice = repeated_game(game, place, seen)  # two pairs of cards of one game but for their tables
+        if twice:
+            report(LogError(file, place, twice), on_error)
             continue
         yield SourceGame(file, place, game)
 
@@ -267,7 +273,7 @@ def _card(header: list[str], row: list[str], line: int) -> Card:
     if not _WHOLE.fullmatch(points_text) or int(points_text) not in GAME_POINTS:
         raise RowError(f"{quoted(points_text)} is not game points: a card gives {_GAME_POINTS_WORDS}",
                        "game_points")
-    spread_text = cells["spread"].translate(_MINUS_SIGNS)
+    spread_text = cells["spread"].translate(MINUS_SIGNS)  # "\u2212" and "\u2013" too
     if not _SIGNED.fullmatch(spread_text):
         raise RowError(f"{quoted(cells['spread'])} is not a spread: write a whole number such as +17 or -17",
                        "spread")

@@ -11,7 +11,8 @@ winner being the player with the higher score, and ``scores`` both final scores.
 player1 then player2. A row is refused, with its line, when a score is not a whole number, when both scores are
 the same (a game of cribbage has a winner: a tie is not a result) or both reach the target (the game ends when
 one does), when a name is empty or named twice, when
-``first_dealer`` is neither player, or when the variant is not a two-player one.
+``first_dealer`` is neither player, when the variant is not a two-player one, or when it gives the same game as
+an earlier row of the sheet (:func:`repeated_game`).
 
 >>> sheet = ["date,event,round,player1,player2,score1,score2", "2026-11-03,Tuesday League,2,Alice,Bob,88,121"]
 >>> [(g.place, g.game.players, g.game.result.winner) for g in read_tally(sheet, "club.csv")]
@@ -27,7 +28,8 @@ from typing import Any
 
 from cribstats.errors import CribstatsError, LogError, VariantError
 from cribstats.formats.sources import OnError, SourceGame, empty_input, header_only, line_place, report
-from cribstats.gamelog import FORMAT, GameLogError, validate_game
+from cribstats.gamelog import FORMAT, GameLog, GameLogError, validate_game
+from cribstats.gamelog.canonical import content_hash
 from cribstats.names import TextError, name_key, normalise_name, quoted
 from cribstats.variants import DEFAULT_VARIANT, VARIANT_NAMES, find_variant
 
@@ -35,6 +37,15 @@ COLUMNS = ("date", "event", "round", "player1", "player2", "score1", "score2")
 OPTIONAL_COLUMNS = ("first_dealer", "variant", "target", "match", "match_game")
 HEADER = ",".join(COLUMNS)
 _WHOLE = re.compile(r"\d+")
+_BELOW_ZERO = re.compile(r"-\d+")
+#: the minus signs a number may be typed with besides "-": the true minus (U+2212, as the scorecard page prints it,
+#: and as phones and word processors put it) and the en dash (U+2013)
+MINUS_SIGNS = str.maketrans({"\u2212": "-", "\u2013": "-"})
+#: what to do with a game a sheet gives twice, when it was played twice
+PLAYED_TWICE = "if it was played twice, give each its round"
+PLAYED_TWICE_ROUND = "if it was played twice, give each its own round"
+#: a line of a sheet refused as it was read (not UTF-8), handed on in its place: no line of text is two line ends
+REFUSED_ROW = "\n\n"
 # where a contract break found by the model sits in a row
 _COLUMN_OF = {"date": "date", "event": "event", "round": "round", "variant": "variant", "target": "target",
               "players": "player1, player2", "match": "match", "match_game": "match_game"}
@@ -57,6 +68,7 @@ def read_tally(
     :raises LogError: for a missing or wrong header (one error for the file) and for each row that cannot be
         read (unless ``on_error`` takes them).
     """
+    seen: dict[str, str] = {}  # each game's content hash: the place of the row that gave it first
     for header, line, row in sheet_body(lines, file, on_error, header_problem, delimiter):
         try:
             game = validate_game(row_to_log(header, row))
@@ -66,7 +78,34 @@ def read_tally(
         except GameLogError as err:
             report(LogError(file, line_place(line, _COLUMN_OF.get(err.place, err.place)), err.message), on_error)
             continue
-        yield SourceGame(file, f"line {line}", game)
+        place = f"line {line}"
+        twice = repeated_game(game, place, seen)
+        if twice:
+            report(LogError(file, place, twice), on_error)
+            continue
+        yield SourceGame(file, place, game)
+
+
+def repeated_game(game: GameLog, place: str, seen: dict[str, str]) -> str | None:
+    """Why the game read at ``place`` of a sheet is refused as the same game as an earlier one of the sheet (the
+    same log: date, event, round, players, scores and options alike), or None, the game then remembered in
+    ``seen`` (content hash: place). The store keeps one game of one log, so the second would be taken as already
+    stored and a game played twice lost without a word; a row entered twice must not count twice either.
+
+    >>> from cribstats.gamelog import validate_game
+    >>> log = {"format": "cribstats/game/1", "players": ["A", "B"], "result": {"winner": "A"}}
+    >>> seen: dict[str, str] = {}
+    >>> repeated_game(validate_game(log), "line 2", seen) is None
+    True
+    >>> print(repeated_game(validate_game(log), "line 4", seen))
+    the same game as line 2 (date, players and scores alike): if it was played twice, give each its round
+    """
+    first = seen.setdefault(content_hash(game), place)
+    if first == place:
+        return None
+    if game.round is None:
+        return f"the same game as {first} (date, players and scores alike): {PLAYED_TWICE}"
+    return f"the same game as {first} (date, round, players and scores alike): {PLAYED_TWICE_ROUND}"
 
 
 def sheet_body(
@@ -76,13 +115,18 @@ def sheet_body(
     """The rows of a CSV sheet below its header, each as ``(header, line, row)``, blank rows passed over and a
     row's blank cells beyond the header's columns left out (:func:`within_header`). A header that
     ``header_problem`` finds fault with is refused at its line and nothing is read; a sheet with no header, or
-    with no line after it, is refused as an empty file is."""
+    with no row after it but blank ones (a blank form: empty lines, or lines of separators and spaces, as a
+    spreadsheet saves its empty rows), is refused as an empty file is."""
     header: list[str] | None = None
     header_line, rows = 0, 0
-    for line, row in sheet_rows(lines, file, on_error, delimiter):
-        if header is not None:  # any line after the header: one refused for its bytes comes here blank
+
+    def refused() -> None:  # a row refused as it was read: after the header, a row of the sheet
+        nonlocal rows
+        if header is not None:
             rows += 1
-        if not any(cell.strip() for cell in row):
+
+    for line, row in sheet_rows(lines, file, on_error, delimiter, on_refused=refused):
+        if not any(cell.strip() for cell in row):  # a blank row (separators and spaces only) is no row
             continue
         if header is None:
             header, header_line = sheet_header(row), line
@@ -91,6 +135,7 @@ def sheet_body(
                 report(LogError(file, line_place(line), problem), on_error)
                 return
             continue
+        rows += 1
         yield header, line, within_header(row, header)
     if header is None:
         report(empty_input(file), on_error)
@@ -109,12 +154,15 @@ def sheet_delimiter(header_line: str) -> str:
 
 
 def sheet_rows(
-    lines: Iterable[str], file: str, on_error: OnError | None, delimiter: str = ","
+    lines: Iterable[str], file: str, on_error: OnError | None, delimiter: str = ",", *,
+    on_refused: Callable[[], None] | None = None,
 ) -> Iterator[tuple[int, list[str]]]:
     """The rows of a CSV sheet, each with the line it is on. A row the csv module cannot read (a cell longer than
     its field limit) is refused at its line and passed over; the rows after it are read. A sheet's cells hold no
     line breaks (no name, event or score does), so a quote left open, which would run its cell on over the lines
-    after it, is refused at the line where it opens, and those lines are read as the rows they are."""
+    after it, is refused at the line where it opens, and those lines are read as the rows they are. A line given
+    as :data:`REFUSED_ROW` was refused already (for its bytes) and is passed over. ``on_refused`` is told of each
+    row passed over so."""
     feed = _LineFeed(lines)
     reader = csv.reader(feed, delimiter=delimiter)
     while True:
@@ -128,20 +176,24 @@ def sheet_rows(
             limit = csv.field_size_limit()
             problem = (f"a cell is longer than {limit} characters" if "field limit" in str(err)
                        else f"not a row of CSV: {err}")
+        else:
+            if feed.record == [REFUSED_ROW]:
+                problem = ""  # said where it was refused
+            elif len(feed.record) > 1:
+                problem = "a quote (\") opened on this line is not closed on it"
+            else:
+                yield start, row
+                continue
+        if problem:
             report(LogError(file, line_place(start), problem), on_error)
             feed.put_back_after_first()
-            continue
-        if len(feed.record) > 1:
-            report(LogError(file, line_place(start), "a quote (\") opened on this line is not closed on it"),
-                   on_error)
-            feed.put_back_after_first()
-            continue
-        yield start, row
+        if on_refused is not None:
+            on_refused()
 
 
 class _LineFeed:
     """The sheet's lines as the csv module reads them, counted, each row's lines kept (``record``) so that those
-    after its first can be read again."""
+    after its first can be read again; a line refused as it was read (:data:`REFUSED_ROW`) read as a blank one."""
 
     def __init__(self, lines: Iterable[str]) -> None:
         self.source = iter(lines)
@@ -156,7 +208,7 @@ class _LineFeed:
         text = self.again.pop() if self.again else next(self.source)
         self.line += 1
         self.record.append(text)
-        return text
+        return "\n" if text == REFUSED_ROW else text
 
     def put_back_after_first(self) -> None:
         """Read the lines of the last row after its first again."""
@@ -276,10 +328,16 @@ def _name(cells: dict[str, str], column: str) -> str:
 
 
 def _points(cells: dict[str, str], column: str) -> int:
+    """A whole number of a cell; one below 0 is a score refused as such (a target's or a game number's is left
+    to the model, which says what it must be)."""
     text = cells[column]
-    if not _WHOLE.fullmatch(text):
-        raise RowError(f"{quoted(text)} is not a whole number", column)
-    return int(text)
+    if _WHOLE.fullmatch(text):
+        return int(text)
+    if _BELOW_ZERO.fullmatch(text.translate(MINUS_SIGNS)):
+        if column in ("score1", "score2"):
+            raise RowError(f"{quoted(text)} is below 0: a score is 0 or more", column)
+        return int(text.translate(MINUS_SIGNS))
+    raise RowError(f"{quoted(text)} is not a whole number", column)
 
 
 def _variant(text: str) -> str:

@@ -53,6 +53,7 @@ from cribstats.store.match_judge import (
     event_id,
     insert_ignore,
     judge_stored,
+    last_word,
     own_match_numbers,
     player_id,
     stored_games,
@@ -103,8 +104,8 @@ class MatchWriter:
 
     replace: bool = False
     records: list[SourceMatch] = field(default_factory=list)
-    scorecards: list[SourceFinding] = field(default_factory=list)
-    agreements: list[SourceAgreement] = field(default_factory=list)  # cards that agree: their old findings go
+    # scorecard findings, and cards that agree (their old findings go), in the order read
+    scorecards: list[SourceFinding | SourceAgreement] = field(default_factory=list)
     links: list[_GameLink] = field(default_factory=list)
     tally: MatchTally = field(default_factory=MatchTally)
     conflicting: set[str] = field(default_factory=set)  # keys of the games of this input not stored: conflicts
@@ -113,8 +114,6 @@ class MatchWriter:
         """A match record, a scorecard finding or two scorecards that agree, read from the input."""
         if isinstance(item, SourceMatch):
             self.records.append(item)
-        elif isinstance(item, SourceAgreement):
-            self.agreements.append(item)
         else:
             self.scorecards.append(item)
 
@@ -218,9 +217,11 @@ class MatchWriter:
     def _store_scorecards(self, conn: Connection) -> None:
         """The scorecard findings read, each once (a sheet read again adds nothing); first, for the cards read of
         each game, the findings an earlier reading of its night stored that these cards no longer give (a card
-        corrected): a game's cards are the night's word on it."""
+        corrected): a game's cards are the night's word on it. Of two sheets of this input that give cards of
+        one game, the one read later has the word, as it would in a later import."""
         rows, digests = [], set()
-        for source in self.scorecards:
+        read = last_word(self.scorecards)
+        for source in (item for item in read if isinstance(item, SourceFinding)):
             f = source.finding
             identity = [source.date, source.event, source.round, f.kind, f.player, f.claimed, f.due, f.message]
             digest = hashlib.sha256(orjson.dumps(identity)).hexdigest()
@@ -232,8 +233,7 @@ class MatchWriter:
                 "event_id": None if source.event is None else event_id(conn, source.event),
                 "round": source.round, "finding_hash": digest, "pair_key": _pair_key(source.pair),
             })
-        self.tally.scorecard_findings_retired += _retire_scorecards(conn, [*self.scorecards, *self.agreements],
-                                                                    digests)
+        self.tally.scorecard_findings_retired += _retire_scorecards(conn, read, digests)
         if rows:
             before = _count(conn, t.match_finding_table)
             insert_ignore(conn, t.match_finding_table, rows, ["finding_hash"])

@@ -1,5 +1,6 @@
 """A stored match judged again from its stored games: the games' facts read back, the result, each game's part
-and the findings written (:func:`judge_stored`), with the small lookups the match writer shares."""
+and the findings written (:func:`judge_stored`), with the small lookups the match writer shares and the choice of
+the scorecards read that have the word on their games (:func:`last_word`)."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Connection
 
 from cribstats.findings import Finding
+from cribstats.formats.sources import SourceAgreement, SourceFinding
 from cribstats.match.judge import MatchGame, judge_match
 from cribstats.match.model import MatchResult, MatchRules, Sides
 from cribstats.names import event_key
@@ -140,3 +142,16 @@ def event_id(conn: Connection, name: str) -> int:
 def insert_ignore(conn: Connection, table: sa.Table, rows: list[dict[str, Any]], keys: list[str]) -> None:
     insert = (postgresql.insert if conn.dialect.name == "postgresql" else sqlite.insert)(table)
     conn.execute(insert.on_conflict_do_nothing(index_elements=keys), rows)
+
+
+def last_word(read: list[SourceFinding | SourceAgreement]) -> list[SourceFinding | SourceAgreement]:
+    """Of the scorecards ``read`` (findings and agreements, in the order read), those of the last sheet that gives
+    cards of each game (the same night, round and two players): a sheet and its corrected version read in one
+    import leave what the corrected one says, as two imports would."""
+    last: dict[tuple[object, ...], tuple[str, list[SourceFinding | SourceAgreement]]] = {}
+    for item in read:
+        game = (item.date, None if item.event is None else event_key(item.event), item.round, item.pair)
+        if last.get(game, ("",))[0] != item.file:
+            last[game] = (item.file, [])
+        last[game][1].append(item)
+    return [item for _sheet, items in last.values() for item in items]
