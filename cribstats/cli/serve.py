@@ -7,7 +7,7 @@ import os
 import socket
 import sys
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from enum import StrEnum
 from typing import TYPE_CHECKING, Annotated
 
@@ -26,6 +26,12 @@ keys_app = typer.Typer(
     no_args_is_help=True,
     rich_markup_mode="rich",
 )
+
+
+MAX_CONNECTIONS = 1000
+"""Open connections a server process holds by default: far below the usual open-files limits (raised at start)."""
+KEEP_ALIVE_S = 5
+"""How long a kept-alive connection stays open idle after an answer."""
 
 
 class KeyRole(StrEnum):
@@ -48,11 +54,21 @@ def serve(
     max_upload: Annotated[
         int, typer.Option("--max-upload", min=1, help="The largest upload in bytes (larger ones get 413).")
     ] = 50_000_000,
+    max_connections: Annotated[
+        int,
+        typer.Option("--max-connections", min=1,
+                     help="Connections a server process holds: one more closes the one that has waited "
+                          "longest without sending a request; a request that comes while all are busy gets 503."),
+    ] = MAX_CONNECTIONS,
 ) -> None:
     """Serve the store on the web: pages for the club and a JSON API (/api/v1, docs at /api/docs).
 
     Reading is open unless --private; uploading needs a key (`cribstats keys add NAME`). The store is created or
     checked as `import` does. Set CRIBSTATS_SECRET to the same value on every machine behind one proxy.
+
+    A service open to the internet should stand behind a reverse proxy (nginx, Caddy) that times out slow clients:
+    this server sets no time for sending a request, so clients that send their bodies a byte at a time can keep
+    every connection it holds busy (then every other request gets 503).
 
     Examples:
 
@@ -80,7 +96,7 @@ def serve(
     with sock:
         bound = _url_host(host or sock.getsockname()[0]) + f":{sock.getsockname()[1]}"
         err_console().print(Text(f"serving {shown_url(db)} on http://{bound}/ (stop with Ctrl-C)"), soft_wrap=True)
-        _run(sock, host, workers)
+        _run(sock, host, workers, max_connections)
 
 
 _BACKLOG = 2048  # uvicorn's
@@ -137,16 +153,22 @@ def _reason(err: OSError) -> str:
     return words[:1].lower() + words[1:]
 
 
-def _run(sock: socket.socket, host: str, workers: int) -> None:
+def _run(sock: socket.socket, host: str, workers: int, max_connections: int) -> None:
     """Serve on ``sock`` as ``uvicorn.run`` would have (one process, or ``workers`` started by uvicorn's
     supervisor), the application made by ``from_env`` in each process; Ctrl-C stops it quietly, and a server that
-    never started exits 3 as uvicorn's does."""
+    never started exits 3 as uvicorn's does. Each process holds at most ``max_connections`` connections
+    (:class:`~cribstats.service.limits.HeldConnections`, uvicorn's ``limit_concurrency``) and closes a kept-alive
+    connection idle for :data:`KEEP_ALIVE_S`."""
     import uvicorn
     from uvicorn.supervisors import Multiprocess
 
+    from cribstats.service.limits import HeldConnections
+
+    _raise_open_files_limit()
     config = uvicorn.Config("cribstats.service.app:from_env", factory=True, host=host,
                             port=sock.getsockname()[1], workers=workers, proxy_headers=True, log_level="warning",
-                            server_header=False)  # fmt: skip
+                            server_header=False, http=HeldConnections, limit_concurrency=max_connections,
+                            timeout_keep_alive=KEEP_ALIVE_S)  # fmt: skip
     server = uvicorn.Server(config)
     try:
         if workers > 1:
@@ -157,6 +179,19 @@ def _run(sock: socket.socket, host: str, workers: int) -> None:
         pass
     if workers == 1 and not server.started:
         raise typer.Exit(3)
+
+
+def _raise_open_files_limit() -> None:
+    """The soft limit on open files raised to the hard limit (the workers inherit it): each connection is an open
+    file, and a server out of them can accept none, not even to answer 503."""
+    try:
+        import resource
+    except ImportError:  # not on this system (Windows)
+        return
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft != resource.RLIM_INFINITY and (hard == resource.RLIM_INFINITY or soft < hard):
+        with suppress(OSError, ValueError):  # a hard limit the system will not give (macOS: OPEN_MAX): kept
+            resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
 
 
 def _engine(db: str) -> Engine:

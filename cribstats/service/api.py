@@ -49,8 +49,8 @@ from cribstats.service.uploads import (
     check_coding,
     import_parts,
     is_sheet,
-    limited,
     part_name,
+    read_form,
     spool,
 )
 from cribstats.stats.frames import StatsFilter
@@ -103,18 +103,14 @@ async def upload_logs(
 
 
 async def receive_and_import(request: Request, *, replace: bool) -> dict[str, Any]:
-    """The request's logs stored: a multipart form's ``file`` parts or a raw body of a log type."""
+    """The request's logs stored: a multipart form's ``file`` parts or a raw body of a log type (held to
+    ``--max-upload`` as it is sent, by :class:`~cribstats.service.limits.BodyLimit`)."""
     check_coding(request.headers.get("content-encoding"))
     svc = service_of(request)
-    limit = svc.settings.max_upload
-    length = request.headers.get("content-length", "")
-    if length.isdigit() and int(length) > limit:
-        raise ProblemError(413, f"the upload is larger than this service takes ({limit:,} bytes)")
     kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
-    body = Request(request.scope, limited(request.receive, limit))
     parts: list[Part] = []
     if kind == "multipart/form-data":
-        form = await body.form(max_files=10_000, max_fields=100)
+        form = await read_form(request, max_files=10_000, max_fields=100)
         for number, item in enumerate(form.getlist("file"), 1):
             if isinstance(item, str):
                 raise ProblemError(400, "each file field must be a file", [ProblemPlace(place="file", detail=
@@ -123,7 +119,7 @@ async def receive_and_import(request: Request, *, replace: bool) -> dict[str, An
             parts.append(Part(part_name(item.filename, number), item.file, sheet))
     elif kind in RAW_TYPES:
         handle = spool()
-        async for chunk in body.stream():
+        async for chunk in request.stream():
             handle.write(chunk)
         parts.append(Part("upload", handle, kind == "text/csv"))
     else:

@@ -13,12 +13,15 @@ import sqlalchemy as sa
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import RedirectResponse, Response
+from starlette.concurrency import run_in_threadpool
+from starlette.datastructures import MutableHeaders
 from starlette.exceptions import HTTPException
 from starlette.requests import ClientDisconnect
-from starlette.types import ASGIApp, Receive, Scope, Send
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from cribstats.service.auth import KEY_SCHEME, Service, SignInNeeded
+from cribstats.service.auth import KEY_SCHEME, SESSION_COOKIE, Service, SignInNeeded, end_session, replaces_session
 from cribstats.service.filters import in_words, message
+from cribstats.service.limits import BodyLimit
 from cribstats.service.problems import PROBLEM_TYPE, ProblemError, ProblemPlace, VisibleJSONResponse, problem
 from cribstats.service.settings import Settings
 from cribstats.store.db import ReadOnlyStore
@@ -51,6 +54,8 @@ def create_app(settings: Settings) -> FastAPI:
     app.include_router(apidocs.router)
     _handlers(app)
     app.add_middleware(HeadAsGet)
+    app.add_middleware(BodyLimit, max_upload=settings.max_upload, refuse=_refusal)
+    app.add_middleware(AnswerHeaders)  # the last added is the outermost: every answer above passes through it
     app.openapi = lambda: _openapi(app)  # type: ignore[method-assign]
     return app
 
@@ -66,6 +71,39 @@ class HeadAsGet:
         if scope["type"] == "http" and scope["method"] == "HEAD":
             scope = {**scope, "method": "GET"}
         await self.app(scope, receive, send)
+
+
+class AnswerHeaders:
+    """What every answer carries: ``X-Content-Type-Options: nosniff`` (no browser reads JSON or a chart as anything
+    else), and ``Cache-Control: no-store`` when the request carried a session cookie or a key, or is not a GET (or
+    HEAD), unless the route set its own (the style sheet's and the icon's ``max-age``: the same for everyone). An
+    answer that clears the session cookie (signing out) or sets a new one (signing in again) ends the session the
+    request carried, in the store, before it is sent (:func:`~cribstats.service.auth.end_session`): a copy of the
+    old cookie opens nothing after."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        request = Request(scope)
+        session = request.cookies.get(SESSION_COOKIE)
+        keyed = "authorization" in request.headers or session is not None
+        private = keyed or scope["method"] not in ("GET", "HEAD")
+
+        async def sending(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                headers = MutableHeaders(scope=message)
+                headers.setdefault("x-content-type-options", "nosniff")
+                if private:
+                    headers.setdefault("cache-control", "no-store")
+                if session and replaces_session(headers.getlist("set-cookie")):
+                    await run_in_threadpool(end_session, scope["app"].state.service, session)
+            await send(message)
+
+        await self.app(scope, receive, sending)
 
 
 def from_env() -> FastAPI:
@@ -92,6 +130,13 @@ def _problem_response(request: Request, status: int, detail: str, errors: list[P
     page = error_page(request, status, detail, errors or [])
     page.headers.update(headers or {})
     return page
+
+
+def _refusal(scope: Scope, error: HTTPException) -> Response:
+    """A body refused before the app reads it (:class:`~cribstats.service.limits.BodyLimit`), answered as the app's
+    own handler answers one refused while a route reads it."""
+    return _problem_response(Request(scope), error.status_code, str(error.detail), None,
+                             dict(error.headers) if error.headers else None)  # fmt: skip
 
 
 def _with_head(headers: dict[str, str] | None) -> dict[str, str] | None:

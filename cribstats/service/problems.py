@@ -19,7 +19,7 @@ TITLES = {
     404: "Not found",
     405: "Method not allowed",
     409: "Conflicting game",
-    413: "Upload too large",
+    413: "Content too large",
     415: "Unsupported media type",
     422: "Bad parameter",
     500: "Server error",

@@ -16,12 +16,15 @@ from __future__ import annotations
 import os
 import tempfile
 from collections.abc import Iterator
+from contextlib import aclosing
 from dataclasses import dataclass, field
 from typing import IO, Any
 
 import sqlalchemy as sa
 from sqlalchemy.engine import Engine
-from starlette.types import Message, Receive
+from starlette.datastructures import FormData
+from starlette.formparsers import MultiPartException, MultiPartParser
+from starlette.requests import Request
 
 from cribstats.safetext import ELLIPSIS
 from cribstats.service.problems import ProblemError, ProblemPlace
@@ -32,22 +35,53 @@ RAW_TYPES = ("application/json", "application/x-ndjson", "text/csv", "text/plain
 SPOOL_BYTES = 1 << 20  # parts up to 1 MiB stay in memory, larger ones go to a temporary file
 GAMES_LISTED = 1000  # games of one upload listed with their findings
 NAME_MAX = 200
+PART_HEADER_MAX = 4096 + 128  # python-multipart's limits on a part's header lines (DEFAULT_MAX_HEADER_SIZE)
+PART_HEADERS_MAX = 8  # and on their number (DEFAULT_MAX_HEADER_COUNT)
 
 
-def limited(receive: Receive, limit: int) -> Receive:
-    """``receive`` that answers 413 once the body passes ``limit`` bytes, however it is sent."""
-    seen = 0
+class _Parser(MultiPartParser):
+    """Starlette's multipart parser, noting whether the body's closing boundary came (``on_end``): the parser
+    itself takes a body that stops short of it as a form of the parts that were closed."""
 
-    async def wrapped() -> Message:
-        nonlocal seen
-        message = await receive()
-        if message["type"] == "http.request":
-            seen += len(message.get("body", b""))
-            if seen > limit:
-                raise ProblemError(413, f"the upload is larger than this service takes ({limit:,} bytes)")
-        return message
+    closed = False
 
-    return wrapped
+    def on_end(self) -> None:
+        self.closed = True
+
+
+async def read_form(request: Request, *, max_files: int, max_fields: int) -> FormData:
+    """The request's multipart form, its files spooled as they arrive (:data:`SPOOL_BYTES` in memory at most).
+
+    :raises ProblemError: 400 saying what is wrong with a form that cannot be read: a part's header too long (a
+        file name of thousands of characters), a body cut short before its closing boundary, and the like.
+    """
+    async with aclosing(request.stream()) as stream:
+        parser = _Parser(request.headers, stream, max_files=max_files, max_fields=max_fields)
+        try:
+            form = await parser.parse()
+        except MultiPartException as err:
+            raise ProblemError(400, _unreadable(err)) from None
+    if not parser.closed:
+        await form.close()
+        raise ProblemError(400, "the form is cut short: its body ends before the closing boundary (--BOUNDARY--), "
+                           "so its last part may be missing or incomplete; nothing was stored")  # fmt: skip
+    return form
+
+
+def _unreadable(err: MultiPartException) -> str:
+    """Why a multipart form cannot be read, in words (Starlette says "Invalid multipart data." for every fault the
+    parser finds, the parser's own words being its cause)."""
+    cause = str(err.__cause__ or "")
+    if cause.startswith("Maximum header size"):
+        return (f"a part's header line is longer than this service reads ({PART_HEADER_MAX:,} bytes), as "
+                "one naming a file of about 4,000 characters or more is: send the file under a shorter name (a "
+                f"name is kept to {NAME_MAX} characters anyway)")  # fmt: skip
+    if cause.startswith("Maximum header count"):
+        return f"a part has more header lines than this service reads ({PART_HEADERS_MAX})"
+    if err.message.startswith("Missing boundary"):
+        return "the form's Content-Type names no boundary: send multipart/form-data; boundary=..."
+    said = (cause or err.message).rstrip(".")
+    return f"the form is malformed: {said[:1].lower()}{said[1:]}"
 
 
 def check_coding(content_encoding: str | None) -> None:

@@ -29,7 +29,7 @@ DEFAULT_URL = "sqlite:///cribstats.db"
 SQLITE_BUSY_TIMEOUT_MS = 60_000
 PG_CONNECT_TIMEOUT_S = 10  # a server that does not answer is reported, not waited on for minutes
 MIGRATIONS = "cribstats.store:migrations"
-SCHEMA_REVISION = "0018"
+SCHEMA_REVISION = "0019"
 """The newest migration's revision: a store at it is current (a test holds it to :func:`head_revision`)."""
 VERSION_TABLE = "alembic_version"
 # pg_advisory_xact_lock key serialising concurrent migrations ("crib" in ASCII).

@@ -19,6 +19,7 @@ from datetime import datetime as DateTime
 import sqlalchemy as sa
 from sqlmodel import Field
 
+import cribstats.store.ended_sessions  # noqa: F401  (the service's signed-out sessions: on the same metadata)
 from cribstats import names
 from cribstats.store.match_tables import (
     ApiKey,
