@@ -4,6 +4,9 @@ Every chart reads in greyscale: series differ by lightness (a sequential palette
 hue alone. :func:`draw_chart` draws one of :data:`CHART_KINDS` from :class:`~cribstats.stats.frames.StatsFrames`;
 :func:`save_figure` writes ``.png`` or ``.svg``, whole or not at all.
 
+Each chart is drawn from its figures, worked out once (:func:`plotted`, :mod:`cribstats.chart_figures`): the same
+figures are the chart's text on a page (:func:`chart_with_figures` gives both).
+
 Any name a player may have is drawn (:mod:`cribstats.chart_text`: fonts found at run time, long names shortened
 with an ellipsis under the bars, the library's font and layout warnings silenced).
 
@@ -28,6 +31,23 @@ from matplotlib.figure import Figure
 from matplotlib.ticker import PercentFormatter
 
 from cribstats.atomicfile import WriteError, write_atomic
+from cribstats.chart_figures import (
+    LEVELS,
+    NO_GAMES,
+    NO_HANDS,
+    PHASE_NAMES,
+    SIDES,
+    Plotted,
+    accuracy_plotted,
+    averages_plotted,
+    hands_plotted,
+    per_deal_gap,
+    skunks_plotted,
+    trend_plotted,
+)
+from cribstats.chart_figures import MOST_CHARTED as MOST_CHARTED  # where the commands and the tests look for it
+from cribstats.chart_figures import NO_DEALS as NO_DEALS
+from cribstats.chart_figures import ChartFigures as ChartFigures
 from cribstats.chart_text import chart_label, drawn_quietly, quiet_drawing
 from cribstats.errors import CribstatsError
 from cribstats.names import quoted
@@ -46,8 +66,7 @@ CHART_KINDS: tuple[str, ...] = ("skunks", "skunks-trend", "averages", "hands", "
 SHADES: tuple[str, ...] = ("#08306b", "#2171b5", "#6baed6", "#c6dbef")
 HATCHES: tuple[str, ...] = ("", "//", "xx", "..")
 MARKERS: tuple[str, ...] = ("o", "s", "^", "D")
-LEVEL_NAMES: tuple[str, ...] = ("single", "double", "triple")
-PHASE_NAMES: dict[str, str] = {"play": "pegging", "heels": "his heels", "hand": "hand", "crib": "crib"}
+LEVEL_NAMES: tuple[str, ...] = tuple(level for level, _ in LEVELS)
 
 
 class ChartError(CribstatsError):
@@ -73,23 +92,6 @@ def _bar_style(i: int) -> dict[str, object]:
             "linewidth": 0.6}  # fmt: skip
 
 
-NO_GAMES = "No stored games match"
-NO_DEALS = "The matching games have no completed deals to average"
-
-
-def per_deal_gap(stats: pl.DataFrame) -> str | None:
-    """Why a chart of per-deal figures has nothing to draw, from the players' statistics (``games`` and
-    ``deals``, completed deals): :data:`NO_GAMES`, :data:`NO_DEALS` (results-only games, such as a tally sheet's,
-    have no deals), or None when some player has a completed deal.
-
-    >>> per_deal_gap(pl.DataFrame({"games": [3, 3], "deals": [0, 0]})) == NO_DEALS
-    True
-    """
-    if stats.filter(pl.col("deals") > 0).height:
-        return None
-    return NO_DEALS if stats.filter(pl.col("games") > 0).height else NO_GAMES
-
-
 def frames_gap(frames: StatsFrames) -> str | None:
     """:func:`per_deal_gap` of the frames' players, read from their totals (the statistics are not worked out
     for it)."""
@@ -111,49 +113,31 @@ def _player_axis(ax: Axes, names: list[str]) -> None:
     ax.set_xlabel("Player")
 
 
-MOST_CHARTED = 40
-"""Players drawn in a chart of one bar (or group of bars) per player, at most: those with the most games (or
-deals); more would crowd the bars past reading."""
-
-
-def most_played(players: pl.DataFrame, by: str, subtitle: str) -> tuple[pl.DataFrame, str]:
-    """The rows of the :data:`MOST_CHARTED` players with the most ``by`` (ties by name), in their order, and the
-    subtitle saying so when some are left out.
-
-    >>> rows = pl.DataFrame({"player": [f"P{i:03}" for i in range(50)], "games": range(50)})
-    >>> kept, said = most_played(rows, "games", "")
-    >>> kept.height, kept["player"][0], said
-    (40, 'P010', 'The 40 players with the most games, of 50')
-    """
-    if players.height <= MOST_CHARTED:
-        return players, subtitle
-    counted = players.with_row_index("_at")
-    kept = counted.sort([by, "player"], descending=[True, False]).head(MOST_CHARTED).sort("_at").drop("_at")
-    note = f"The {MOST_CHARTED} players with the most {by}, of {players.height}"
-    return kept, f"{subtitle}; {note[:1].lower()}{note[1:]}" if subtitle else note
-
-
 def _percent(ax: Axes) -> None:
     ax.yaxis.set_major_formatter(PercentFormatter(xmax=1.0, decimals=None))
 
 
-@drawn_quietly
+def _titled(fig: Figure, plotted: Plotted) -> None:
+    fig.suptitle(f"{plotted.title}\n{plotted.subtitle}" if plotted.subtitle else plotted.title)
+
+
 def skunks_chart(stats: pl.DataFrame, subtitle: str = "") -> Figure:
     """Per player: skunks won (top) and lost (bottom) by level, stacked, as a share of the player's games."""
-    title = "Skunks won and lost, as a share of games played"
-    played, subtitle = most_played(stats.filter(pl.col("games") > 0), "games", subtitle)
+    return draw(skunks_plotted(stats, subtitle))
+
+
+def _draw_skunks(plotted: Plotted) -> Figure:
+    played = plotted.data
     fig, axes = _figure(played.height, rows=2, height=3.4)
-    fig.suptitle(f"{title}\n{subtitle}" if subtitle else title)
+    _titled(fig, plotted)
     if played.height == 0:
         _empty(fig, axes[1], "")
         return _empty(fig, axes[0], "")
     names = played["player"].to_list()
-    games = played["games"].cast(pl.Float64)
-    for ax, side in zip(axes, ("won", "lost"), strict=True):
+    for ax, side in zip(axes, SIDES, strict=True):
         bottom = [0.0] * played.height
-        for i, (level, column) in enumerate(zip(LEVEL_NAMES, ("skunks", "double_skunks", "triple_skunks"),
-                                                strict=True)):
-            share = (played[f"{column}_{side}"] / games).to_list()
+        for i, (level, column) in enumerate(LEVELS):
+            share = played[f"{column}_{side}"].to_list()
             ax.bar(range(len(names)), share, bottom=bottom, label=f"{level} skunk", **_bar_style(i))  # type: ignore[arg-type]
             bottom = [b + s for b, s in zip(bottom, share, strict=True)]
         ax.set_title(f"Skunks {side}")
@@ -166,12 +150,15 @@ def skunks_chart(stats: pl.DataFrame, subtitle: str = "") -> Figure:
     return fig
 
 
-@drawn_quietly
 def skunks_trend_chart(trend: pl.DataFrame, subtitle: str = "") -> Figure:
     """Skunk rate (any level, and double or worse) of the finished, dated games of each month."""
-    title = "Skunk rate per month"
+    return draw(trend_plotted(trend, subtitle))
+
+
+def _draw_trend(plotted: Plotted) -> Figure:
+    trend = plotted.data
     fig, (ax,) = _figure(trend.height)
-    fig.suptitle(f"{title}\n{subtitle}" if subtitle else title)
+    _titled(fig, plotted)
     if trend.height == 0:
         return _empty(fig, ax, "")
     months = [m.strftime("%b %Y") for m in trend["month"].to_list()]
@@ -194,18 +181,19 @@ def skunks_trend_chart(trend: pl.DataFrame, subtitle: str = "") -> Figure:
     return fig
 
 
-@drawn_quietly
 def averages_chart(stats: pl.DataFrame, subtitle: str = "") -> Figure:
     """Per player: pegging, hand and crib points due per completed deal, as dealer and as pone side by side."""
-    title = "Points per deal, as dealer and as pone"
-    dealt, subtitle = most_played(stats.filter(pl.col("deals") > 0), "deals", subtitle)
+    return draw(averages_plotted(stats, subtitle))
+
+
+def _draw_averages(plotted: Plotted) -> Figure:
+    dealt = plotted.data
     fig, axes = _figure(dealt.height, rows=3, height=2.9)
-    fig.suptitle(f"{title}\n{subtitle}" if subtitle else title)
+    _titled(fig, plotted)
     if dealt.height == 0:
-        why = per_deal_gap(stats) or NO_GAMES
         for ax in axes[1:]:
-            _empty(fig, ax, "", why)
-        return _empty(fig, axes[0], "", why)
+            _empty(fig, ax, "", plotted.why)
+        return _empty(fig, axes[0], "", plotted.why)
     names = dealt["player"].to_list()
     panels = (
         ("Pegging", ("pegging_per_deal_dealer", "pegging_per_deal_pone")),
@@ -244,52 +232,53 @@ def random_hand_distribution() -> dict[int, float]:
     return {int(points): count / total for points, count in data["hand"].items()}
 
 
-@drawn_quietly
 def hands_chart(hands: pl.DataFrame, subtitle: str = "") -> Figure:
     """The share of each hand total in the stored games (four-card hands), against random hands."""
-    title = "Hand totals: hands kept in play against random hands"
+    return draw(hands_plotted(hands, random_hand_distribution(), subtitle))
+
+
+def _draw_hands(plotted: Plotted) -> Figure:
+    totals = plotted.data
     fig, (ax,) = _figure(8)
-    fig.suptitle(f"{title}\n{subtitle}" if subtitle else title)
-    random_share = random_hand_distribution()
-    top = max([*random_share, *hands["points"].to_list(), 0])
-    x = list(range(top + 1))
-    if hands.height:
-        n = int(hands["hands"].sum())
-        mean = float((hands["points"] * hands["hands"]).sum()) / n
-        ax.bar(hands["points"].to_list(), hands["share"].to_list(), width=0.8,
+    _titled(fig, plotted)
+    stored = totals.filter(pl.col("hands") > 0)
+    if stored.height:
+        n = int(stored["hands"].sum())
+        mean = float((stored["points"] * stored["hands"]).sum()) / n
+        ax.bar(stored["points"].to_list(), stored["share"].to_list(), width=0.8,
                label=f"stored hands ({n:,}; mean {mean:.2f})", **_bar_style(1))  # type: ignore[arg-type]  # fmt: skip
     else:
-        ax.text(0.5, 0.8, "No four-card hands stored", ha="center", transform=ax.transAxes)
-    random_mean = sum(p * s for p, s in random_share.items())
-    ax.plot(x, [random_share.get(p, 0.0) for p in x], color="black", marker=MARKERS[0], markersize=4,
+        ax.text(0.5, 0.8, NO_HANDS, ha="center", transform=ax.transAxes)
+    random_mean = float((totals["points"] * totals["random"]).sum())
+    ax.plot(totals["points"].to_list(), totals["random"].to_list(), color="black", marker=MARKERS[0], markersize=4,
             linewidth=1.2, linestyle="--", label=f"random hands (mean {random_mean:.2f})")  # fmt: skip
     ax.set_xlabel("Points in the hand (hand + starter)")
     ax.set_ylabel("Share of hands")
-    ax.set_xticks(range(0, top + 1, 2))
+    ax.set_xticks(range(0, totals.height, 2))
     _percent(ax)
     _style(ax)
     ax.legend(loc="upper right", frameon=False)
     return fig
 
 
-@drawn_quietly
 def accuracy_chart(missed: pl.DataFrame, subtitle: str = "", *, why: str = NO_GAMES) -> Figure:
     """Per player: points missed per completed deal, stacked by phase (pegging, his heels, hand, crib).
 
     ``why`` is said when no player has a completed deal (:func:`per_deal_gap`).
     """
-    title = "Points missed per deal, by phase"
-    per_player = missed.select("player", "deals").unique("player", maintain_order=True)
-    charted, subtitle = most_played(per_player, "deals", subtitle)
+    return draw(accuracy_plotted(missed, subtitle, why=why))
+
+
+def _draw_accuracy(plotted: Plotted) -> Figure:
+    charted = plotted.data
     names = charted["player"].to_list()
     fig, (ax,) = _figure(len(names))
-    fig.suptitle(f"{title}\n{subtitle}" if subtitle else title)
+    _titled(fig, plotted)
     if not names:
-        return _empty(fig, ax, "", why)
+        return _empty(fig, ax, "", plotted.why)
     bottom = [0.0] * len(names)
     for i, phase in enumerate(CLAIM_PHASES):
-        by_player = dict(missed.filter(pl.col("phase") == phase).select("player", "per_deal").iter_rows())
-        values = [float(by_player.get(name) or 0.0) for name in names]
+        values = charted[phase].to_list()
         ax.bar(range(len(names)), values, bottom=bottom, label=PHASE_NAMES[phase], **_bar_style(i))  # type: ignore[arg-type]
         bottom = [b + v for b, v in zip(bottom, values, strict=True)]
     ax.set_ylabel("Points missed per deal")
@@ -315,13 +304,45 @@ def _subtitle(frames: StatsFrames) -> str:
     return "" if described == "all games" else sentence_start(described)
 
 
-DRAWERS: dict[str, Callable[[StatsFrames], Figure]] = {
-    "skunks": lambda f: skunks_chart(load_stats(f), _subtitle(f)),
-    "skunks-trend": lambda f: skunks_trend_chart(skunk_trend(f), _subtitle(f)),
-    "averages": lambda f: averages_chart(load_stats(f), _subtitle(f)),
-    "hands": lambda f: hands_chart(hand_points(f), _subtitle(f)),
-    "accuracy": lambda f: accuracy_chart(missed_by_phase(f), _subtitle(f), why=frames_gap(f) or NO_GAMES),
-}
+DRAWN: dict[str, Callable[[Plotted], Figure]] = {
+    "skunks": _draw_skunks, "skunks-trend": _draw_trend, "averages": _draw_averages, "hands": _draw_hands,
+    "accuracy": _draw_accuracy,
+}  # fmt: skip
+
+
+@drawn_quietly
+def draw(plotted: Plotted) -> Figure:
+    """The chart of its figures (:func:`plotted`), with the fallback fonts and no warning said."""
+    return DRAWN[plotted.kind](plotted)
+
+
+def plotted(kind: str, frames: StatsFrames, *, stats: pl.DataFrame | None = None,
+            subtitle: str | None = None) -> Plotted:  # fmt: skip
+    """What chart ``kind`` of :data:`CHART_KINDS` draws of the frames: its figures, worked out once for its image
+    (:func:`draw`) and its figures as text (``.figures``). ``stats`` are the players' statistics when already
+    worked out; ``subtitle`` is by default the frames' filters.
+
+    :raises ChartError: for an unknown kind.
+    """
+    said = _subtitle(frames) if subtitle is None else subtitle
+    if kind in ("skunks", "averages"):
+        players = stats if stats is not None else load_stats(frames)
+        return skunks_plotted(players, said) if kind == "skunks" else averages_plotted(players, said)
+    if kind == "skunks-trend":
+        return trend_plotted(skunk_trend(frames), said)
+    if kind == "hands":
+        return hands_plotted(hand_points(frames), random_hand_distribution(), said)
+    if kind == "accuracy":
+        why = (per_deal_gap(stats) if stats is not None else frames_gap(frames)) or NO_GAMES
+        return accuracy_plotted(missed_by_phase(frames), said, why=why)
+    raise ChartError(f"unknown chart {quoted(kind)}: use one of {', '.join(CHART_KINDS)}")
+
+
+def chart_with_figures(kind: str, frames: StatsFrames, *, stats: pl.DataFrame | None = None,
+                       subtitle: str | None = None) -> tuple[Figure, ChartFigures]:  # fmt: skip
+    """Chart ``kind`` and its figures as text, from one working out of its figures (:func:`plotted`)."""
+    worked_out = plotted(kind, frames, stats=stats, subtitle=subtitle)
+    return draw(worked_out), worked_out.figures
 
 
 def draw_chart(kind: str, frames: StatsFrames) -> Figure:
@@ -329,12 +350,8 @@ def draw_chart(kind: str, frames: StatsFrames) -> Figure:
 
     :raises ChartError: for an unknown kind.
     """
-    try:
-        drawer = DRAWERS[kind]
-    except KeyError:
-        raise ChartError(f"unknown chart {quoted(kind)}: use one of {', '.join(CHART_KINDS)}") from None
     with quiet_drawing():
-        return drawer(frames)
+        return draw(plotted(kind, frames))
 
 
 def save_figure(fig: Figure, out: str | os.PathLike[str]) -> None:

@@ -14,6 +14,7 @@ True
 from __future__ import annotations
 
 import base64
+from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
@@ -21,7 +22,7 @@ import polars as pl
 from sqlalchemy.engine import Engine
 
 from cribstats.charts import figure_bytes
-from cribstats.club_charts import rating_chart
+from cribstats.club_charts import draw_ratings, rating_plotted
 from cribstats.stats.club import stored_matches
 from cribstats.stats.frames import StatsFilter
 from cribstats.stats.head_to_head import head_to_head, matrix, most_met
@@ -84,21 +85,34 @@ def table(frame: pl.DataFrame, columns: tuple[str, ...]) -> dict[str, Any]:
             "rows": [[cell(c, v) for c, v in zip(columns, row, strict=True)] for row in rows]}  # fmt: skip
 
 
-def club_context(engine: Engine, filters: StatsFilter | None = None) -> dict[str, Any]:
-    """What the club sections show, as plain values."""
+def club_context(engine: Engine, filters: StatsFilter | None = None, *,
+                 on_stage: Callable[[str], None] | None = None) -> dict[str, Any]:  # fmt: skip
+    """What the club sections show, as plain values; ``on_stage`` is told each section as it is worked out
+    (``latest night``, ``season``, ``head-to-head``, ``ratings``, ``matches``)."""
+
+    def stage(name: str) -> None:
+        if on_stage is not None:
+            on_stage(name)
+
     club = replace(filters or StatsFilter(), player=None)
     with engine.connect() as conn:
+        stage("latest night")
         latest = latest_night(conn, club)
         night = load_night(conn, *latest) if latest else None
-        nights = load_night_totals(conn, club)
+        stage("season")
+        season = season_standings(load_night_totals(conn, club))
+        stage("head-to-head")
         pairs = load_pair_totals(conn, club)
+        met, everyone = most_met(head_to_head(pairs), MATRIX_PLAYERS, keep=(filters or StatsFilter()).player)
+        players, grid = matrix(met)
+        stage("ratings")
         seats = load_game_order(conn, club)
         names = load_player_names(conn)
     ratings = rate_games(seats, history=True)
+    rated = rating_plotted(rating_history(ratings, names))  # the chart's figures, for its image and its text
+    chart = figure_bytes(draw_ratings(rated), "png")
+    stage("matches")
     matches = matches_frame(stored_matches(engine, club)[-LATEST_MATCHES:][::-1])
-    met, everyone = most_met(head_to_head(pairs), MATRIX_PLAYERS, keep=(filters or StatsFilter()).player)
-    players, grid = matrix(met)
-    chart = figure_bytes(rating_chart(rating_history(ratings, names)), "png")
     return {
         "night": None if night is None else {
             "event": night.event or "", "date": night.date.isoformat(),
@@ -107,9 +121,10 @@ def club_context(engine: Engine, filters: StatsFilter | None = None) -> dict[str
             "scorecards": table(night.scorecards, CARD_COLUMNS),
             "grand_slams": night.grand_slams,
         },
-        "season": table(season_standings(nights), SEASON_COLUMNS),
+        "season": table(season, SEASON_COLUMNS),
         "matches": table(matches, MATCH_COLUMNS),
         "head_to_head": {"players": players, "rows": list(zip(players, grid, strict=True)), "of": everyone},
         "ratings": table(rating_table(ratings, names), RATING_COLUMNS),
         "rating_chart": base64.b64encode(chart).decode(),
+        "rating_figures": rated.figures,
     }  # fmt: skip

@@ -15,6 +15,7 @@ True
 from __future__ import annotations
 
 import base64
+from collections.abc import Callable
 from importlib import resources
 from pathlib import Path
 
@@ -24,6 +25,7 @@ from markupsafe import Markup, escape
 from matplotlib.figure import Figure
 from sqlalchemy.engine import Engine
 
+from cribstats.chart_figures import Plotted, discard_plotted
 from cribstats.chart_text import drawn_quietly
 from cribstats.charts import (
     _bar_style,
@@ -32,7 +34,6 @@ from cribstats.charts import (
     _player_axis,
     _style,
     figure_bytes,
-    most_played,
 )
 from cribstats.safetext import page_value
 from cribstats.stats.discards import (
@@ -58,13 +59,17 @@ WORD_COLUMNS = frozenset(("player", "game", "role", "dealt", "chosen", "best"))
 """The columns of words (names, keys, roles, cards), set flush left as text is; numbers stand flush right."""
 
 
-@drawn_quietly
 def discard_chart(summary: pl.DataFrame, subtitle: str = "") -> Figure:
     """Per player: the expected points lost per deal by the discard, as dealer and as pone, side by side."""
-    title = "Expected points lost by the discard, per deal"
-    valued, subtitle = most_played(summary.filter(pl.col("deals") > 0), "deals", subtitle)
+    return draw_discards(discard_plotted(summary, subtitle))
+
+
+@drawn_quietly
+def draw_discards(plotted: Plotted) -> Figure:
+    """The discard chart of its figures (:func:`~cribstats.chart_figures.discard_plotted`)."""
+    valued = plotted.data
     fig, (ax,) = _figure(valued.height)
-    fig.suptitle(f"{title}\n{subtitle}" if subtitle else title)
+    fig.suptitle(f"{plotted.title}\n{plotted.subtitle}" if plotted.subtitle else plotted.title)
     if valued.height == 0:
         return _empty(fig, ax, "")
     names = valued["player"].to_list()
@@ -103,22 +108,29 @@ def _template_text() -> str:
         return (Path(__file__).resolve().parent / "templates" / TEMPLATE).read_text(encoding="utf-8")
 
 
-def discard_section(engine: Engine, filters: StatsFilter | None = None) -> Markup:
-    """The section as HTML, every piece of text escaped."""
+def discard_section(engine: Engine, filters: StatsFilter | None = None, *,
+                    on_stage: Callable[[str], None] | None = None) -> Markup:  # fmt: skip
+    """The section as HTML, every piece of text escaped; ``on_stage`` is told its stages (``discards``, then
+    ``costliest discards``)."""
     filters = filters or StatsFilter()
     with engine.connect() as conn:
+        if on_stage is not None:
+            on_stage("discards")
         summary = discard_summary(conn, filters)
+        if on_stage is not None:
+            on_stage("costliest discards")
         worst = worst_discards(conn, filters, WORST)
         none = no_discards_message(conn, filters) if summary.height == 0 else ""
         partly = unvalued_discards_message(conn, filters) if summary.height else None
-    chart = base64.b64encode(figure_bytes(discard_chart(summary), "png")).decode("ascii")
+    plotted = discard_plotted(summary)  # the chart's figures, for its image and its text
+    chart = base64.b64encode(figure_bytes(draw_discards(plotted), "png")).decode("ascii")
     environment = jinja2.Environment(autoescape=True, undefined=jinja2.StrictUndefined, trim_blocks=True,
                                      lstrip_blocks=True, finalize=page_value)  # fmt: skip
     html = environment.from_string(_template_text()).render(
         summary_head=[label for _, label in SUMMARY], summary=_rows(summary, SUMMARY),
         worst_head=[label for _, label in WORST_COLUMNS], worst=_rows(worst, WORST_COLUMNS),
         worst_words=[column in WORD_COLUMNS for column, _ in WORST_COLUMNS],
-        chart=chart if summary.height else None,
+        chart=chart if summary.height else None, chart_figures=plotted.figures,
         empty=with_commands(none[:1].upper() + none[1:] + ".") if none else "",  # as `cribstats discards` says
         partly=with_commands(partly[:1].upper() + partly[1:] + ".") if partly else None,
     )  # fmt: skip

@@ -20,6 +20,7 @@ from __future__ import annotations
 import base64
 import hashlib
 import os
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from importlib import resources
@@ -31,17 +32,7 @@ import polars as pl
 from sqlalchemy.engine import Engine
 
 from cribstats.atomicfile import WriteError, write_atomic
-from cribstats.charts import (
-    NO_GAMES,
-    accuracy_chart,
-    averages_chart,
-    figure_bytes,
-    hands_chart,
-    per_deal_gap,
-    sentence_start,
-    skunks_chart,
-    skunks_trend_chart,
-)
+from cribstats.charts import ChartFigures, chart_with_figures, figure_bytes, sentence_start
 from cribstats.club_report import club_context
 from cribstats.discard_report import discard_section
 from cribstats.errors import CribstatsError
@@ -54,10 +45,7 @@ from cribstats.stats.measures import (
     RESULT_COLUMNS,
     detail,
     findings_by_kind,
-    hand_points,
     load_stats,
-    missed_by_phase,
-    skunk_trend,
     standings,
 )
 from cribstats.store.players import stored_player
@@ -127,6 +115,16 @@ PLAYER_GROUPS: tuple[tuple[str, tuple[str, ...]], ...] = (
 )
 
 
+Stage = Callable[[str], None]
+"""Told the name of each stage of the work as it comes to it (``reading games``, ``charts 2/5``...): the command
+line shows it on a terminal while the report is made."""
+
+
+def _tell(on_stage: Stage | None, name: str) -> None:
+    if on_stage is not None:
+        on_stage(name)
+
+
 class ReportError(CribstatsError):
     """A report that cannot be written."""
 
@@ -137,6 +135,7 @@ class Chart:
     title: str
     caption: str
     png_base64: str
+    figures: ChartFigures  # what the chart draws, as text: its alt and its table of figures
 
 
 def format_value(name: str, value: object) -> str:
@@ -178,24 +177,32 @@ def _png(fig: Any) -> str:
     return base64.b64encode(figure_bytes(fig, "png")).decode("ascii")
 
 
-def _charts(frames: StatsFrames, stats: pl.DataFrame) -> list[Chart]:
-    return [
-        Chart("chart-skunks", "Skunks won and lost",
-              "Per player, skunks won (top) and lost (bottom) by level, as a share of the player's games.",
-              _png(skunks_chart(stats))),
-        Chart("chart-skunks-trend", "Skunk rate per month",
-              "Share of finished, dated games that ended in a skunk, by month.",
-              _png(skunks_trend_chart(skunk_trend(frames)))),
-        Chart("chart-averages", "Points per deal",
-              "Pegging, hand and crib points due per completed deal, as dealer and as pone.",
-              _png(averages_chart(stats))),
-        Chart("chart-hands", "Hand totals",
-              "Four-card hands kept in the stored games against every possible hand with a starter.",
-              _png(hands_chart(hand_points(frames)))),
-        Chart("chart-accuracy", "Points missed per deal",
-              "Points left on the board per completed deal, by phase.",
-              _png(accuracy_chart(missed_by_phase(frames), why=per_deal_gap(stats) or NO_GAMES))),
+def _charts(frames: StatsFrames, stats: pl.DataFrame, on_stage: Stage | None = None) -> list[Chart]:
+    """The charts, each drawn as its stage comes (``charts 1/5`` ...: drawing them is most of the report's time
+    after reading the store)."""
+    drawn: list[tuple[str, str, str, Callable[[], Any]]] = [
+        ("chart-skunks", "Skunks won and lost",
+         "Per player, skunks won (top) and lost (bottom) by level, as a share of the player's games.",
+         lambda: chart_with_figures("skunks", frames, stats=stats, subtitle="")),
+        ("chart-skunks-trend", "Skunk rate per month",
+         "Share of finished, dated games that ended in a skunk, by month.",
+         lambda: chart_with_figures("skunks-trend", frames, stats=stats, subtitle="")),
+        ("chart-averages", "Points per deal",
+         "Pegging, hand and crib points due per completed deal, as dealer and as pone.",
+         lambda: chart_with_figures("averages", frames, stats=stats, subtitle="")),
+        ("chart-hands", "Hand totals",
+         "Four-card hands kept in the stored games against every possible hand with a starter.",
+         lambda: chart_with_figures("hands", frames, stats=stats, subtitle="")),
+        ("chart-accuracy", "Points missed per deal",
+         "Points left on the board per completed deal, by phase.",
+         lambda: chart_with_figures("accuracy", frames, stats=stats, subtitle="")),
     ]  # fmt: skip
+    charts = []
+    for i, (chart_id, title, caption, draw) in enumerate(drawn, 1):
+        _tell(on_stage, f"charts {i}/{len(drawn)}")
+        figure, figures = draw()  # the image and its figures as text, from one working out of the figures
+        charts.append(Chart(chart_id, title, caption, _png(figure), figures))
+    return charts
 
 
 def standings_rows(table: pl.DataFrame, chosen: set[str]) -> list[dict[str, Any]]:
@@ -207,18 +214,21 @@ def standings_rows(table: pl.DataFrame, chosen: set[str]) -> list[dict[str, Any]
     ]
 
 
-def report_context(engine: Engine, filters: StatsFilter | None = None, *, title: str) -> dict[str, Any]:
-    """Everything the template shows, as plain values (strings and lists).
+def report_context(engine: Engine, filters: StatsFilter | None = None, *, title: str,
+                   on_stage: Stage | None = None) -> dict[str, Any]:  # fmt: skip
+    """Everything the template shows, as plain values (strings and lists); ``on_stage`` is told each stage.
 
     With a player filter the standings are still the table of the other filters' games, as ``standings`` and the
     report without the player give it (partners of four-player games as one side), so every rank is the true one;
     the rows of the player's sides (their own, and each partnership of theirs) are marked.
     """
     filters = filters or StatsFilter()
+    _tell(on_stage, "reading games")
     with engine.connect() as conn:
         filters = filters.as_stored(conn)  # the header and the captions name the player as stored
         frames = load_frames(conn, filters)
         worst = load_worst_findings(conn, filters, WORST_FINDINGS)
+        _tell(on_stage, "standings")
         # the table ``standings`` and the report without the player show: partners as one side
         everyone = (load_frames(conn, replace(filters, player=None), detail=False, sides=True, missed=False)
                     if filters.player else frames)  # fmt: skip
@@ -258,14 +268,14 @@ def report_context(engine: Engine, filters: StatsFilter | None = None, *, title:
         "standings_marked": _marked(chosen, asked[1] if asked else None),
         "standings_partners": PARTNERS_NOTE if _partnered(everyone) else "",
         "players": players,
-        "charts": _charts(frames, stats),
+        "charts": _charts(frames, stats, on_stage),
         "findings_by_kind": [(kind, str(n)) for kind, n in by_kind.rows()],
         "accuracy_head": [LABELS[c] for c in stats_columns],
         "accuracy": _rows(stats, stats_columns),
         "worst_head": ["Points", "Kind", "Player", "Game", "Date", "Deal", "What happened"],
         "worst": _rows(worst, worst_columns),
-        "discard_section": discard_section(engine, filters),
-        "club": club_context(engine, filters),
+        "discard_section": discard_section(engine, filters, on_stage=on_stage),
+        "club": club_context(engine, filters, on_stage=on_stage),
         "ready_script": READY_SCRIPT,
         "script_hash": base64.b64encode(hashlib.sha256(READY_SCRIPT.encode()).digest()).decode(),
     }  # fmt: skip
@@ -294,20 +304,31 @@ def _partnered(frames: StatsFrames) -> bool:
     return sides is not None and bool(sides.select(pl.col("partner_id").is_not_null().any()).collect().item())
 
 
-def build_report(engine: Engine, filters: StatsFilter | None = None, *, title: str = DEFAULT_TITLE) -> str:
-    """The report as one HTML document."""
+def build_report(engine: Engine, filters: StatsFilter | None = None, *, title: str = DEFAULT_TITLE,
+                 on_stage: Stage | None = None) -> str:  # fmt: skip
+    """The report as one HTML document; ``on_stage`` is told each stage of the work (:func:`report_context`)."""
     template = _environment().from_string(_template_text())
-    return template.render(**report_context(engine, filters, title=title))
+    return template.render(**report_context(engine, filters, title=title, on_stage=on_stage))
 
 
-def write_report(engine: Engine, out: str | os.PathLike[str], filters: StatsFilter | None = None, *,
-                 title: str = DEFAULT_TITLE) -> None:  # fmt: skip
-    """Write the report to ``out``.
+def save_report(html: str, out: str | os.PathLike[str]) -> None:
+    """Write the report ``html`` to ``out`` (``-``: standard output), whole or not at all.
 
     :raises ReportError: when the file cannot be written.
     """
-    html = build_report(engine, filters, title=title)
     try:
         write_atomic(out, html)  # a full disk leaves the previous report as it was
     except WriteError as err:
         raise ReportError(str(err)) from None
+
+
+def write_report(engine: Engine, out: str | os.PathLike[str], filters: StatsFilter | None = None, *,
+                 title: str = DEFAULT_TITLE, on_stage: Stage | None = None) -> None:  # fmt: skip
+    """Write the report to ``out``; ``on_stage`` is told each stage of the work, the last ``writing`` and the
+    file's name.
+
+    :raises ReportError: when the file cannot be written.
+    """
+    html = build_report(engine, filters, title=title, on_stage=on_stage)
+    _tell(on_stage, f"writing {os.path.basename(out) or out}")
+    save_report(html, out)

@@ -75,9 +75,13 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
 
 
 def _replay(page: str) -> str:
-    found = re.search(r'<pre class="replay">(.*?)</pre>', page, re.S)
+    """The game page's replay, a line each in order: the heading of each deal and the lines of its blocks (a
+    finding's in a ``<span class="finding">``), as HTML; the blank lines between the blocks are the headings."""
+    found = re.search(r'<section id="replay">(.*?)</section>', page, re.S)
     assert found is not None
-    return found.group(1).removesuffix("\n")
+    lines = re.findall(r'<h3 class="deal"[^>]*>(.*?)</h3>|<span class="(line[^"]*)">(.*?)</span>', found.group(1))
+    return "\n".join(heading or (f'<span class="finding">{line}</span>' if "finding" in kind.split() else line)
+                     for heading, kind, line in lines)  # fmt: skip
 
 
 def _untagged(line: str) -> str:
@@ -100,8 +104,8 @@ def test_the_replay_is_the_show_text_with_each_piece_of_user_text_isolated(site:
     assert [line for line in lines if line.startswith('<span class="finding">') and "<bdi>" in line]
     # the text with the tags removed is the terminal's, and each name, event, round, site and key in it (and
     # nothing else) stands in a <bdi> of its own, in order
-    assert [(_untagged(line), _isolated(line)) for line in lines] == [(line, _pieces(line))
-                                                                      for line in shown.split("\n")]  # fmt: skip
+    said = [line for line in shown.split("\n") if line]  # the blank lines between the deals: the headings
+    assert [(_untagged(line), _isolated(line)) for line in lines] == [(line, _pieces(line)) for line in said]
 
 
 @pytest.mark.parametrize("key", list(GAMES))

@@ -21,7 +21,7 @@ LAYERS: dict[str, int] = {
     "store": 2,
     "stats": 3,
     "charts": 4, "chart_text": 4, "report": 4, "exports": 4, "club_charts": 4, "club_report": 4,
-    "discard_report": 4,
+    "discard_report": 4, "chart_figures": 4,
     "cli": 5, "service": 5,
     "names": 0,  # the name and text rule, which the readers apply
 }

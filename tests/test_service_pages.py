@@ -100,13 +100,15 @@ def test_game_page_is_the_show_command_with_findings_marked(site: LiveServer) ->
         game = client.get("/api/v1/findings", params={"limit": 1}).json()["items"][0]["game"]
         page = client.get(f"/games/{game}").text
     shown = cli("show", game, db=site.db).stdout.rstrip("\n")
-    replay = re.search(r'<pre class="replay">(.*?)</pre>', page, re.S)
+    replay = re.search(r'<section id="replay">(.*?)</section>', page, re.S)
     assert replay is not None
-    # findings marked as spans, each piece of user text isolated in a <bdi>: the text is the command's
-    assert html.unescape(re.sub(r"</?(?:span|bdi)[^>]*>", "", replay.group(1))).rstrip("\n") == shown
-    marked = re.findall(r'<span class="finding">(.*?)</span>', replay.group(1))
-    assert [html.unescape(re.sub(r"</?bdi>", "", m)) for m in marked] == [line for line in shown.splitlines()
-                                                   if line.lstrip().startswith("! ")]  # fmt: skip
+    # a heading a deal (its first line), then its lines, a box each, findings marked, each piece of user text
+    # isolated in a <bdi>: the lines are the command's, the blank ones between the deals given by the headings
+    lines = re.findall(r'<h3 class="deal"[^>]*>(.*?)</h3>|<span class="(line[^"]*)">(.*?)</span>', replay.group(1))
+    text = [html.unescape(re.sub(r"</?bdi>", "", heading or line)) for heading, _, line in lines]
+    assert text == [line for line in shown.splitlines() if line]
+    marked = [html.unescape(re.sub(r"</?bdi>", "", line)) for _, kind, line in lines if "finding" in kind.split()]
+    assert marked == [line for line in shown.splitlines() if line.lstrip().startswith("! ")]
 
 
 def test_audit_lists_games_with_findings_worst_first(site: LiveServer) -> None:

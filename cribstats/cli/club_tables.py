@@ -10,6 +10,7 @@ import typer
 
 from cribstats.cli.options import DbOption, FormatOption, OutOption, OutputFormat, err_console
 from cribstats.cli.output import emit as _emit
+from cribstats.cli.stages import QuietOption, output, stages, writing
 from cribstats.cli.stats import (
     EventOption,
     PlayerOption,
@@ -138,6 +139,7 @@ def head_to_head(
     until: UntilOption = None,
     format: FormatOption = OutputFormat.table,
     out: OutOption = None,
+    quiet: QuietOption = False,
 ) -> None:
     """Head-to-head records: games won and lost against each opponent, the spread between them, skunks given
     and taken (and matches, where match records are stored).
@@ -148,14 +150,18 @@ def head_to_head(
 
         cribstats head-to-head Alice --since 2026-01-01 --format json
     """
-    from cribstats.stats.club import head_to_head_table
-
     try:
         filters = _filters(None, event, since, until)
         name_option(player, "PLAYER")
-        engine, named = _open_filtered(db, replace(filters, player=player))  # the player as stored, for words
-        frame = head_to_head_table(engine, filters, player)
-        _emit(frame, format, out, [_table(frame, f"Head to head ({named.describe()})")])
+        with stages(quiet=quiet) as stage:
+            stage("head-to-head")
+            from cribstats.stats.club import head_to_head_table  # loaded in the stage: polars and SQL take seconds
+
+            engine, named = _open_filtered(db, replace(filters, player=player))  # the player as stored, for words
+            frame = head_to_head_table(engine, filters, player, on_stage=stage)
+            title = f"Head to head ({named.describe()})"
+            shown = output(stage, frame, format, out, lambda: [_table(frame, title)])
+        shown()
     except _handled() as error:
         raise _fail(error) from None
     if frame.height == 0:
@@ -218,6 +224,7 @@ def rating(
     ] = None,
     format: FormatOption = OutputFormat.table,
     out: OutOption = None,
+    quiet: QuietOption = False,
 ) -> None:
     """Ratings (openskill's Plackett-Luce model), updated game by game in date order; partners and three-player
     games rated as sides. The rating is mu - 3 sigma: a level the player very likely plays at, at least.
@@ -230,21 +237,26 @@ def rating(
 
         cribstats rating --chart ratings.png
     """
-    from cribstats.stats.club import ratings_tables
-
     try:
         if chart is not None and not chart.lower().endswith((".png", ".svg")):
             raise UsageError(f"--chart {quoted(chart)}: write a .png or .svg file")
         filters = _filters(None, event, since, until)
         name_option(player, "PLAYER")
-        table, steps = ratings_tables(_open_store(db), filters, player, history=history or chart is not None)
-        frame = steps if history and steps is not None else table
-        _emit(frame, format, out, [_table(frame, f"Ratings ({filters.describe()})")])
+        with stages(quiet=quiet) as stage:
+            stage("ratings")
+            from cribstats.stats.club import ratings_tables  # loaded in the stage: polars and SQL take seconds
+
+            table, steps = ratings_tables(_open_store(db), filters, player, history=history or chart is not None)
+            frame = steps if history and steps is not None else table
+            shown = output(stage, frame, format, out, lambda: [_table(frame, f"Ratings ({filters.describe()})")])
+        shown()
         if chart is not None and steps is not None:
             from cribstats.charts import save_figure
             from cribstats.club_charts import rating_chart
 
-            save_figure(rating_chart(steps), chart)
+            with stages(quiet=quiet) as stage:
+                stage(writing(chart))
+                save_figure(rating_chart(steps), chart)
             _say(f"wrote {chart}")
     except _handled() as error:
         raise _fail(error) from None

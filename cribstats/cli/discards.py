@@ -21,6 +21,7 @@ from cribstats.cli.options import (
 )
 from cribstats.cli.output import emit as _emit
 from cribstats.cli.output import say_written
+from cribstats.cli.stages import QuietOption, output, stages
 from cribstats.cli.stats import (
     EventOption,
     PlayerOption,
@@ -200,6 +201,7 @@ def discards(
     variant: VariantOption = None,
     format: FormatOption = OutputFormat.table,
     out: OutOption = None,
+    quiet: QuietOption = False,
 ) -> None:
     """Discard quality per player: deals analysed, the expected points lost by the discard per deal (as dealer,
     as pone), the share of deals with the best discard, points lost per game, and each player's worst discard.
@@ -215,34 +217,44 @@ def discards(
 
         cribstats discards --event "Tuesday League" --format csv --out discards.csv
     """
-    from cribstats.stats.discards import (
-        discard_summary,
-        no_discards_message,
-        unvalued_discards_message,
-        worst_discards,
-    )
-
     try:
-        engine, filters = _open_filtered(db, _filters(player, event, since, until, variant))
-        with engine.connect() as conn:
-            frame = discard_summary(conn, filters)
-            worst = worst_discards(conn, filters) if format is OutputFormat.table else None
-            # why no discard is valued, or which are not counted when some are not
-            note = (no_discards_message if frame.height == 0 else unvalued_discards_message)(conn, filters)
-        what = filters.describe()
-        tables: list[Table] = [
-            rich_table(frame, ("player", "deals", "loss_per_deal_dealer", "loss_per_deal_pone", "best_share",
-                               "loss_per_game", "hand_only_deals", "hand_only_loss_per_deal"),
-                       f"Discards ({what}): expected points lost"),
-        ]  # fmt: skip
-        if worst is not None and worst.height:
-            tables.append(rich_table(worst, ("player", "game", "deal", "role", "dealt", "chosen", "best", "loss"),
-                                     "The costliest discards"))  # fmt: skip
-        _emit(frame, format, out, tables)
+        with stages(quiet=quiet) as stage:
+            stage("discards")
+            from cribstats.stats.discards import (  # loaded in the stage: polars and SQL take seconds
+                discard_summary,
+                no_discards_message,
+                unvalued_discards_message,
+                worst_discards,
+            )
+
+            engine, filters = _open_filtered(db, _filters(player, event, since, until, variant))
+            with engine.connect() as conn:
+                frame = discard_summary(conn, filters)
+                worst = None
+                if format is OutputFormat.table:
+                    stage("costliest discards")
+                    worst = worst_discards(conn, filters)
+                # why no discard is valued, or which are not counted when some are not
+                note = (no_discards_message if frame.height == 0 else unvalued_discards_message)(conn, filters)
+            shown = output(stage, frame, format, out, lambda: _discard_tables(frame, worst, filters.describe()))
+        shown()
     except _handled() as error:
         raise _fail(error) from None
     if note is not None:
         err_console().print(note, markup=False, highlight=False, soft_wrap=True)
+
+
+def _discard_tables(frame: pl.DataFrame, worst: pl.DataFrame | None, what: str) -> list[Table]:
+    """The tables of ``discards`` for people: per player, and the costliest discards when there are any."""
+    tables = [
+        rich_table(frame, ("player", "deals", "loss_per_deal_dealer", "loss_per_deal_pone", "best_share",
+                           "loss_per_game", "hand_only_deals", "hand_only_loss_per_deal"),
+                   f"Discards ({what}): expected points lost"),
+    ]  # fmt: skip
+    if worst is not None and worst.height:
+        tables.append(rich_table(worst, ("player", "game", "deal", "role", "dealt", "chosen", "best", "loss"),
+                                 "The costliest discards"))  # fmt: skip
+    return tables
 
 
 def discard_table(

@@ -17,13 +17,16 @@ from cribstats.cli.options import (
     fail,
     named_out,
 )
-from cribstats.cli.output import OutputUsageError, check_output, emit, say_written
+from cribstats.cli.output import OutputUsageError, check_output, say_written
+from cribstats.cli.stages import QuietOption, output, stages
 from cribstats.cli.tables import rich_table, with_first_dealer_record, with_skunk_levels
 from cribstats.cli.terminal import message
 from cribstats.errors import CribstatsError, VariantError
 from cribstats.names import quoted
 
 if TYPE_CHECKING:
+    import polars as pl
+    from rich.table import Table
     from sqlalchemy.engine import Engine
 
     from cribstats.stats.frames import StatsFilter
@@ -198,6 +201,7 @@ def stats(
     variant: VariantOption = None,
     format: FormatOption = OutputFormat.table,
     out: OutOption = None,
+    quiet: QuietOption = False,
 ) -> None:
     """Player statistics: results, skunks, pegging, hand and crib per deal (as dealer and as pone), accuracy,
     and the rating (see `cribstats rating`).
@@ -213,29 +217,37 @@ def stats(
 
         cribstats stats --event "Tuesday League" --format parquet --out stats.parquet
     """
-    from cribstats.stats import compute_stats
-    from cribstats.stats.matches import PLAYER_MATCH_COLUMNS
-    from cribstats.stats.measures import DEAL_COLUMNS, DISCARD_COLUMNS, FINDING_COLUMNS
-
     try:
         check_output(format, out)
-        engine, filters = _open_filtered(db, _filters(player, event, since, until, variant))
-        frame = compute_stats(engine, filters)
-        what = filters.describe()
-        results = ("player", "games", "wins", "losses", "win_rate", "first_dealer_record", "game_points", "spread",
-                   "spread_per_game", "skunks_won_levels", "skunks_lost_levels", "rating")
-        tables = [
-            rich_table(with_first_dealer_record(with_skunk_levels(frame)), results, f"Results ({what})"),
-            rich_table(frame, ("player", *DEAL_COLUMNS), "Deals: points due per completed deal"),
-            rich_table(frame, ("player", *FINDING_COLUMNS, *DISCARD_COLUMNS), "Counting accuracy and discards"),
-        ]
-        if frame["matches"].sum():  # the players' finished matches, where any are stored
-            tables.append(rich_table(frame, ("player", *PLAYER_MATCH_COLUMNS), "Matches (finished)"))
-        emit(frame, format, out, tables)
+        with stages(quiet=quiet) as stage:
+            stage("statistics")
+            from cribstats.stats import compute_stats  # loaded in the stage: polars and SQL take seconds to load
+
+            engine, filters = _open_filtered(db, _filters(player, event, since, until, variant))
+            frame = compute_stats(engine, filters)
+            shown = output(stage, frame, format, out, lambda: _stats_tables(frame, filters.describe()))
+        shown()
     except _handled() as error:
         raise _fail(error) from None
     if frame.height == 0:
         err_console().print(message(_none_stored("games", filters)), soft_wrap=True)
+
+
+def _stats_tables(frame: pl.DataFrame, what: str) -> list[Table]:
+    """The tables of ``stats`` for people."""
+    from cribstats.stats.matches import PLAYER_MATCH_COLUMNS
+    from cribstats.stats.measures import DEAL_COLUMNS, DISCARD_COLUMNS, FINDING_COLUMNS
+
+    results = ("player", "games", "wins", "losses", "win_rate", "first_dealer_record", "game_points", "spread",
+               "spread_per_game", "skunks_won_levels", "skunks_lost_levels", "rating")
+    tables = [
+        rich_table(with_first_dealer_record(with_skunk_levels(frame)), results, f"Results ({what})"),
+        rich_table(frame, ("player", *DEAL_COLUMNS), "Deals: points due per completed deal"),
+        rich_table(frame, ("player", *FINDING_COLUMNS, *DISCARD_COLUMNS), "Counting accuracy and discards"),
+    ]
+    if frame["matches"].sum():  # the players' finished matches, where any are stored
+        tables.append(rich_table(frame, ("player", *PLAYER_MATCH_COLUMNS), "Matches (finished)"))
+    return tables
 
 
 def standings(
@@ -249,6 +261,7 @@ def standings(
     variant: VariantOption = None,
     format: FormatOption = OutputFormat.table,
     out: OutOption = None,
+    quiet: QuietOption = False,
 ) -> None:
     """A club-night or tournament table, in the ACC order: game points, then games won, then spread.
 
@@ -261,17 +274,20 @@ def standings(
 
         cribstats standings --format csv --out standings.csv
     """
-    from cribstats.stats import STANDINGS_COLUMNS, compute_standings
-
     try:
         check_output(format, out)
         if date is not None and (since is not None or until is not None):
             raise UsageError("use --date for one day, or --since/--until for a range, not both")
         date_option(date, "--date")  # named as the user wrote it
         filters = _filters(None, event, date or since, date or until, variant)
-        frame = compute_standings(_open_store(db), filters)
-        tables = [rich_table(frame, STANDINGS_COLUMNS, f"Standings ({filters.describe()})")]
-        emit(frame, format, out, tables)
+        with stages(quiet=quiet) as stage:
+            stage("standings")
+            from cribstats.stats import STANDINGS_COLUMNS, compute_standings
+
+            frame = compute_standings(_open_store(db), filters)
+            title = f"Standings ({filters.describe()})"
+            shown = output(stage, frame, format, out, lambda: [rich_table(frame, STANDINGS_COLUMNS, title)])
+        shown()
     except _handled() as error:
         raise _fail(error) from None
     if frame.height == 0:
@@ -334,6 +350,7 @@ def report(
     until: UntilOption = None,
     variant: VariantOption = None,
     title: Annotated[str, typer.Option("--title", help="The report's title.")] = "Cribbage club report",
+    quiet: QuietOption = False,
 ) -> None:
     """Write the club report: one self-contained HTML file (charts inside) that reads well on a phone.
 
@@ -345,12 +362,21 @@ def report(
 
         cribstats report --event "Grass Roots League" --since 2026-03-01 --out march.html
     """
-    from cribstats.report import write_report
+    from cribstats.atomicfile import STDOUT
 
     try:
-        engine, filters = _open_filtered(db, _filters(player, event, since, until, variant))
-        count = _games_matching(engine, filters)
-        write_report(engine, out, filters, title=title)
+        with stages(quiet=quiet) as stage:
+            stage("reading games")
+            from cribstats.report import build_report, save_report, write_report  # matplotlib too, in the stage
+
+            engine, filters = _open_filtered(db, _filters(player, event, since, until, variant))
+            count = _games_matching(engine, filters)
+            if out == STDOUT:  # written once the progress line is gone
+                html = build_report(engine, filters, title=title, on_stage=stage)
+            else:
+                write_report(engine, out, filters, title=title, on_stage=stage)
+        if out == STDOUT:
+            save_report(html, out)
     except _handled() as error:
         raise _fail(error) from None
     _warn_if_none(count, filters, "report")

@@ -1,11 +1,16 @@
 """One stored game replayed: as the JSON of ``GET /api/v1/games/{id}`` and as the text ``cribstats show`` prints
 (the game page shows that text, each finding line marked beside the claim it corrects, each piece of user text in
-it isolated in a ``<bdi>``: a right-to-left name does not pull the card and count beside it into its own order)."""
+it isolated in a ``<bdi>``: a right-to-left name does not pull the card and count beside it into its own order).
+
+The page shows the text a block at a time (:class:`ReplayPage`): the game's line, then each deal under a heading of
+its own (the deal's first line, ``Deal 3: Ann deals, starter 5H``), so that a screen reader goes deal to deal, then
+the end of the game; each line is a box of its own, so that a long one wraps on a narrow screen rather than
+scrolling sideways. The lines are the terminal's, in order, but for the blank lines between the blocks."""
 
 from __future__ import annotations
 
 import re
-from dataclasses import asdict
+from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from markupsafe import Markup, escape
@@ -14,7 +19,7 @@ from cribstats.cards import format_card
 from cribstats.replay import GameOutcome, replay
 from cribstats.safetext import visible
 from cribstats.store.queries import StoredGame
-from cribstats.textview import Mark, TextView
+from cribstats.textview import INDENT, Mark, TextView
 
 # The game page's mark of a piece of user text: two control characters around it. The text ``TextView`` writes
 # holds no other control character (it shows every one in user text as an escape), so these are the marks alone.
@@ -49,12 +54,49 @@ def page_line(line: str) -> Markup:
     return html + escape(visible(line[at:]))
 
 
-def replayed_page(stored: StoredGame) -> tuple[dict[str, Any], list[tuple[Markup, bool]]]:
-    """The game's JSON and the game page's lines of its ``show`` text: each line as HTML (:func:`page_line`), and
-    whether it is a finding's."""
+@dataclass(frozen=True, slots=True)
+class PageLine:
+    """A line of the ``show`` text as the game page shows it: HTML (:func:`page_line`), whether it is a finding's,
+    and how deep it is indented (0, 1 or 2 steps: a wrapped line goes on under its start)."""
+
+    html: Markup
+    finding: bool
+    depth: int
+
+    @property
+    def classes(self) -> str:
+        depth = (f"in{self.depth}",) if self.depth else ()
+        return " ".join(("line", *depth, *(("finding",) if self.finding else ())))
+
+
+@dataclass(frozen=True, slots=True)
+class ReplayPage:
+    """The ``show`` text by blocks: ``head`` (the game's line), ``deals`` (each deal's heading, its first line, and
+    its other lines) and ``end`` (the final board, the winners, the game's findings)."""
+
+    head: list[PageLine]
+    deals: list[tuple[Markup, list[PageLine]]] = field(default_factory=list)
+    end: list[PageLine] = field(default_factory=list)
+
+
+def _page_line(line: str) -> PageLine:
+    text = _PIECE.sub(r"\1", line)
+    depth = min(2, (len(text) - len(text.lstrip(" "))) // len(INDENT))
+    return PageLine(page_line(line), text.lstrip().startswith("! "), depth)
+
+
+def replayed_page(stored: StoredGame) -> tuple[dict[str, Any], ReplayPage]:
+    """The game's JSON and the game page's blocks of its ``show`` text (:class:`ReplayPage`)."""
     detail, text = replayed(stored, _marked)
-    lines = text.split("\n")
-    return detail, [(page_line(line), _PIECE.sub(r"\1", line).lstrip().startswith("! ")) for line in lines]
+    blocks = [block.split("\n") for block in text.split("\n\n")]  # a blank line before each deal and the end
+    deals = blocks[1:-1]
+    if len(deals) != len(detail["deals"]) or not all(_PIECE.sub(r"\1", d[0]).startswith("Deal ") for d in deals):
+        return detail, ReplayPage([_page_line(line) for line in text.split("\n")])  # never expected: one block
+    return detail, ReplayPage(
+        [_page_line(line) for line in blocks[0]],
+        [(page_line(deal[0]), [_page_line(line) for line in deal[1:]]) for deal in deals],
+        [_page_line(line) for line in blocks[-1]],
+    )
 
 
 def game_json(stored: StoredGame, outcome: GameOutcome) -> dict[str, Any]:

@@ -98,23 +98,15 @@ def error_page(request: Request, status: int, detail: str, errors: list[ProblemP
 
 @cache
 def _style() -> str:
-    """The report's stylesheet, read from the report's own template: one look, written once."""
+    """The report's stylesheet, read from the report's own template: one look, written once; then the pages' own
+    rules (``templates/service/style.css``)."""
     from cribstats.report import _template_text
 
     found = re.search(r"<style>(.*?)</style>", _template_text(), re.S)
-    extra = (
-        "\n  .site { display: flex; flex-wrap: wrap; gap: .3rem 1rem; padding: .5rem 0; }"
-        "\n  pre.replay { overflow-x: auto; background: var(--band); padding: .8rem; border-radius: 4px;"
-        " font-size: .85rem; }"
-        "\n  pre.replay .finding { color: #a50f15; font-weight: 600; }"
-        "\n  form.stack { display: grid; gap: .6rem; max-width: 40rem; }"
-        "\n  form.stack input, form.stack textarea, form.stack button { font: inherit; padding: .4rem; }"
-        "\n  .filters { display: flex; flex-wrap: wrap; gap: .5rem; align-items: end; }"
-        "\n  .error { color: #a50f15; }"
-        "\n  table.cards input { font: inherit; padding: .2rem; max-width: 9rem; }"
-        "\n  table.cards tr.refused { background: #fee0d2; } .finding { color: #a63603; }"
-    )
-    return (found.group(1) if found else "") + extra
+    environment = _environment()
+    assert environment.loader is not None
+    own, _, _ = environment.loader.get_source(environment, "style.css")
+    return (found.group(1) if found else "") + own
 
 
 @router.get("/static/style.css")
@@ -225,10 +217,20 @@ def _player_page(request: Request, name: str) -> dict[str, Any]:
     if detail["stats"]:
         row = detail["stats"]
         groups = [(group, [(LABELS[c], format_value(c, row[c])) for c in cols]) for group, cols in PLAYER_GROUPS]
-    charts = [(kind, f"/charts/{kind}.svg?{urlencode({'player': detail['name']})}")
-              for kind in ("averages", "accuracy", "skunks")]  # fmt: skip
+    charts = _player_charts(service_of(request).engine, detail["name"])
     return {"name": detail["name"], "groups": groups, "games": detail["recent_games"], "charts": charts,
             "discards": _player_discards(service_of(request).engine, detail["name"])}
+
+
+def _player_charts(engine: Any, name: str) -> list[tuple[str, Any]]:
+    """The player's charts: each image's address, and its figures as text (its alt and table), worked out as the
+    image's own (:func:`cribstats.charts.plotted`, on the filters the image's address gives)."""
+    from cribstats.charts import plotted
+    from cribstats.stats import read_frames
+
+    frames = read_frames(engine, q.make_filter(player=name))
+    return [(f"/charts/{kind}.svg?{urlencode({'player': name})}", plotted(kind, frames).figures)
+            for kind in ("averages", "accuracy", "skunks")]  # fmt: skip
 
 
 def _player_discards(engine: Any, name: str) -> dict[str, Any] | None:
@@ -271,8 +273,8 @@ def game(request: Request, game: str, holder: Reader) -> Response:
     stored = views.stored_game(service_of(request).engine, q.text(game, "game") or "")
     if stored is None:
         raise ProblemError(404, f"no stored game {quoted(game)}")
-    detail, lines = replayed_page(stored)  # each name in the text in a <bdi> of its own
-    return render(request, "game.html.j2", title=f"Game {stored.key}", holder=holder, game=detail, lines=lines)
+    detail, replay = replayed_page(stored)  # each name in the text in a <bdi> of its own
+    return render(request, "game.html.j2", title=f"Game {stored.key}", holder=holder, game=detail, replay=replay)
 
 
 @router.get("/audit", response_class=HTMLResponse)

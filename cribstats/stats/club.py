@@ -12,6 +12,7 @@ from __future__ import annotations
 import threading
 import weakref
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import replace
 from datetime import date as Date
 
@@ -41,10 +42,16 @@ CHUNK = 500  # match ids per query
 RATINGS_KEPT = 8  # the club's ratings kept per store, for as many filters (each a few numbers a player)
 
 
-def head_to_head_table(engine: Engine, filters: StatsFilter, player: str | None = None) -> pl.DataFrame:
-    """:func:`cribstats.stats.head_to_head.head_to_head` over the covered games and matches."""
+def head_to_head_table(engine: Engine, filters: StatsFilter, player: str | None = None, *,
+                       on_stage: Callable[[str], None] | None = None) -> pl.DataFrame:  # fmt: skip
+    """:func:`cribstats.stats.head_to_head.head_to_head` over the covered games and matches; ``on_stage`` is told
+    each stage (``head-to-head``: the games' pair totals, then ``matches``)."""
     with engine.connect() as conn:
+        if on_stage is not None:
+            on_stage("head-to-head")
         pairs = load_pair_totals(conn, filters)
+        if on_stage is not None:
+            on_stage("matches")
         matches = load_pair_match_totals(conn, filters)
         names = load_player_names(conn)
         player = None if player is None else stored_key(conn, player)
