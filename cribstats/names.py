@@ -5,11 +5,15 @@
 * Free text (``event``, ``site``, ``round``, a game's or a match's ``id``) is put in NFC and refused for the same
   characters and beyond its length limit (:data:`TEXT_LIMITS`).
 * Forbidden (:data:`FORBIDDEN_CATEGORIES`): control characters (a tab and a newline among them), format
-  characters (zero-width spaces and joiners, bidirectional controls), surrogates, private use, unassigned code
-  points, and the line and paragraph separators.
+  characters (zero-width spaces, bidirectional controls), surrogates, private use, unassigned code points, and
+  the line and paragraph separators. Three kinds of format character are allowed in their place
+  (:func:`refused_characters`): a zero-width joiner or non-joiner (U+200D, U+200C) between two visible
+  characters, as in an emoji family or a Persian word, and the tag characters of a flag's emoji tag sequence
+  (U+1F3F4, tags U+E0020 to U+E007E, U+E007F: Scotland's flag).
 * A whole game log is at most :data:`MAX_GAME_BYTES` of JSON text.
 
-Names that differ only in case or spacing are one player: :func:`name_key` is the key the store knows them by.
+Names that differ only in case, spacing or joiners are one player: :func:`name_key` is the key the store knows them
+by.
 A game may not name one player twice that way (:func:`one_player_twice`). Events are compared with case
 ignored: :func:`event_key` is what an event filter, or a scorecard's event, is compared by.
 The store keeps the whole name; only tables and charts shorten a long one for display.
@@ -80,18 +84,80 @@ def as_stored() -> Iterator[None]:
         _STORED.reset(token)
 
 
+ZWNJ, ZWJ = "\u200c", "\u200d"
+#: the joiners a name may hold between two visible characters, each with what a refusal calls it
+JOINERS: dict[str, str] = {
+    ZWJ: "a zero-width joiner, allowed only between two visible characters",
+    ZWNJ: "a zero-width non-joiner, allowed only between two visible characters",
+}
+BLACK_FLAG, CANCEL_TAG = "\U0001f3f4", "\U000e007f"
+TAG_KIND = "a tag character, allowed only in a flag's tag sequence: after U+1F3F4, ended by U+E007F"
+_TAG_SPEC = range(0xE0020, 0xE007F)  # the tags a flag's sequence spells its region with, U+E0020 to U+E007E
+_UNJOINED = {ord(ZWNJ): None, ord(ZWJ): None}
+
+
+def _shown_beside(char: str) -> bool:
+    """A joiner's neighbour that lets it stay: neither whitespace nor a character of the forbidden categories."""
+    return not char.isspace() and unicodedata.category(char) not in FORBIDDEN_CATEGORIES
+
+
+def _tag_sequence_end(text: str, at: int) -> int:
+    """Where the flag's tag sequence whose first tag is ``text[at]`` ends (past its cancel tag); 0 for none."""
+    if at == 0 or text[at - 1] != BLACK_FLAG:
+        return 0
+    end = at
+    while end < len(text) and ord(text[end]) in _TAG_SPEC:
+        end += 1
+    return end + 1 if end > at and text[end:end + 1] == CANCEL_TAG else 0
+
+
+def refused_characters(text: str) -> Iterator[tuple[int, str]]:
+    """Each character of ``text`` the rule refuses, in order: its index and what it is.
+
+    A character of :data:`FORBIDDEN_CATEGORIES` is refused, except a joiner (:data:`JOINERS`) with a visible
+    character on each side (not whitespace, not itself hidden) and the tags of a flag's emoji tag sequence
+    (U+1F3F4, one or more tags U+E0020 to U+E007E, the cancel tag U+E007F).
+
+    >>> [i for i, _ in refused_characters("\u200dA\u200dB\u200d \u200cC")]
+    [0, 4, 6]
+    >>> [i for i, _ in refused_characters("\U0001f3f4\U000e0067\U000e007f x\U000e0067\U000e007f")]
+    [5, 6]
+    """
+    past = 0  # the end of the last flag's tag sequence: its tags are allowed
+    for i, char in enumerate(text):
+        kind = FORBIDDEN_CATEGORIES.get(unicodedata.category(char))
+        if kind is None or i < past:
+            continue
+        if char in JOINERS:
+            if 0 < i < len(text) - 1 and _shown_beside(text[i - 1]) and _shown_beside(text[i + 1]):
+                continue
+            kind = JOINERS[char]
+        elif 0xE0001 <= ord(char) <= 0xE007F:
+            past = _tag_sequence_end(text, i)
+            if past:
+                continue
+            kind = TAG_KIND
+        yield i, kind
+
+
 def forbidden_character(text: str) -> str | None:
-    """The first forbidden character of ``text``, described (``'U+0009 (a control character)'``), or None.
+    """The first character of ``text`` the rule refuses (:func:`refused_characters`), described
+    (``'U+0009 (a control character)'``), or None.
 
     >>> forbidden_character("Ann\\tBob"), forbidden_character("Zoë")
     ('U+0009 (a control character)', None)
+    >>> forbidden_character("\u200dAnn")
+    'U+200D (a zero-width joiner, allowed only between two visible characters)'
     """
     if text.isascii() and text.isprintable():
         return None
-    for char in text:
-        kind = FORBIDDEN_CATEGORIES.get(unicodedata.category(char))
-        if kind is not None:
-            return f"U+{ord(char):04X} ({kind})"
+    for char in text:  # most text holds no hidden character at all: only one that does is looked at by place
+        if unicodedata.category(char) in FORBIDDEN_CATEGORIES:
+            break
+    else:
+        return None
+    for i, kind in refused_characters(text):
+        return f"U+{ord(text[i]):04X} ({kind})"
     return None
 
 
@@ -107,8 +173,9 @@ def escape_char(char: str) -> str:
 
 def quoted(text: str) -> str:
     r"""User text (a name, an event, an id, a path) for a message: between single quotes and as typed, with only
-    the characters of :data:`FORBIDDEN_CATEGORIES` (hidden or controlling ones) written as escapes. A backslash
-    or a quote is itself, as it is not in ``repr``.
+    the characters the rule refuses (:func:`refused_characters`: hidden or controlling ones) written as escapes;
+    a joiner between two visible characters, or a flag's tags, as typed. A backslash or a quote is itself, as it
+    is not in ``repr``.
 
     >>> print(quoted("C:\\games\\g1"), quoted("Ann\\tX"), quoted("Bob's"), quoted('Ann "A"'))
     'C:\games\g1' 'Ann\tX' 'Bob's' 'Ann "A"'
@@ -116,7 +183,9 @@ def quoted(text: str) -> str:
     'Ann\x09X' 'Zoë\u200b'
     """
     if not (text.isascii() and text.isprintable()):
-        text = "".join(escape_char(c) if unicodedata.category(c) in FORBIDDEN_CATEGORIES else c for c in text)
+        refused = {i for i, _ in refused_characters(text)}
+        if refused:
+            text = "".join(escape_char(c) if i in refused else c for i, c in enumerate(text))
     return f"'{text}'"
 
 
@@ -253,18 +322,24 @@ def normalise_deal_names(deal: Any) -> None:
 
 
 def name_key(name: str) -> str:
-    """The key that makes two spellings of a name one player: NFC, case folded, inner whitespace collapsed.
+    """The key that makes two spellings of a name one player: NFC, case folded, inner whitespace collapsed, the
+    joiners (:data:`JOINERS`) left out (a flag's tags are kept: Scotland and England are two names).
 
     >>> name_key(" Bob  Smith "), name_key("ZOË") == name_key("zoe\\u0308")
     ('bob smith', True)
+    >>> name_key("\U0001f468\u200d\U0001f469\u200d\U0001f467") == name_key("\U0001f468\U0001f469\U0001f467")
+    True
     """
+    if ZWJ in name or ZWNJ in name:
+        name = name.translate(_UNJOINED)
     key = " ".join(name.split()).casefold()
     return key if key.isascii() else unicodedata.normalize("NFC", unicodedata.normalize("NFC", key).casefold())
 
 
 def one_player_twice(players: list[str]) -> str | None:
-    """What is wrong with a game whose players name one player twice, spelled apart only in case or spacing (their
-    :func:`name_key` is the same): the store would make them one player. None when every player is another.
+    """What is wrong with a game whose players name one player twice, spelled apart only in case, spacing or
+    joiners (their :func:`name_key` is the same): the store would make them one player. None when every player is
+    another.
 
     >>> one_player_twice(["Alice", "ALICE"])
     "players 'Alice' and 'ALICE' differ only in case or spacing: they would be one player"
@@ -276,8 +351,9 @@ def one_player_twice(players: list[str]) -> str | None:
         trimmed = name.strip()
         key = name_key(trimmed)
         if key in seen:
-            return (f"players {quoted(seen[key])} and {quoted(trimmed)} differ only in case or spacing: they "
-                    "would be one player")
+            apart = "case, spacing or joiners" if set(seen[key] + trimmed) & JOINERS.keys() else "case or spacing"
+            return (f"players {quoted(seen[key])} and {quoted(trimmed)} differ only in {apart}: they would be one "
+                    "player")
         seen[key] = trimmed
     return None
 
