@@ -16,7 +16,7 @@ import inspect
 import os
 import sys
 from collections.abc import Callable, Iterable
-from typing import Annotated, Any
+from typing import Annotated, Any, TypeVar
 
 import typer
 from typer.core import TyperCommand, TyperGroup
@@ -140,18 +140,26 @@ def _said(message: str, status: int) -> int:
     return fail(message, status).exit_code
 
 
+E = TypeVar("E", bound=BaseException)
+
+
+def _in_chain(err: BaseException, kind: type[E]) -> E | None:
+    """The first exception of ``kind`` that ``err`` is, or was raised handling (its causes and contexts)."""
+    seen: set[int] = set()
+    cause: BaseException | None = err
+    while cause is not None and id(cause) not in seen:
+        if isinstance(cause, kind):
+            return cause
+        seen.add(id(cause))
+        cause = cause.__cause__ or cause.__context__
+    return None
+
+
 def _closed_output(err: BaseException) -> bool:
     """Whether ``err`` is a write to a closed pipe or was raised handling one: click ends the command then with
     ``sys.exit(1)``, and rich (printing a table) with ``SystemExit(1)``, both while handling the
     ``BrokenPipeError``."""
-    seen: set[int] = set()
-    cause: BaseException | None = err
-    while cause is not None and id(cause) not in seen:
-        if isinstance(cause, BrokenPipeError):
-            return True
-        seen.add(id(cause))
-        cause = cause.__cause__ or cause.__context__
-    return False
+    return _in_chain(err, BrokenPipeError) is not None
 
 
 def _output_failed(err: BaseException) -> OSError | None:
@@ -159,14 +167,7 @@ def _output_failed(err: BaseException) -> OSError | None:
     handling, if any."""
     from cribstats.cli.stdout import OutputFailed
 
-    seen: set[int] = set()
-    cause: BaseException | None = err
-    while cause is not None and id(cause) not in seen:
-        if isinstance(cause, OutputFailed):
-            return cause
-        seen.add(id(cause))
-        cause = cause.__cause__ or cause.__context__
-    return None
+    return _in_chain(err, OutputFailed)
 
 
 def _quietly_closed() -> int:
