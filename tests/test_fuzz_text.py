@@ -25,7 +25,11 @@ from cribstats.cli.app import app
 FORBIDDEN = {"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"}
 LIMITS = {"event": 200, "site": 200, "round": 40, "id": 200}
 
-any_text = st.text(st.characters(codec="utf-8"), max_size=80)  # every kind of character, unpaired surrogates aside
+# the joiners and a flag's tags, which the rule allows in their place only (tests/test_name_joiners.py draws them
+# there and everywhere else): left out here, where every character of the forbidden categories is refused
+IN_PLACE = "\u200c\u200d" + "".join(map(chr, range(0xE0001, 0xE0080)))
+# every kind of character, unpaired surrogates aside
+any_text = st.text(st.characters(codec="utf-8", exclude_characters=IN_PLACE), max_size=80)
 # letters, marks, numbers, punctuation, symbols and spaces of every script (a name of spaces alone is refused)
 visible_text = st.text(st.characters(categories=["L", "M", "N", "P", "S", "Zs"]), min_size=1, max_size=40)
 fair_names = st.one_of(st.sampled_from([*VALID, NFD_ZOE, " Ann ", "麻雀"]), visible_text)

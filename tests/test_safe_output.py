@@ -27,7 +27,10 @@ from cribstats.safetext import display_width, json_visible, shorten, visible
 
 HIDDEN = {"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"}
 ESCAPE = re.compile(r"\\x([0-9a-f]{2})|\\u([0-9a-f]{4})|\\U([0-9a-f]{8})")
-anything = st.text(st.characters(codec="utf-8"), max_size=60)
+# the joiners and a flag's tags, which the rule allows in their place only (tests/test_name_joiners.py draws them
+# there and everywhere else): left out here, where every character of the forbidden categories is refused
+IN_PLACE = "\u200c\u200d" + "".join(map(chr, range(0xE0001, 0xE0080)))
+anything = st.text(st.characters(codec="utf-8", exclude_characters=IN_PLACE), max_size=60)
 
 
 def unescape(text: str) -> str:
