@@ -86,10 +86,12 @@ def tables_text(tables: list[Table]) -> str:
 
 
 def emit(
-    frame: pl.DataFrame, fmt: OutputFormat, out: str | None, tables: list[Table], *, json_text: str | None = None
+    frame: pl.DataFrame, fmt: OutputFormat, out: str | None, tables: list[Table], *, json_text: str | None = None,
+    announce: bool = True,
 ) -> None:
     """Print or write ``frame`` in ``fmt``: ``tables`` for people, else CSV, JSON (``json_text`` when the rows
-    carry more than the flat frame) or Parquet.
+    carry more than the flat frame) or Parquet. ``announce``: say ``wrote FILE`` once a file is written (a caller
+    with a progress line up says it after the line is gone, :func:`say_written`).
 
     :raises OutputUsageError: for Parquet without ``out``.
     :raises WriteError: naming ``out`` when it cannot be written (the old file is left as it was).
@@ -114,7 +116,8 @@ def emit(
         sys.stdout.flush()
         return
     write_atomic(out, data)
-    say_written(out)
+    if announce:
+        say_written(out)
 
 
 def say_written(out: str) -> None:

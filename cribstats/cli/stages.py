@@ -124,15 +124,13 @@ def output(
     :raises OutputUsageError: for Parquet without ``out``.
     :raises WriteError: naming ``out`` when it cannot be written (the old file is left as it was).
     """
-    from cribstats.atomicfile import write_atomic
-    from cribstats.cli.output import check_output, emit, say_written, tables_text
-    from cribstats.exports import frame_bytes
+    from cribstats.cli.output import check_output, emit, say_written
 
     check_output(fmt, out)
     table = fmt is OutputFormat.table
-    if out is not None and out != STDOUT:  # as emit writes a file; its message after the line is gone (a rich
+    if out is not None and out != STDOUT:  # the file written now; its message after the line is gone (a rich
         stage(writing(out))  # console writes past the line: rich hands it standard error itself, not the proxy)
-        write_atomic(out, tables_text(tables()).encode("utf-8") if table else frame_bytes(frame, fmt.value))
+        emit(frame, fmt, out, tables() if table else [], announce=False)
         return lambda: say_written(out)
     if not table:
         return lambda: emit(frame, fmt, out, [])
