@@ -82,3 +82,23 @@ def test_answers_to_other_methods_are_not_stored(site: LiveServer) -> None:
         assert refused.status_code == 401 and refused.headers["cache-control"] == "no-store"
         assert client.post("/session", data={"key": "crib_x"}).headers["cache-control"] == "no-store"
         assert client.delete("/api/v1/players").headers["cache-control"] == "no-store"
+
+
+def test_a_failure_of_the_server_is_answered_with_the_same_headers(tmp_path: Path) -> None:
+    # a store damaged by hand: a game's stored log is no longer JSON, so its replay fails inside the server
+    import sqlite3
+
+    db_file = tmp_path / "damaged.db"
+    cli("import", str(NIGHT), db=f"sqlite:///{db_file}")
+    with sqlite3.connect(db_file) as connection:
+        (key,) = connection.execute("select game_key from game order by id limit 1").fetchone()
+        connection.execute("update game set log = '{not json' where game_key = ?", (key,))
+    with live_server(f"sqlite:///{db_file}", tmp_path) as live, live.client() as client:
+        for path in (f"/api/v1/games/{key}", f"/games/{key}"):
+            answer = client.get(path)
+            assert answer.status_code == 500, (path, answer.text[:200])
+            assert answer.headers.get("x-content-type-options") == "nosniff", path
+            assert answer.headers.get("cache-control") == "no-store", path
+            assert "Traceback" not in answer.text and "orjson" not in answer.text
+            assert answer.headers.get("connection") == "close", path  # the server closes it: said, not reset
+        assert client.get("/api/v1/players").status_code == 200  # the same client goes on

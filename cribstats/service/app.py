@@ -73,6 +73,12 @@ class HeadAsGet:
         await self.app(scope, receive, send)
 
 
+#: the answer to a request that failed, sent from outside every middleware: what :class:`AnswerHeaders` would
+#: give it, and the connection closed (the server closes it after a failure; a client told so does not send its
+#: next request down it)
+FAILED_ANSWER_HEADERS = {"x-content-type-options": "nosniff", "cache-control": "no-store", "connection": "close"}
+
+
 class AnswerHeaders:
     """What every answer carries: ``X-Content-Type-Options: nosniff`` (no browser reads JSON or a chart as anything
     else), and ``Cache-Control: no-store`` when the request carried a session cookie or a key, or is not a GET (or
@@ -200,7 +206,9 @@ def _handlers(app: FastAPI) -> None:
     @app.exception_handler(Exception)
     async def _unexpected(request: Request, exc: Exception) -> Response:
         LOGGER.error("%s %s failed", request.method, request.url.path, exc_info=exc)
-        return _problem_response(request, 500, "the server failed on this request; it has been logged")
+        # answered from outside every middleware (Starlette's own error handler): the headers every answer carries
+        return _problem_response(request, 500, "the server failed on this request; it has been logged",
+                                 headers=dict(FAILED_ANSWER_HEADERS))
 
     @app.exception_handler(ReadOnlyStore)
     async def _read_only(request: Request, exc: ReadOnlyStore) -> Response:
