@@ -351,11 +351,21 @@ def one_player_twice(players: list[str]) -> str | None:
         trimmed = name.strip()
         key = name_key(trimmed)
         if key in seen:
-            apart = "case, spacing or joiners" if set(seen[key] + trimmed) & JOINERS.keys() else "case or spacing"
-            return (f"players {quoted(seen[key])} and {quoted(trimmed)} differ only in {apart}: they would be one "
-                    "player")
+            return f"players {quoted(seen[key])} and {quoted(trimmed)} {apart_only(seen[key], trimmed)}"
         seen[key] = trimmed
     return None
+
+
+def apart_only(one: str, other: str) -> str:
+    """How two spellings of one player's name (the same :func:`name_key`) differ, and what follows from it.
+
+    >>> apart_only("Ann", "ANN")
+    'differ only in case or spacing: they would be one player'
+    >>> apart_only("👨\u200d👩", "👨👩")
+    'differ only in case, spacing or joiners: they would be one player'
+    """
+    apart = "case, spacing or joiners" if set(one + other) & JOINERS.keys() else "case or spacing"
+    return f"differ only in {apart}: they would be one player"
 
 
 def stored_event(event: str | None) -> str | None:

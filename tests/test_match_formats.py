@@ -268,3 +268,13 @@ def test_two_cards_of_one_game_that_name_other_games_disagree(tmp_path: Path) ->
          "the cards of Bob against Carol in round 2 disagree: Bob's is a six-card game to 121 but Carol's a "
          "six-card game to 61"),
     ]
+
+
+def test_a_card_naming_one_player_with_and_without_a_joiner_says_so(tmp_path: Path) -> None:
+    # a family emoji written with its zero-width joiners and without them: one player by the name rule
+    joined, unjoined = "Ann \U0001f468\u200d\U0001f469", "Ann \U0001f468\U0001f469"
+    _games, _records, errors = cards(tmp_path, f"2026-12-01,Night,1,{joined},{unjoined},2,+18")
+    assert errors == [
+        f"{tmp_path / 'scorecards.csv'}:line 2: player '{joined}' and opponent '{unjoined}' differ only in case, "
+        "spacing or joiners: they would be one player",
+    ]

@@ -62,7 +62,7 @@ from cribstats.formats.tally import (
 )
 from cribstats.gamelog import FORMAT, GameLogError, validate_game
 from cribstats.gamelog.contract import iso_date
-from cribstats.names import TextError, check_text, event_key, name_key, normalise_name, quoted
+from cribstats.names import TextError, apart_only, check_text, event_key, name_key, normalise_name, quoted
 from cribstats.variants import DEFAULT_VARIANT, Variant, find_variant, game_points
 
 SCORECARD_COLUMNS = ("date", "event", "round", "player", "opponent", "game_points", "spread")
@@ -267,8 +267,8 @@ def _card(header: list[str], row: list[str], line: int) -> Card:
     if cells["player"] == cells["opponent"]:
         raise RowError(f"player and opponent are both {quoted(cells['player'])}")
     if name_key(cells["player"]) == name_key(cells["opponent"]):
-        raise RowError(f"player {quoted(cells['player'])} and opponent {quoted(cells['opponent'])} differ only in "
-                       "case or spacing: they would be one player")
+        raise RowError(f"player {quoted(cells['player'])} and opponent {quoted(cells['opponent'])} "
+                       f"{apart_only(cells['player'], cells['opponent'])}")
     points_text = cells["game_points"]
     if not _WHOLE.fullmatch(points_text) or int(points_text) not in GAME_POINTS:
         raise RowError(f"{quoted(points_text)} is not game points: a card gives {_GAME_POINTS_WORDS}",
