@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import io
 import os
+import re
 from typing import Literal
 
 import orjson
@@ -43,8 +44,11 @@ from cribstats.safetext import json_visible, visible
 
 ExportFormat = Literal["csv", "json", "parquet"]
 EXPORT_FORMATS: tuple[str, ...] = ("csv", "json", "parquet")
-# A cell beginning with one of these is a formula (or becomes one) in Excel, LibreOffice and Google Sheets.
-FORMULA_STARTS: tuple[str, ...] = ("=", "+", "-", "@", "\t", "\r")
+# A cell beginning with one of these is a formula (or becomes one) in Excel, LibreOffice and Google Sheets; and
+# the apostrophe that guards one, so that every text cell beginning with an apostrophe had one put before it
+# (taking it off gives back the value: "'=X" and "=X" are not one cell).
+FORMULA_STARTS: tuple[str, ...] = ("=", "+", "-", "@", "\t", "\r", "'")
+_FORMULA_START = "^[" + "".join(re.escape(start) for start in FORMULA_STARTS) + "]"
 
 
 class ExportError(CribstatsError):
@@ -57,10 +61,11 @@ def frame_rows(frame: pl.DataFrame) -> list[dict[str, object]]:
 
 
 def csv_safe(text: str) -> str:
-    """A CSV cell a spreadsheet shows as text: one that would start a formula gets a leading apostrophe.
+    """A CSV cell a spreadsheet shows as text: one that would start a formula, or that starts with the apostrophe
+    that guards one, gets a leading apostrophe; a text cell that begins with one gives back its value without it.
 
-    >>> csv_safe("@SUM(A1:A9)"), csv_safe("Ann"), csv_safe("")
-    ("'@SUM(A1:A9)", 'Ann', '')
+    >>> csv_safe("@SUM(A1:A9)"), csv_safe("Ann"), csv_safe(""), csv_safe("'=X"), csv_safe("O'Neil")
+    ("'@SUM(A1:A9)", 'Ann', '', "''=X", "O'Neil")
     """
     return "'" + text if text.startswith(FORMULA_STARTS) else text
 
@@ -86,10 +91,10 @@ def csv_safe_frame(frame: pl.DataFrame) -> pl.DataFrame:
     hidden = [c for c in text if not all(v.isprintable() for v in frame[c].drop_nulls().to_list())]
     if hidden:
         frame = frame.with_columns(pl.col(c).map_elements(visible, return_dtype=pl.String) for c in hidden)
-    pattern = "^[=+\\-@\t\r]"
+    guarded = (pl.when(pl.col(c).str.contains(_FORMULA_START)).then(pl.lit("'") + pl.col(c)).otherwise(pl.col(c))
+               for c in text)  # fmt: skip
     return frame.with_columns(
-        *(pl.when(pl.col(c).str.contains(pattern)).then(pl.lit("'") + pl.col(c)).otherwise(pl.col(c)).alias(c)
-          for c in text),
+        *(cell.alias(c) for cell, c in zip(guarded, text, strict=True)),
         *(pl.Series(c, [json_list(v) for v in frame[c].to_list()], dtype=pl.String) for c in lists),
     )
 

@@ -90,3 +90,18 @@ def test_a_text_cell_still_gets_the_formula_guard(club: str, tmp_path: Path) -> 
     games = as_csv(club, "games")
     assert {row["event"] for row in games} == {"'-Open, night"}  # text: the apostrophe, as before
     assert {row["event"] for row in as_parquet(club, "games", tmp_path)} == {"-Open, night"}  # exact
+
+
+def test_a_text_cell_gives_back_its_value_without_the_one_leading_apostrophe(tmp_path: Path) -> None:
+    # a name that begins with the apostrophe the guard writes, beside the name the guard writes it for: "=X" is
+    # written "'=X", so "'=X" must be written "''=X", or the two names would be one cell
+    names = ("'=X", "=X", "'Tis Kate", "Ann")
+    path = tmp_path / "guarded.jsonl"
+    write_jsonl(path, [game("g1", names[0], names[1], 100), game("g2", names[2], names[3], 90)])
+    db = f"sqlite:///{tmp_path / 'guarded.db'}"
+    run("import", str(path), "--db", db, "-q")
+    stored = sorted(row["player"] for row in json.loads(run("stats", "--db", db, "--format", "json").stdout))
+    sheet = run("stats", "--db", db, "--format", "csv").stdout
+    cells = [row["player"] for row in csv.DictReader(io.StringIO(sheet))]
+    assert len(set(cells)) == len(names)
+    assert sorted(cell[1:] if cell.startswith("'") else cell for cell in cells) == stored == sorted(names)
