@@ -3,7 +3,7 @@ drawn from its figures, which are its text on a page too (:func:`rating_plotted`
 
 >>> import polars as pl
 >>> from datetime import date
->>> steps = pl.DataFrame({"player": ["Ann", "Bob"], "game": [1, 1], "date": [date(2026, 1, 6)] * 2,
+>>> steps = pl.DataFrame({"player": ["Ann", "Bob"], "rated": [1, 1], "date": [date(2026, 1, 6)] * 2,
 ...                       "rating": [1.5, -1.5], "mu": [27.0, 23.0], "sigma": [8.0, 8.0]})
 >>> rating_chart(steps).axes[0].get_ylabel()
 'Rating (mu - 3 sigma)'
@@ -47,11 +47,11 @@ def rating_plotted(steps: pl.DataFrame, *, players: int = MOST_PLAYERS) -> Plott
         why = "No finished games"
         return Plotted("ratings", title, steps, figures(title, f"{title}: no finished games.", (), (), why + "."),
                        why=why)  # fmt: skip
-    x = "date" if steps["date"].null_count() == 0 else "game"
-    latest = steps.sort("game").group_by("player", maintain_order=True).last()
+    x = "date" if steps["date"].null_count() == 0 else "rated"
+    latest = steps.sort("rated").group_by("player", maintain_order=True).last()
     best = latest.sort("rating", descending=True).head(players)["player"].to_list()
     data = pl.concat(
-        [steps.filter(pl.col("player") == name).sort("game").group_by(x, maintain_order=True).last()
+        [steps.filter(pl.col("player") == name).sort("rated").group_by(x, maintain_order=True).last()
          .select("player", x, "rating") for name in best]
     )  # fmt: skip
     head, rows, said = _rating_rows(data, best, x)
@@ -86,7 +86,7 @@ def _rating_rows(data: pl.DataFrame, best: list[str], x: str) -> tuple[list[str]
         spans: dict[int, list[int]] = {}
         for g, i in place.items():
             spans.setdefault(i, []).append(g)
-        period, label = pl.col("game").replace_strict(place), "Games" if size > 1 else "Game"
+        period, label = pl.col("rated").replace_strict(place), "Games" if size > 1 else "Game"
         name = {i: f"{g[0]}–{g[-1]}" if len(g) > 1 else str(g[0]) for i, g in spans.items()}
         said = "Each player's rating as it stood after each game (by the games' order), or span of games."
     # each player's last rating of each period (names are values here, never column names)
@@ -117,7 +117,7 @@ def _draw_ratings(plotted: Plotted) -> Figure:
         ax.set_xticks([])
         ax.set_yticks([])
         return fig
-    x = "date" if "date" in data.columns else "game"
+    x = "date" if "date" in data.columns else "rated"
     best = data["player"].unique(maintain_order=True).to_list()
     lines = []
     for i, name in enumerate(best):

@@ -29,7 +29,13 @@ from cribstats.stats.head_to_head import head_to_head, matrix, most_met
 from cribstats.stats.matches import matches_frame
 from cribstats.stats.night import latest_night, load_night
 from cribstats.stats.ratings import rate_games, rating_history, rating_table
-from cribstats.stats.results import load_game_order, load_night_totals, load_pair_totals, load_player_names
+from cribstats.stats.results import (
+    load_game_keys,
+    load_game_order,
+    load_night_totals,
+    load_pair_totals,
+    load_player_names,
+)
 from cribstats.stats.season import season_standings
 
 MATRIX_PLAYERS = 24
@@ -108,8 +114,9 @@ def club_context(engine: Engine, filters: StatsFilter | None = None, *,
         stage("ratings")
         seats = load_game_order(conn, club)
         names = load_player_names(conn)
+        keys = load_game_keys(conn, club)
     ratings = rate_games(seats, history=True)
-    rated = rating_plotted(rating_history(ratings, names))  # the chart's figures, for its image and its text
+    rated = rating_plotted(rating_history(ratings, names, keys))  # the chart's figures, for its image and its text
     chart = figure_bytes(draw_ratings(rated), "png")
     stage("matches")
     matches = matches_frame(stored_matches(engine, club)[-LATEST_MATCHES:][::-1])

@@ -16,7 +16,7 @@ NIGHT = date(2026, 12, 5)
 def _steps(*days: date) -> pl.DataFrame:
     rows = [("Ann", i + 1, day, 1.0 + i, 26.0, 8.0) for i, day in enumerate(days)]
     rows += [("Bob", i + 1, day, -1.0 - i, 24.0, 8.0) for i, day in enumerate(days)]
-    return pl.DataFrame(rows, schema=["player", "game", "date", "rating", "mu", "sigma"], orient="row")
+    return pl.DataFrame(rows, schema=["player", "rated", "date", "rating", "mu", "sigma"], orient="row")
 
 
 def _ticks(ax: object) -> list[str]:

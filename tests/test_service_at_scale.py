@@ -77,7 +77,7 @@ def _upload(site: LiveServer, logs: bytes) -> None:
 
 class Played(NamedTuple):
     id: int
-    key: str
+    game_key: str
     date: Date | None
     round: str | None
     source_file: str | None
@@ -110,7 +110,7 @@ def _expected(games: list[Played], *, player: str | None = None, event: str | No
     ordered = sorted(chosen, key=play_order, reverse=newest_first)
     if newest_first:
         ordered = [g for g in ordered if g.date is not None] + [g for g in ordered if g.date is None]
-    return [g.key for g in ordered]
+    return [g.game_key for g in ordered]
 
 
 # the filters as the API is given them (any case), and as the store spells them

@@ -82,4 +82,4 @@ def test_the_document_types_the_options(server: LiveServer) -> None:
     pages = {ref["$ref"].rsplit("/", 1)[1] for ref in answer["schema"]["anyOf"]}
     assert pages == {"Page_RatingRow_", "Page_RatingStep_"}
     step = document["components"]["schemas"]["RatingStep"]
-    assert set(step["properties"]) == {"player", "game", "date", "rating", "mu", "sigma"}
+    assert set(step["properties"]) == {"player", "rated", "id", "game", "date", "rating", "mu", "sigma"}

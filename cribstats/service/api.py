@@ -152,7 +152,8 @@ def _page(total: int, limit: int, offset: int, items: list[Any]) -> dict[str, An
 @router.get("/games", response_model=Page[GameItem], summary="Stored games, oldest first")
 def games(request: Request, player: q.Player = None, event: q.Event = None, since: q.Since = None,
           until: q.Until = None, limit: q.Limit = q.LIMIT_DEFAULT, offset: q.Offset = 0) -> Any:  # fmt: skip
-    """The games `cribstats games` lists, with its filters, oldest first (by date, then by id)."""
+    """The games `cribstats games` lists, with its filters, oldest first (by date, round, the file's name and the
+    place in it, then the game's key)."""
     filters = _filter(player, event, since, until)
     total, listed = views.games_page(service_of(request).engine, filters, limit, offset)
     return _page(total, limit, offset, [g.to_dict() for g in listed])

@@ -32,7 +32,13 @@ from cribstats.stats.matches import (
 )
 from cribstats.stats.measures import DISCARD_COLUMNS, STATS_COLUMNS, player_totals
 from cribstats.stats.ratings import Ratings, ordinal, rate_games, rating_history, rating_table
-from cribstats.stats.results import load_game_order, load_pair_totals, load_player_names, load_qualifying
+from cribstats.stats.results import (
+    load_game_keys,
+    load_game_order,
+    load_pair_totals,
+    load_player_names,
+    load_qualifying,
+)
 from cribstats.store.matches import StoredMatch, load_matches
 from cribstats.store.players import stored_key
 from cribstats.store.tables import name_key
@@ -187,8 +193,9 @@ def ratings_tables(engine: Engine, filters: StatsFilter, player: str | None = No
     with engine.connect() as conn:
         names = load_player_names(conn)
         key = None if player is None else stored_key(conn, player)
+        keys = load_game_keys(conn, filters) if history else None
     table = rating_table(ratings, names)
-    steps = rating_history(ratings, names) if history else None
+    steps = rating_history(ratings, names, keys) if keys is not None else None
     if key is not None:
         mine = names.filter(pl.col("name_key") == key)["player"].to_list()
         table = table.filter(pl.col("player").is_in(mine))

@@ -90,7 +90,8 @@ def _worst_candidates(filters: StatsFilter, *, per_player: bool, limit: int | No
         dp.c.role, dp.c.dealt, dp.c.thrown.label("chosen"), dp.c.kept, dp.c.best_thrown.label("best"),
         dp.c.best_kept, dp.c.loss,
         # what :func:`cribstats.store.queries.play_order` reads (``id`` the game's), and the loss in billionths
-        g.c.id.label("id"), g.c.round, g.c.source_file, g.c.source_place, dp.c.seat, units.label("units"),
+        g.c.id.label("id"), g.c.round, g.c.source_file, g.c.source_place, g.c.game_key, dp.c.seat,
+        units.label("units"),
     ]  # fmt: skip
     source = dp.join(g, g.c.id == dp.c.game_id).join(d, d.c.id == dp.c.deal_id).join(p, p.c.id == dp.c.player_id)
     place = sa.func.rank().over(partition_by=dp.c.player_id if per_player else None, order_by=units.desc())

@@ -30,7 +30,7 @@ import polars as pl
 from openskill.models import PlackettLuce
 
 RATING_COLUMNS: tuple[str, ...] = ("rank", "player", "rating", "mu", "sigma", "games", "last_game")
-HISTORY_COLUMNS: tuple[str, ...] = ("player", "game", "date", "rating", "mu", "sigma")
+HISTORY_COLUMNS: tuple[str, ...] = ("player", "rated", "id", "game", "date", "rating", "mu", "sigma")
 
 
 MODEL = PlackettLuce()
@@ -94,12 +94,13 @@ def game_ranks(teams: list[tuple[int, bool, int | None]]) -> list[int]:
 @dataclass(slots=True)
 class Ratings:
     """Ratings after every game: ``final`` by player id; ``games`` rated per player; ``history`` (when asked
-    for) one row per player and game: player id, game number (1-based, in rating order), date, mu, sigma."""
+    for) one row per player and game: player id, the game's place in the order rated (1 the first), the game's
+    id in the store, date, mu, sigma."""
 
     final: dict[int, Rating] = field(default_factory=dict)
     games: dict[int, int] = field(default_factory=dict)
     last: dict[int, Date | None] = field(default_factory=dict)
-    history: list[tuple[int, int, Date | None, float, float]] = field(default_factory=list)
+    history: list[tuple[int, int, int, Date | None, float, float]] = field(default_factory=list)
 
 
 def two_sides(winners: Sequence[Rating], losers: Sequence[Rating], model: PlackettLuce = MODEL
@@ -139,22 +140,23 @@ def rate_games(played: Iterable[tuple[Any, Sequence[Sequence[Any]]]], *, history
     game_no = 0
     days: dict[object, Date | None] = {None: None}
 
-    def record(players: Sequence[int], new: Sequence[Rating], when: object) -> None:
+    def record(players: Sequence[int], new: Sequence[Rating], when: object, game_id: int) -> None:
         day = days[when] if when in days else days.setdefault(when, _day(when))
         for p, rating in zip(players, new, strict=True):
             final[p] = rating
             games[p] = games.get(p, 0) + 1
             last[p] = day
             if history:
-                out.history.append((p, game_no, day, rating.mu, rating.sigma))
+                out.history.append((p, game_no, game_id, day, rating.mu, rating.sigma))
 
     for when, rows in played:
+        game_id = rows[0][0]
         if len(rows) == 2 and rows[0][2] != rows[1][2] and rows[0][3] != rows[1][3]:  # one on one, decided
             (_, a, _, a_won, _), (_, b, _, _, _) = rows
             w, lose = (a, b) if a_won else (b, a)
             game_no += 1
             ([winner], [loser]) = two_sides([final.get(w, start)], [final.get(lose, start)])
-            record((w, lose), (winner, loser), when)
+            record((w, lose), (winner, loser), when, game_id)
             continue
         sides: dict[int, list[int]] = {}
         facts: dict[int, tuple[bool, int | None]] = {}
@@ -169,15 +171,15 @@ def rate_games(played: Iterable[tuple[Any, Sequence[Sequence[Any]]]], *, history
             game_no += 1
             winners, losers = two_sides([final.get(p, start) for p in sides[w]],
                                         [final.get(p, start) for p in sides[lose]])  # fmt: skip
-            record(sides[w], winners, when)
-            record(sides[lose], losers, when)
+            record(sides[w], winners, when, game_id)
+            record(sides[lose], losers, when, game_id)
             continue
         order = list(sides)
         ranks = game_ranks([(team, *facts[team]) for team in order])
         rated = plackett_luce([[final.get(p, start) for p in sides[team]] for team in order], ranks)
         game_no += 1
         for team, new in zip(order, rated, strict=True):
-            record(sides[team], new, when)
+            record(sides[team], new, when, game_id)
     return out
 
 
@@ -207,13 +209,17 @@ def rating_table(ratings: Ratings, names: pl.DataFrame) -> pl.DataFrame:
     )
 
 
-def rating_history(ratings: Ratings, names: pl.DataFrame) -> pl.DataFrame:
-    """The ratings as they stood after each game, with :data:`HISTORY_COLUMNS` (needs ``history=True``)."""
-    schema = {"player_id": pl.Int64, "game": pl.Int64, "date": pl.Date, "mu": pl.Float64, "sigma": pl.Float64}
+def rating_history(ratings: Ratings, names: pl.DataFrame, keys: pl.DataFrame) -> pl.DataFrame:
+    """The ratings as they stood after each game, with :data:`HISTORY_COLUMNS` (needs ``history=True``), in the
+    order rated; ``keys``: the games' ``id`` and key (``game``), as :func:`cribstats.stats.results.load_game_keys`
+    reads them."""
+    schema = {"player_id": pl.Int64, "rated": pl.Int64, "id": pl.Int64, "date": pl.Date, "mu": pl.Float64,
+              "sigma": pl.Float64}  # fmt: skip
     frame = pl.DataFrame(ratings.history, schema=schema, orient="row")
     return (
         frame.join(names, on="player_id")
+        .join(keys, on="id", how="left")
         .with_columns((pl.col("mu") - 3 * pl.col("sigma")).alias("rating"))
-        .sort("game", "name_key")
+        .sort("rated", "name_key")
         .select(HISTORY_COLUMNS)
     )

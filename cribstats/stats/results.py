@@ -145,8 +145,8 @@ def _least(a: sa.ColumnElement[Any], b: sa.ColumnElement[Any]) -> sa.ColumnEleme
 
 def game_order_query(filters: StatsFilter) -> sa.Select[Any]:
     """Every seat of the covered games (game id, date as ISO text, player id, team, won as 0/1, final score
-    claimed, and what :func:`cribstats.store.queries.play_order` orders games by: round, source file and place),
-    game by game, a game's seats in seat order; :func:`load_game_order` puts the games in play order."""
+    claimed, and what :func:`cribstats.store.queries.play_order` orders games by: round, source file and place,
+    game key), game by game, a game's seats in seat order; :func:`load_game_order` puts the games in play order."""
     gp, g, e = t.game_player_table, t.game_table, t.event_table
     source = gp.join(g, g.c.id == gp.c.game_id)
     if filters.event is not None:
@@ -154,7 +154,7 @@ def game_order_query(filters: StatsFilter) -> sa.Select[Any]:
     return (
         sa.select(gp.c.game_id, sa.cast(g.c.date, sa.String).label("date"), gp.c.player_id, gp.c.team,
                   sa.cast(gp.c.won, sa.Integer).label("won"), gp.c.final_score_claimed, g.c.round,
-                  g.c.source_file, g.c.source_place)
+                  g.c.source_file, g.c.source_place, g.c.game_key)
         .select_from(source)
         .where(*_covered(filters))
         .order_by(gp.c.game_id, gp.c.seat)
@@ -241,6 +241,7 @@ class _Played:
     round: str | None
     source_file: str | None
     source_place: str | None
+    game_key: str
 
 
 def load_game_order(conn: Connection, filters: StatsFilter) -> list[tuple[str | None, list[Seat]]]:
@@ -252,15 +253,25 @@ def load_game_order(conn: Connection, filters: StatsFilter) -> list[tuple[str | 
 
     games: list[tuple[_Played, str | None, list[Seat]]] = []
     current = None
-    for game_id, day, player_id, team, won, score, round_, file, place in conn.execute(game_order_query(filters)):
+    for game_id, day, player_id, team, won, score, round_, file, place, key in conn.execute(
+        game_order_query(filters)
+    ):
         if game_id != current:
             current = game_id
             seats: list[Seat] = []
-            played = _Played(game_id, Date.fromisoformat(day) if day else None, round_, file, place)
+            played = _Played(game_id, Date.fromisoformat(day) if day else None, round_, file, place, key)
             games.append((played, day, seats))
         seats.append((game_id, player_id, team, won, score))
     games.sort(key=lambda game: play_order(game[0]))
     return [(day, seats) for _, day, seats in games]
+
+
+def load_game_keys(conn: Connection, filters: StatsFilter) -> pl.DataFrame:
+    """The covered games' ``id`` in the store and key (``game``): what a rating history names a game by."""
+    g, e = t.game_table, t.event_table
+    source = g if filters.event is None else g.outerjoin(e, e.c.id == g.c.event_id)
+    query = sa.select(g.c.id, g.c.game_key.label("game")).select_from(source).where(*_covered(filters))
+    return read_frame(conn, query, {"id": pl.Int64, "game": pl.String})
 
 
 def load_player_names(conn: Connection) -> pl.DataFrame:

@@ -170,9 +170,8 @@ class GameOrder:
 
 def _columns() -> tuple[tuple[Any, ...], tuple[Any, ...]]:
     g, e = t.game_table, t.event_table
-    ordering = (g.c.id, g.c.date, g.c.round, g.c.source_file, g.c.source_place)
-    return ordering, (*ordering, g.c.game_key, g.c.variant, g.c.deal_count, g.c.finding_count,
-                      e.c.name.label("event"))  # fmt: skip
+    ordering = (g.c.id, g.c.date, g.c.round, g.c.source_file, g.c.source_place, g.c.game_key)
+    return ordering, (*ordering, g.c.variant, g.c.deal_count, g.c.finding_count, e.c.name.label("event"))
 
 
 ORDERING, LISTED = _columns()  # what play_order reads; and what a line of the list shows
@@ -249,22 +248,36 @@ _DIGITS = re.compile(r"(\d+)")
 
 
 def natural_key(text: str | None) -> tuple[tuple[int, int | str], ...]:
-    """A sort key that puts numbers in text in numeric order: round 2 before round 10, line 9 before line 12.
+    """A sort key that puts numbers in text in numeric order: round 2 before round 10, line 9 before line 12;
+    spaces around the text left out. A number is written in decimal digits of any script (a superscript ``²`` is
+    text).
 
-    >>> sorted(["10", "2", "semi-final", "1"], key=natural_key)
-    ['1', '2', '10', 'semi-final']
+    >>> sorted(["10", "2", "semi-final", " 3", "1", "²"], key=natural_key)
+    ['1', '2', ' 3', '10', 'semi-final', '²']
     """
     if text is None:
         return ((2, ""),)
-    return tuple((0, int(part)) if part.isdigit() else (1, part.casefold())
-                 for part in _DIGITS.split(text) if part)
+    return tuple((0, int(part)) if part.isdecimal() else (1, part.casefold())
+                 for part in _DIGITS.split(text.strip()) if part)
+
+
+def file_name(path: str | None) -> str | None:
+    """A file's name without its folders, however its path was typed (``club/night.jsonl``, ``./club/
+    night.jsonl`` or from another folder; ``\\`` as Windows writes it).
+
+    >>> file_name("/home/club/night.jsonl"), file_name("night.jsonl"), file_name(r"C:\\club\\night.jsonl")
+    ('night.jsonl', 'night.jsonl', 'night.jsonl')
+    """
+    return None if path is None else path.replace("\\", "/").rsplit("/", 1)[-1]
 
 
 def play_order(row: Any) -> tuple[Any, ...]:
-    """How a night's games follow one another: date (undated last), round, then the file and the place in it
-    (the order of the tables on the sheet), then the order they were stored."""
-    return (row.date is None, row.date or Date.min, natural_key(row.round), row.source_file or "",
-            natural_key(row.source_place), row.id)
+    """How a night's games follow one another: date (undated last), round, then the file's name and the place in
+    it (the order of the tables on the sheet), then the game's key (its id, else its content hash), so that the
+    order never depends on how a path was typed or in what order the games were stored (a key is one game's)."""
+    file = natural_key(file_name(row.source_file))
+    return (row.date is None, row.date or Date.min, natural_key(row.round), file, natural_key(row.source_place),
+            row.game_key)
 
 
 def _seats(conn: Connection, game_ids: list[int]) -> dict[int, list[tuple[str, int | None, bool]]]:
