@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import date as Date
 from typing import Annotated
 
 import orjson
@@ -106,15 +107,17 @@ def games(
 
 def games_frame(rows: list[dict[str, object]]):  # type: ignore[no-untyped-def]
     """The games as a frame for CSV and Parquet, the columns of JSON: ``players``, ``scores`` and ``winners``
-    lists (a CSV cell holds each as a JSON array; :func:`cribstats.exports.json_list`), null where not known."""
+    lists (a CSV cell holds each as a JSON array; :func:`cribstats.exports.json_list`), ``date`` a date (CSV text
+    ``2026-11-03``, as JSON), null where not known."""
     import polars as pl
 
     kinds: dict[str, pl.DataType | type[pl.DataType]] = {
-        "id": pl.Int64, "deals": pl.Int64, "findings": pl.Int64,
+        "id": pl.Int64, "date": pl.Date, "deals": pl.Int64, "findings": pl.Int64,
         "players": pl.List(pl.String), "scores": pl.List(pl.Int64), "winners": pl.List(pl.String),
     }  # fmt: skip
-    return pl.DataFrame({c: [r[c] for r in rows] for c in GAME_COLUMNS},
-                        schema={c: kinds.get(c, pl.String) for c in GAME_COLUMNS})
+    values: dict[str, list[object]] = {c: [r[c] for r in rows] for c in GAME_COLUMNS}
+    values["date"] = [None if d is None else Date.fromisoformat(str(d)) for d in values["date"]]  # rows: ISO text
+    return pl.DataFrame(values, schema={c: kinds.get(c, pl.String) for c in GAME_COLUMNS})
 
 
 def _flat(value: object) -> object:

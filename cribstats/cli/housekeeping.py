@@ -75,15 +75,22 @@ def _confirm(question: str, yes: bool) -> None:
 
 
 def _emit(rows: list[dict[str, Any]], columns: tuple[str, ...], fmt: OutputFormat, out: str | None,
-          table: Table, lists: tuple[str, ...] = ()) -> None:
+          table: Table, lists: tuple[str, ...] = (), times: tuple[str, ...] = ()) -> None:
     """Rows out as ``cribstats stats`` writes its tables (``--format``, ``--out``); the ``lists`` columns (a
-    player's aliases) as lists of names: JSON and Parquet lists, in CSV a JSON array a cell."""
+    player's aliases) as lists of names: JSON and Parquet lists, in CSV a JSON array a cell. The ``times`` columns
+    hold UTC text with its offset (:func:`cribstats.store.writes.utc_text`), which CSV and JSON give as the table
+    does; Parquet has them as UTC timestamps."""
     import polars as pl
 
     from cribstats.cli.output import emit as emit_frame
+    from cribstats.store.writes import UTC_TEXT_FORMAT
 
     frame = pl.DataFrame([{c: r[c] for c in columns} for r in rows], schema=_schema(rows, columns, lists),
                          orient="row")
+    if fmt is OutputFormat.parquet:
+        frame = frame.with_columns(
+            pl.col(c).str.to_datetime(UTC_TEXT_FORMAT, time_unit="us", time_zone="UTC") for c in times
+        )
     emit_frame(frame, fmt, out, [table])
 
 
@@ -216,7 +223,7 @@ def imports(db: DbOption = DEFAULT_DB, format: FormatOption = OutputFormat.table
 
         cribstats delete --import 4
     """
-    from cribstats.store.history import IMPORT_COLUMNS, list_imports
+    from cribstats.store.history import IMPORT_COLUMNS, IMPORT_TIMES, list_imports
 
     def listed() -> list[dict[str, Any]]:
         engine = _store(db)
@@ -228,7 +235,7 @@ def imports(db: DbOption = DEFAULT_DB, format: FormatOption = OutputFormat.table
     rows = _run(db, listed)
     numeric = {"run", "imported", "stored", "present", "conflicting", "refused", "findings"}
     table = _table(f"{counted(len(rows), 'import')}", rows, IMPORT_COLUMNS, numeric)
-    _run(db, lambda: _emit(rows, IMPORT_COLUMNS, format, out, table))
+    _run(db, lambda: _emit(rows, IMPORT_COLUMNS, format, out, table, times=IMPORT_TIMES))
     if not rows:
         err_console().print(Text("no import yet"), soft_wrap=True)
 

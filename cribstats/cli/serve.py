@@ -254,15 +254,16 @@ def list_(db: DbOption = "sqlite:///cribstats.db") -> None:
     """
     from cribstats.service.keys import list_keys
     from cribstats.store.db import StoreError, schema_state
+    from cribstats.store.writes import utc_text
 
     with _store_errors(db):
         engine = _engine(db)
         if schema_state(engine) != "current":
             raise StoreError("no current cribstats store here: `cribstats db upgrade` or `cribstats import`")
         rows = list_keys(engine)
-    for row in rows:
-        revoked = row.revoked_at.isoformat(sep=" ") if row.revoked_at else "in use"
-        sys.stdout.write(f"{row.name}\t{row.role}\t{row.created_at.isoformat(sep=' ')}\t{revoked}\n")
+    for row in rows:  # the times in UTC, the offset written: 2026-12-06 13:30:08+00:00
+        revoked = utc_text(row.revoked_at) if row.revoked_at else "in use"
+        sys.stdout.write(f"{row.name}\t{row.role}\t{utc_text(row.created_at)}\t{revoked}\n")
     if not rows:
         err_console().print("no keys yet: `cribstats keys add NAME` makes one", markup=False)
 

@@ -21,7 +21,7 @@ import hashlib
 import secrets
 import shlex
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Literal, get_args
 
 import sqlalchemy as sa
@@ -31,6 +31,7 @@ from cribstats.errors import CribstatsError
 from cribstats.names import quoted
 from cribstats.store.db import ensure_schema, writer
 from cribstats.store.tables import api_key_table
+from cribstats.store.writes import now_utc, utc_text
 
 Role = Literal["recorder", "admin"]
 ROLES: tuple[str, ...] = get_args(Role)
@@ -72,7 +73,8 @@ def key_hash(key: str) -> str:
 
 
 def _now() -> datetime:
-    return datetime.now(UTC).replace(tzinfo=None, microsecond=0)
+    """The time now as the store keeps it (:func:`cribstats.store.writes.now_utc`), to the second."""
+    return now_utc().replace(microsecond=0)
 
 
 def _check_name(name: str) -> str:
@@ -100,7 +102,7 @@ def add_key(engine: Engine, name: str, role: str = "recorder") -> str:
             raise KeyNameError(f"{quoted(name)} already has a key in use: choose another name for the new key "
                                f"(`cribstats keys revoke {shlex.quote(name)}` revokes that one)")
         if row is not None:
-            revoked = row.revoked_at.isoformat(sep=" ")
+            revoked = utc_text(row.revoked_at)
             raise KeyNameError(f"{quoted(name)} is the name of a key revoked on {revoked}, whose record stays: "
                                "choose another name for the new key")
         conn.execute(sa.insert(k).values(name=name, role=role, key_hash=key_hash(key), created_at=_now()))

@@ -23,6 +23,7 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
 from cribstats.store import tables as t
+from cribstats.store.writes import utc_text
 
 
 class RunTally(Protocol):
@@ -76,8 +77,8 @@ class ImportRow:
         return {
             "run": self.run,
             "file": self.file,
-            "started_at": self.started_at.isoformat(sep=" ", timespec="seconds"),
-            "finished_at": self.finished_at.isoformat(sep=" ", timespec="seconds") if self.finished_at else None,
+            "started_at": utc_text(self.started_at),  # 2026-12-06 13:30:08+00:00: the store keeps UTC
+            "finished_at": utc_text(self.finished_at) if self.finished_at else None,
             "status": self.status,
             "imported": self.imported,
             "stored": self.stored,
@@ -90,6 +91,9 @@ class ImportRow:
 
 IMPORT_COLUMNS = ("run", "file", "started_at", "finished_at", "status", "imported", "stored", "present",
                   "conflicting", "refused", "findings")
+#: the columns that are times: text in UTC with its offset (:func:`cribstats.store.writes.utc_text`), in Parquet
+#: a UTC timestamp
+IMPORT_TIMES = ("started_at", "finished_at")
 
 
 def list_imports(conn: Connection) -> list[ImportRow]:

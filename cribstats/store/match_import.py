@@ -58,9 +58,10 @@ from cribstats.store.match_judge import (
     player_id,
     stored_games,
 )
-from cribstats.store.match_rows import SETTING, as_date, names_json, now, record_values, rules_json, set_sides
+from cribstats.store.match_rows import SETTING, as_date, names_json, record_values, rules_json, set_sides
 from cribstats.store.match_setting import set_inline_settings
 from cribstats.store.tables import name_key
+from cribstats.store.writes import now_utc
 
 _T = TypeVar("_T")
 #: what the writer does with an input it refuses: ``(file, place, reason)``
@@ -302,7 +303,7 @@ def _link_game(conn: Connection, link: _GameLink) -> int:
         played = conn.execute(sa.select(g.c.event_id, g.c.date, g.c.site).where(g.c.id == game.id)).one()
         values = {"source_id": link.match, "content_hash": None, "rules": rules_json(MatchRules()),
                   "first_to": 2, "count_by": "games", "side1": names_json(sides[0]),
-                  "side2": names_json(sides[1]), "imported_at": now(), **played._mapping}
+                  "side2": names_json(sides[1]), "imported_at": now_utc(), **played._mapping}
         match_id = int(conn.execute(sa.insert(m).returning(m.c.id), values).scalar_one())
         set_sides(conn, match_id, sides)
     else:

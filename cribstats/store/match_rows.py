@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
 from datetime import date as Date
 from typing import Any
 
@@ -15,6 +14,7 @@ from cribstats.match.model import MatchRecord, MatchRules, Sides
 from cribstats.safetext import storable_path
 from cribstats.store import tables as t
 from cribstats.store.match_judge import event_id, player_id
+from cribstats.store.writes import now_utc
 
 #: the match's columns that say where and when it was played
 SETTING = ("event_id", "date", "round", "site")
@@ -37,7 +37,7 @@ def record_values(conn: Connection, record: MatchRecord, digest: str, source: So
         "side1": names_json(one), "side2": names_json(two),
         "recorded_winner": None if result is None else result.winner,
         "recorded_points1": points[0], "recorded_points2": points[1],
-        "source_file": storable_path(source.file), "source_place": source.place or None, "imported_at": now(),
+        "source_file": storable_path(source.file), "source_place": source.place or None, "imported_at": now_utc(),
     }
 
 
@@ -59,8 +59,3 @@ def names_json(names: tuple[str, ...]) -> str:
 
 def as_date(text: str | None) -> Date | None:
     return None if text is None else Date.fromisoformat(text)
-
-
-def now() -> datetime:
-    """The time of day in UTC, as the store's timestamps keep it (naive)."""
-    return datetime.now(UTC).replace(tzinfo=None)

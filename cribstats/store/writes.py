@@ -49,6 +49,21 @@ def now_utc() -> datetime:
     return datetime.now(UTC).replace(tzinfo=None)
 
 
+#: the layout of :func:`utc_text`, for a reader that parses it back (polars ``str.to_datetime``)
+UTC_TEXT_FORMAT = "%Y-%m-%d %H:%M:%S%:z"
+
+
+def utc_text(moment: datetime) -> str:
+    """A time the store keeps (UTC without a zone) as people and exports are given it: to the second, in UTC
+    with the offset written, so that a reader in any time zone knows the instant.
+
+    >>> utc_text(datetime(2026, 12, 6, 13, 30, 8, 517))
+    '2026-12-06 13:30:08+00:00'
+    """
+    zoned = moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
+    return zoned.isoformat(sep=" ", timespec="seconds")
+
+
 class BatchWriter:
     """Writes batches of prepared games into one store; remembers the ids of the players and events committed
     (:meth:`remember`), so that later batches need not look them up."""
