@@ -257,6 +257,8 @@ def _deal_lines(
         if facts.scores_due and facts.scores_due != facts.scores_claimed:
             due = "; by points due " + _board(facts.scores_due, teams)
         lines.append(f"{INDENT}Board by the claims: {board}{due}")
+    else:
+        lines.append(f"{INDENT}Board: not known (the play of this deal or an earlier one is not given)")
     lines.extend(_finding_line(f, INDENT, names) for f in rest)
     return lines
 
@@ -303,6 +305,8 @@ def _end_lines(
         skunk = {1: ", a skunk", 2: ", a double skunk", 3: ", a triple skunk"}.get(outcome.skunk_level, "")
         ended = f" in deal {outcome.ended_in_deal}" if outcome.ended_in_deal else ""
         lines.append(f"Won by {' and '.join(_user(p) for p in outcome.winners)}{ended}{skunk}")
+    elif outcome.deals and not outcome.scores_claimed:
+        lines.append("The winner is not known: the board is not known after a deal without its play")
     else:
         lines.append("No side reached the target")
     if outcome.winners_due and set(outcome.winners_due) != set(outcome.winners):

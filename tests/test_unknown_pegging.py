@@ -42,3 +42,20 @@ def test_a_deal_without_its_play_leaves_the_board_as_due_unknown(sqlite_url: str
     assert shown.exit_code == 0
     assert "Board by the claims: Alice 24, Bob 12\n" in shown.stdout
     assert "due" not in shown.stdout.split("Board by the claims")[1]
+
+
+def test_a_deal_without_its_play_or_a_board_leaves_the_board_as_claimed_unknown(sqlite_url: str,
+                                                                               tmp_path: Path) -> None:
+    # the same deal with no board written either: the shows alone (Alice 12 + 6, Bob 9) are not the board, since
+    # the play's points are missing; nobody can say who is ahead, nor who won
+    deal = deal_without_play({})
+    del deal["scores"]
+    game = {"format": "cribstats/game/1", "id": "no-board", "players": ["Alice", "Bob"], "deals": [deal]}
+    path = write_jsonl(tmp_path / "night.jsonl", [game])
+    runner = CliRunner()
+    assert runner.invoke(app, ["import", "--db", sqlite_url, "-q", str(path)]).exit_code == 0
+    shown = runner.invoke(app, ["show", "--db", sqlite_url, "no-board"], env={"COLUMNS": "200"})
+    assert shown.exit_code == 0
+    assert "Board by the claims" not in shown.stdout and "Alice 18" not in shown.stdout
+    assert "    Board: not known (the play of this deal or an earlier one is not given)\n" in shown.stdout
+    assert "The winner is not known" in shown.stdout and "No side reached the target" not in shown.stdout

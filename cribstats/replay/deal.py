@@ -115,7 +115,8 @@ class DealReplay(Claims):
         g.after_end_reported = False  # the next deal may tell of the end again
         return DealFacts(
             self.number, self.deal.dealer, self.starter, not after_end and not g.over, after_end,
-            [*self.facts.values()], self.shows, g.scores_by_player(g.board), g.scores_due(),
+            [*self.facts.values()], self.shows, g.scores_by_player(g.board) if g.board_known else {},
+            g.scores_due(),
             self.play_events, self.play_dues, self.play_counts, self.play_after_end_from, self.play_claims_by_card,
         )
 

@@ -89,7 +89,9 @@ class DealFacts:
     _players: list[PlayerDealFacts] | None = None
     #: the hands and the crib shown, in counting order (see :attr:`shows`)
     _shows: list[ShowFact] | None = None
-    scores_claimed: dict[str, int] = field(default_factory=dict)  # board after the deal, per player (team score)
+    # the board after the deal, per player (team score); empty when it is not known (a deal without its play or
+    # pegging totals, and no board recorded since)
+    scores_claimed: dict[str, int] = field(default_factory=dict)
     scores_due: dict[str, int] = field(default_factory=dict)
     #: the log's play events as replayed (empty when the deal was not played out: no ``play``, or after the end)
     play_events: Sequence[Sequence[Any]] = ()
