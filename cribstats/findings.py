@@ -157,13 +157,24 @@ def pegged_what() -> str:
     return "the play"
 
 
-def muggins_message(by: str, victim: str, taken: int, missed: int, what: str) -> str:
-    """A muggins call that takes more than was missed.
+def muggins_message(by: str, victim: str, taken: int, missed: int, what: str, *, taken_before: int = 0) -> str:
+    """A muggins call that takes more than was missed (``missed``: what was left to take after the calls before
+    on the same claim, which took ``taken_before``).
 
     >>> muggins_message("Bob", "Alice", 4, 2, "the hand 5S 4S 2S 6H with starter 5H")
     'Bob took 4 from Alice by muggins on the hand 5S 4S 2S 6H with starter 5H, but only 2 was missed there'
+    >>> print(muggins_message("Cy", "Al", 4, 0, "the crib", taken_before=4))
+    Cy took 4 from Al by muggins on the crib, but nothing was left to take there: an earlier call took the 4 missed
+    >>> print(muggins_message("Cy", "Al", 4, 1, "it", taken_before=3))
+    Cy took 4 from Al by muggins on it, but only 1 was left to take there: an earlier call took 3 of the 4 missed
     """
-    return f"{by} took {taken} from {victim} by muggins on {what}, but only {missed} was missed there"
+    took = f"{by} took {taken} from {victim} by muggins on {what}"
+    if not taken_before:
+        return f"{took}, but only {missed} was missed there"
+    if not missed:
+        return f"{took}, but nothing was left to take there: an earlier call took the {taken_before} missed"
+    return (f"{took}, but only {missed} was left to take there: an earlier call took {taken_before} of the "
+            f"{taken_before + missed} missed")
 
 
 def muggins_heels_message(by: str, victim: str, taken: int) -> str:

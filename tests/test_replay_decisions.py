@@ -51,6 +51,26 @@ def test_calls_on_one_claim_share_what_it_missed() -> None:
     ]
 
 
+def test_a_call_after_another_on_one_claim_says_what_the_earlier_took() -> None:
+    # Bob claims 5 for 9 (missed 4); Alice takes 3, then 2: the second took 2 where 1 was left, the first having
+    # taken 3 of the 4; a third call of 1 after them finds nothing left at all
+    deal = example_deal(
+        show={"Bob": 5, "Alice": 12, "crib": 6},
+        muggins=[
+            {"by": "Alice", "from": "Bob", "phase": "hand", "points": 3},
+            {"by": "Alice", "from": "Bob", "phase": "hand", "points": 2},
+            {"by": "Alice", "from": "Bob", "phase": "hand", "points": 1},
+        ],
+        scores={"Alice": 30, "Bob": 8},
+    )
+    findings = replay(make_game([deal], muggins=True)).findings
+    assert [f.kind for f in findings] == ["missed", "muggins-call", "muggins-call"]  # the board as claimed: 30, 8
+    assert [f.message.split(", but ")[1] for f in findings[1:]] == [
+        "only 1 was left to take there: an earlier call took 3 of the 4 missed",
+        "nothing was left to take there: an earlier call took the 4 missed",
+    ]
+
+
 def test_muggins_call_on_a_pegged_total_shares_what_the_total_missed() -> None:
     # Play without points, pegged totals: Alice 6 (due 2+3+1), Bob 1 (due 3: pair 2 and last card 1), missed 2.
     # Alice takes 3 at Bob's 4H (event 8): 1 more than the total missed. Board: Alice 24 + 3 = 27, Bob 12 - 2 = 10.

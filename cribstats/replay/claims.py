@@ -51,6 +51,7 @@ class Claims:
         """Judge the calls on one claim against what it missed (ANY_EVENT: calls on a ``pegged`` total)."""
         g = self.g
         pool = None if event == ANY_EVENT else event
+        earlier = 0  # what the calls before took of what was missed
         for call in self.calls_for(phase, event, victim):
             if not g.game.muggins_rule:
                 g.find("muggins-call", phase, call.by, muggins_off_message(call.by, victim, call.points),
@@ -58,9 +59,11 @@ class Claims:
                 continue
             left = self.missed_left.get((victim, phase, pool), 0)
             if call.points > left:
-                g.find("muggins-call", phase, call.by, muggins_message(call.by, victim, call.points, left, what()),
-                       event=call.event, claimed=call.points, due=left, at=event if event != ANY_EVENT else NEVER)
+                message = muggins_message(call.by, victim, call.points, left, what(), taken_before=earlier)
+                g.find("muggins-call", phase, call.by, message, event=call.event, claimed=call.points, due=left,
+                       at=event if event != ANY_EVENT else NEVER)
             self.missed_left[(victim, phase, pool)] = max(0, left - call.points)
+            earlier += min(call.points, left)
 
     def credit_calls(self, victim: str, phase: Phase, event: int | None) -> None:
         if not self.calls:
