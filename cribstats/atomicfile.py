@@ -78,12 +78,14 @@ def atomic_output(path: str | os.PathLike[str], *, durable: bool = True) -> Iter
         with _standard_output() as handle:
             yield handle
         return
-    # a link is followed: the file it points to is replaced (a club's web folder linking to its report)
-    target = Path(os.path.realpath(path))
-    if _written_in_place(target):
-        with _in_place_output(target, path) as handle:
+    # asked of the path as given, which the system follows: /dev/stdout on a pipe is a link to a name that is
+    # no path (/proc/self/fd/1 -> "pipe:[...]"), which only the system can open
+    if _written_in_place(Path(path)):
+        with _in_place_output(Path(path), path) as handle:
             yield handle
         return
+    # a link is followed: the file it points to is replaced (a club's web folder linking to its report)
+    target = Path(os.path.realpath(path))
     try:
         fd, temp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".part")
     except OSError as err:

@@ -20,7 +20,7 @@ from __future__ import annotations
 import base64
 import hashlib
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from importlib import resources
@@ -127,6 +127,26 @@ def _tell(on_stage: Stage | None, name: str) -> None:
 
 class ReportError(CribstatsError):
     """A report that cannot be written."""
+
+
+def made_at(environ: Mapping[str, str] = os.environ) -> datetime:
+    """The time the report says it was made: now, or the time ``SOURCE_DATE_EPOCH`` gives (seconds since 1970,
+    as reproducible builds set it), so that the same store can give the same file byte for byte.
+
+    >>> made_at({"SOURCE_DATE_EPOCH": "1796515200"}).isoformat()
+    '2026-12-06T00:00:00+00:00'
+
+    :raises ReportError: for a ``SOURCE_DATE_EPOCH`` that is not a whole number of seconds.
+    """
+    stamp = environ.get("SOURCE_DATE_EPOCH")
+    if stamp is None:
+        return datetime.now(UTC)
+    if not stamp.strip().isascii() or not stamp.strip().isdecimal():
+        raise ReportError(f"SOURCE_DATE_EPOCH must be a whole number of seconds since 1970 (UTC), not {stamp!r}")
+    try:
+        return datetime.fromtimestamp(int(stamp), UTC)
+    except (OverflowError, OSError, ValueError):
+        raise ReportError(f"SOURCE_DATE_EPOCH {stamp.strip()} is past the last time a report can name") from None
 
 
 @dataclass(slots=True)
@@ -249,7 +269,7 @@ def report_context(engine: Engine, filters: StatsFilter | None = None, *, title:
     return {
         "title": title,
         "scope": sentence_start(filters.describe()),  # the player as stored, other names as typed
-        "generated": datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"),
+        "generated": made_at().strftime("%Y-%m-%d %H:%M UTC"),
         "summary": [
             ("Games", str(games["games"])),
             ("Finished games", str(finished)),

@@ -67,3 +67,12 @@ def test_out_dash_is_standard_output(tmp_path: Path, args: list[str]) -> None:
     assert (done.returncode, done.stderr) == (0, b"")
     assert done.stdout == cribstats(*args).stdout != b""
     assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.skipif(not Path("/dev/stdout").exists(), reason="needs /dev/stdout")
+def test_out_dev_stdout_on_a_pipe_writes_into_the_pipe(tmp_path: Path) -> None:
+    """``--out /dev/stdout`` with standard output a pipe (``| wc -c``, as captured here): the system's link leads
+    to a name that is no path (``pipe:[...]``), and only opening the name as given reaches the pipe."""
+    done = cribstats(*ANALYSE, "--out", "/dev/stdout")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == cribstats(*ANALYSE).stdout != b""

@@ -175,3 +175,20 @@ def test_the_scope_line_keeps_names_as_typed(mixed_case_store: str, tmp_path: Pa
     result = CliRunner().invoke(app, args)
     assert result.exit_code == 0, result.output
     assert _scope(out.read_text(encoding="utf-8")) == scope
+
+
+def test_source_date_epoch_makes_the_same_store_give_the_same_file(store: str, tmp_path: Path) -> None:
+    # 1796515200 seconds after 1970-01-01 00:00 UTC: 20,793 days of 86,400 seconds, 2026-12-06 00:00 UTC
+    runs = []
+    for name in ("one.html", "two.html"):
+        out = tmp_path / name
+        result = CliRunner().invoke(app, ["report", "--db", store, "--out", str(out)],
+                                    env={"SOURCE_DATE_EPOCH": "1796515200"})  # fmt: skip
+        assert result.exit_code == 0, result.output
+        runs.append(out.read_bytes())
+    assert runs[0] == runs[1]
+    assert b"generated 2026-12-06 00:00 UTC" in runs[0]
+    bad = CliRunner().invoke(app, ["report", "--db", store, "--out", str(tmp_path / "bad.html")],
+                             env={"SOURCE_DATE_EPOCH": "yesterday"})  # fmt: skip
+    assert bad.exit_code == 1 and "SOURCE_DATE_EPOCH must be a whole number" in bad.output
+    assert not (tmp_path / "bad.html").exists()

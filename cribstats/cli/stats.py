@@ -354,11 +354,15 @@ def report(
 ) -> None:
     """Write the club report: one self-contained HTML file (charts inside) that reads well on a phone.
 
-    Standings, a table per player, the charts, and the audit summary with the worst findings.
+    Standings, a table per player, the charts, and the audit summary with the worst findings. The report says when
+    it was made; with SOURCE_DATE_EPOCH set (seconds since 1970) it says that time instead, so that the same store
+    gives the same file byte for byte (a site kept in git changes only when the games do).
 
     Examples:
 
         cribstats import sample_logs && cribstats report --out report.html
+
+        SOURCE_DATE_EPOCH=$(date -r cribstats.db +%s) cribstats report --out report.html
 
         cribstats report --event "Grass Roots League" --since 2026-03-01 --out march.html
     """
