@@ -294,6 +294,9 @@ CONTRACT_BREAKS = [
     (_set(("target",), 0), "target: must be more than 0, not 0"),
     (_set(("date",), "2026-13-01"), "date: '2026-13-01' is not a date of the calendar"),
     (_set(("date",), "3 Nov 2026"), "date: '3 Nov 2026' is not a date: write YYYY-MM-DD"),
+    # digits of another script are no date of the contract's shape (a regular expression's \d takes them)
+    (_set(("date",), "\uff12\uff10\uff12\uff16-04-01"),
+     "date: '\uff12\uff10\uff12\uff16-04-01' is not a date: write YYYY-MM-DD"),
     (_set(("round",), 2), "round: expected a string, found the number 2"),
     (_set(("id",), ""), "id: must not be empty"),
     (_set(("players",), ["Alice"]), "players: a game has 2 to 4 players, not 1"),

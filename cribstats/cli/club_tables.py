@@ -46,8 +46,10 @@ def _table(frame: pl.DataFrame, title: str) -> Table:
 
 
 def night(
-    event: Annotated[str, typer.Option("--event", help="The event (case ignored).", show_default=False)],
     date: Annotated[str, typer.Option("--date", help="The night's date (YYYY-MM-DD).", show_default=False)],
+    event: Annotated[str | None, typer.Option(
+        "--event", help="The event (case ignored); without it, the night of the games of no event.",
+        show_default=False)] = None,
     db: DbOption = DEFAULT_DB,
     hands: Annotated[
         bool, typer.Option("--hands", help="Write the special hands instead of the placings (for --format).")
@@ -60,6 +62,7 @@ def night(
     won) and the special hands from the deal logs (every hand or crib of 24 or more, 28s, 29s, four of a kind).
 
     The table view shows both; --format csv|json|parquet writes the placings, or with --hands the special hands.
+    Without --event, the night of the games recorded on that date with no event.
 
     Examples:
 
@@ -70,13 +73,14 @@ def night(
     from cribstats.stats.night import load_night
 
     try:
-        name_option(event, "--event")
+        if event is not None:
+            name_option(event, "--event")
         day = date_option(date, "--date")
         if day is None:  # typer requires --date: only a direct call can leave it out
             raise UsageError("--date is needed: the night's date, YYYY-MM-DD")
         with _open_store(db).connect() as conn:
             result = load_night(conn, event, day)
-        title = f"{result.event or event}, {day.isoformat()}"
+        title = f"{result.event or event or 'no event'}, {day.isoformat()}"
         tables = [_table(result.placings, f"Placings: {title}")]
         if result.special_hands.height:
             tables.append(_table(result.special_hands, "Special hands"))
@@ -87,7 +91,7 @@ def night(
     except _handled() as error:
         raise _fail(error) from None
     if result.placings.height == 0:
-        _say(f"no finished games stored for {event} on {day.isoformat()}")
+        _say(f"no finished games stored for {event or 'no event'} on {day.isoformat()}")
     elif result.grand_slams:
         _say(f"Grand Slam: {', '.join(result.grand_slams)}")
 

@@ -26,10 +26,13 @@ import re
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
+import orjson
+
 from cribstats.errors import CribstatsError, LogError, VariantError
 from cribstats.formats.sources import OnError, SourceGame, empty_input, header_only, line_place, report
 from cribstats.gamelog import FORMAT, GameLog, GameLogError, validate_game
-from cribstats.gamelog.canonical import content_hash
+from cribstats.gamelog.alike import result_identity
+from cribstats.gamelog.canonical import canonical_json
 from cribstats.names import TextError, name_key, normalise_name, quoted
 from cribstats.variants import DEFAULT_VARIANT, VARIANT_NAMES, find_variant
 
@@ -88,9 +91,11 @@ def read_tally(
 
 def repeated_game(game: GameLog, place: str, seen: dict[str, str]) -> str | None:
     """Why the game read at ``place`` of a sheet is refused as the same game as an earlier one of the sheet (the
-    same log: date, event, round, players, scores and options alike), or None, the game then remembered in
-    ``seen`` (content hash: place). The store keeps one game of one log, so the second would be taken as already
-    stored and a game played twice lost without a word; a row entered twice must not count twice either.
+    same log, or the same record of a result but for how it spells the event and names, the players' order and
+    the options left to their defaults: :func:`~cribstats.gamelog.alike.result_identity`), or None, the game then
+    remembered in ``seen`` (identity: place). The store keeps one game of one log, so the second would be taken
+    as already stored and a game played twice lost without a word; a row entered twice must not count twice
+    either.
 
     >>> from cribstats.gamelog import validate_game
     >>> log = {"format": "cribstats/game/1", "players": ["A", "B"], "result": {"winner": "A"}}
@@ -100,7 +105,8 @@ def repeated_game(game: GameLog, place: str, seen: dict[str, str]) -> str | None
     >>> print(repeated_game(validate_game(log), "line 4", seen))
     the same game as line 2 (date, players and scores alike): if it was played twice, give each its round
     """
-    first = seen.setdefault(content_hash(game), place)
+    text, digest = canonical_json(game)
+    first = seen.setdefault(result_identity(orjson.loads(text)) or digest, place)
     if first == place:
         return None
     if game.round is None:

@@ -78,7 +78,7 @@ class GameOptions:
         return bool(self.bidding)
 
 
-_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
+_DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")  # ASCII digits: \d takes any script's
 
 
 def iso_date(text: str) -> str:

@@ -263,12 +263,13 @@ def _listed(rows: list[dict[str, Any]], limit: int, offset: int) -> dict[str, An
 @router.get("/nights", response_model=Page[NightRow],  # type: ignore[valid-type]
             summary="A club night's placings in the ACC order")
 def nights(request: Request,
-           event: Annotated[str, Query(max_length=q.TEXT_MAX, description="The event (case ignored).")],
            date: Annotated[q.Day, Query(description="The night's date (YYYY-MM-DD).")],
+           event: Annotated[str | None, Query(max_length=q.TEXT_MAX, description=(
+               "The event (case ignored); left out or empty, the night of the games of no event."))] = None,
            limit: q.Limit = q.LIMIT_DEFAULT, offset: q.Offset = 0) -> Any:  # fmt: skip
     """The placings of `cribstats night --event EVENT --date DATE --format json`: game points, then games won,
     then spread (an empty list when no finished game of that night is stored)."""
-    rows = views.night_rows(service_of(request).engine, q.text(event, "event") or "", date)
+    rows = views.night_rows(service_of(request).engine, q.text(event, "event") or None, date)
     return _listed(rows, limit, offset)
 
 

@@ -322,15 +322,16 @@ def _rows(frame: Any) -> list[dict[str, Any]]:
     return frame_rows(frame)
 
 
-def night_rows(engine: Engine, event: str, day: Date) -> list[dict[str, Any]]:
-    """The placings of ``cribstats night --event EVENT --date DAY --format json``."""
+def night_rows(engine: Engine, event: str | None, day: Date) -> list[dict[str, Any]]:
+    """The placings of ``cribstats night --event EVENT --date DAY --format json`` (``event`` None: the night of
+    the games of no event)."""
     from cribstats.stats.night import load_night
 
     def read() -> list[dict[str, Any]]:
         with engine.connect() as conn:
             return _rows(load_night(conn, event, day).placings)
 
-    return CACHE.get(engine, ("night", event_key(event), day), read)
+    return CACHE.get(engine, ("night", None if event is None else event_key(event), day), read)
 
 
 def season_rows(engine: Engine, filters: StatsFilter, *, quarters: bool = False,

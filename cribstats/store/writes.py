@@ -23,6 +23,7 @@ from cribstats.store.db import is_postgresql
 from cribstats.store.identity import IN_CHUNK, BatchOutcome, existing_games, id_conflict, key_conflict
 from cribstats.store.players import alias_ids, refuse_seated_twice
 from cribstats.store.removal import Unused, remove_unused
+from cribstats.store.results_alike import identity_of, stored_identities
 from cribstats.store.rows import (
     DATE_AT,
     DEAL_COLUMNS,
@@ -114,8 +115,13 @@ class BatchWriter:
         by_key = {row.game_key: row for row in existing}
         to_store: list[tuple[PreparedGame, bool]] = []
         replacing: dict[str, int] = {}  # content hash -> the id of the stored game it replaces
+        results = stored_identities(conn, batch)  # records of a result alone, stored or stored in this batch
         for g in batch:
             if g.content_hash in by_hash or _stored_as_written(g, by_hash):
+                out.present.append(g)
+                continue
+            identity = identity_of(g)
+            if identity is not None and identity in results:  # the same result, spelt otherwise
                 out.present.append(g)
                 continue
             same_id = by_source.get(g.source_id) if g.source_id else None
@@ -132,6 +138,8 @@ class BatchWriter:
                 out.conflicts.append((g, key_conflict(g)))
             else:
                 to_store.append((g, False))
+                if identity is not None:
+                    results.add(identity)
         if not to_store:
             return False
         players = self._resolve_players(conn, [g for g, _ in to_store], out)
