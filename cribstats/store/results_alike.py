@@ -15,7 +15,7 @@ from cribstats.store import tables as t
 from cribstats.store.bulk import chunks
 from cribstats.store.rows import GAME_OWN_COLUMNS, PreparedGame
 
-_DATE, _DEALS = GAME_OWN_COLUMNS.index("date"), GAME_OWN_COLUMNS.index("deal_count")
+_DATE = GAME_OWN_COLUMNS.index("date")
 DATES_AT_ONCE = 300
 
 
