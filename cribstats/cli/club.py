@@ -18,7 +18,8 @@ PANEL_OUT = "Output"
 
 def _date(text: str | None, option: str) -> Date | None:
     """:func:`~cribstats.cli.stats.date_option`, a refusal as a usage error (exit 2)."""
-    from cribstats.cli.stats import UsageError, date_option
+    from cribstats.cli.options import UsageError
+    from cribstats.cli.stats import date_option
 
     try:
         return date_option(text, option)

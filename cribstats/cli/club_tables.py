@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from cribstats.cli.options import DbOption, FormatOption, OutOption, OutputFormat, err_console
+from cribstats.cli.options import DbOption, FormatOption, OutOption, OutputFormat, UsageError, err_console
 from cribstats.cli.output import emit as _emit
 from cribstats.cli.stages import QuietOption, output, stages, writing
 from cribstats.cli.stats import (
@@ -16,7 +16,6 @@ from cribstats.cli.stats import (
     PlayerOption,
     SinceOption,
     UntilOption,
-    UsageError,
     _fail,
     _filters,
     _handled,

@@ -10,9 +10,17 @@ from rich import box
 from rich.table import Table
 from rich.text import Text
 
-from cribstats.cli.options import DEFAULT_DB, DbOption, FormatOption, OutOption, OutputFormat, err_console, fail
+from cribstats.cli.options import (
+    DEFAULT_DB,
+    DbOption,
+    FormatOption,
+    OutOption,
+    OutputFormat,
+    UsageError,
+    err_console,
+    fail,
+)
 from cribstats.cli.terminal import cell
-from cribstats.errors import CribstatsError
 from cribstats.findings import counted
 from cribstats.names import quoted
 from cribstats.safetext import visible
@@ -36,21 +44,16 @@ RENAME_HELP = (
 YesOption = Annotated[bool, typer.Option("--yes", "-y", help="Do it without asking for confirmation.")]
 
 
-class UsageError(CribstatsError):
-    """Input that names nothing stored, or options that do not fit together (exit 2)."""
-
-
 def _run(db: str, action: Any) -> Any:
     """Run ``action``; bad input exits 2, an unusable database 1, each with one line on standard error."""
     from cribstats.cli.output import OutputUsageError
-    from cribstats.cli.stats import UsageError as OptionsError
     from cribstats.cli.store import _database_errors
     from cribstats.store.players import PlayerError
 
     with _database_errors(db):
         try:
             return action()
-        except (UsageError, OptionsError, PlayerError, OutputUsageError) as err:
+        except (UsageError, PlayerError, OutputUsageError) as err:
             raise fail(str(err), 2) from None
 
 

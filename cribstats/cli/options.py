@@ -13,11 +13,16 @@ import typer
 from rich.console import Console
 
 from cribstats.cli import terminal
+from cribstats.errors import CribstatsError
 
 if TYPE_CHECKING:
     from cribstats.cards import Card
 
 DEFAULT_DB = "sqlite:///cribstats.db"
+
+
+class UsageError(CribstatsError):
+    """Options that do not fit together, or input that names nothing stored (exit 2)."""
 
 
 class OutputFormat(StrEnum):

@@ -13,6 +13,7 @@ from cribstats.cli.options import (
     FormatOption,
     OutOption,
     OutputFormat,
+    UsageError,
     err_console,
     fail,
     named_out,
@@ -60,10 +61,6 @@ class ChartKind(StrEnum):
     averages = "averages"
     hands = "hands"
     accuracy = "accuracy"
-
-
-class UsageError(CribstatsError):
-    """Options that do not fit together."""
 
 
 def date_option(text: str | None, option: str) -> Date | None:
