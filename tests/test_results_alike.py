@@ -17,7 +17,7 @@ HEADER = "date,event,round,player1,player2,score1,score2"
 # Table 1's sheet: three games of round 1 and 2. Table 2 sends its own game of round 1 again, its own way.
 TABLE_1 = [HEADER, "2026-05-12,Grass Roots,1,Ann,Kim,121,109", "2026-05-12,Grass Roots,1,Bob,Cat,121,80",
            "2026-05-12,Grass Roots,2,Ann,Bob,100,121"]  # fmt: skip
-TABLE_2 = [HEADER + ",variant,target", "2026-05-12,GRASS ROOTS ,1,KIM,ann,109,121,six-card,121"]
+TABLE_2 = [HEADER + ",variant,target", "2026-05-12,GRASS ROOTS ,01,KIM,ann,109,121,six-card,121"]
 
 
 def _run(*args: str, db: str) -> str:

@@ -4,10 +4,10 @@ Roots`` with the default variant written out. The store keeps one game of one re
 stored"); records alike but for such spelling are one game too.
 
 :func:`result_identity` is the identity: the log as written, but for the event and the players by their keys
-(case, spacing and Unicode form apart), the players in either order, the round without the spaces around it, and
-the variant and target as they are played (the default written out or not). A game with deals, or with an id of
-its own, is named by that and matched by nothing else; so is an undated record (nothing says two such were one
-sitting).
+(case, spacing and Unicode form apart), the players in either order, the round without the spaces around it (a
+round written as a number by its number: ``01`` is round 1), and the variant and target as they are played (the
+default written out or not). A game with deals, or with an id of its own, is named by that and matched by
+nothing else; so is an undated record (nothing says two such were one sitting).
 """
 
 from __future__ import annotations
@@ -45,7 +45,7 @@ def result_identity(log: dict[str, Any]) -> str | None:
     identity = [
         rest,
         event_key(log["event"]) if log.get("event") else None,
-        (log.get("round") or "").strip() or None,
+        _round(log.get("round")),
         variant.name,
         log.get("target") or variant.target,
         sorted(map(name_key, log.get("players", []))),
@@ -54,3 +54,15 @@ def result_identity(log: dict[str, Any]) -> str | None:
         {field: value for field, value in result.items() if field not in ("winner", "scores")},
     ]
     return orjson.dumps(identity, option=orjson.OPT_SORT_KEYS).decode()
+
+
+def _round(text: str | None) -> str | None:
+    """A round as the identity reads it.
+
+    >>> _round(" 01 "), _round("1"), _round("Final "), _round(""), _round(None)
+    ('1', '1', 'Final', None, None)
+    """
+    round_ = (text or "").strip()
+    if round_.isascii() and round_.isdecimal():
+        return str(int(round_))
+    return round_ or None
