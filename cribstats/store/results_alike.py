@@ -26,9 +26,11 @@ def identity_of(g: PreparedGame) -> str | None:
     return result_identity(orjson.loads(g.log))
 
 
-def stored_identities(conn: Connection, games: Sequence[PreparedGame]) -> set[str]:
-    """The identities of the stored records of a result alone on the dates of ``games``' records."""
-    dates = sorted({g.game_row[_DATE] for g in games if identity_of(g) is not None})
+def stored_identities(conn: Connection, games: Sequence[PreparedGame],
+                      identities: Sequence[str | None]) -> set[str]:  # fmt: skip
+    """The identities of the stored records of a result alone on the dates of ``games``' records (``identities``:
+    each game's :func:`identity_of`, worked out once by the caller)."""
+    dates = sorted({game.game_row[_DATE] for game, identity in zip(games, identities, strict=True) if identity})
     g = t.game_table
     found: set[str] = set()
     for chunk in chunks(dates, DATES_AT_ONCE):

@@ -115,12 +115,12 @@ class BatchWriter:
         by_key = {row.game_key: row for row in existing}
         to_store: list[tuple[PreparedGame, bool]] = []
         replacing: dict[str, int] = {}  # content hash -> the id of the stored game it replaces
-        results = stored_identities(conn, batch)  # records of a result alone, stored or stored in this batch
-        for g in batch:
+        identities = [identity_of(g) for g in batch]
+        results = stored_identities(conn, batch, identities)  # records of a result alone, stored or in this batch
+        for g, identity in zip(batch, identities, strict=True):
             if g.content_hash in by_hash or _stored_as_written(g, by_hash):
                 out.present.append(g)
                 continue
-            identity = identity_of(g)
             if identity is not None and identity in results:  # the same result, spelt otherwise
                 out.present.append(g)
                 continue
